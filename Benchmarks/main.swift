@@ -1,0 +1,1 @@
+print("ServiceContainerKitBenchmarks: no cases yet")

@@ -1,0 +1,93 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6)
+]
+
+let package = Package(
+    name: "ServiceContainerKit",
+    // The stdlib `Synchronization` module (the atomics behind the lock-free fast paths) needs
+    // these Apple releases; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ServiceContainerKit", targets: ["ServiceContainerKit"]),
+        .library(name: "ServiceInjects", targets: ["ServiceInjects"]),
+        .library(name: "ServiceLocatorKit", targets: ["ServiceLocatorKit"]),
+        .library(name: "ServiceEasyLocatorKit", targets: ["ServiceEasyLocatorKit"]),
+        .library(name: "ServiceContainerKitObjC", targets: ["ServiceContainerKitObjC"]),
+        .executable(name: "ServiceContainerKitBenchmarks", targets: ["ServiceContainerKitBenchmarks"]),
+    ],
+    targets: [
+        .target(name: "ServiceContainerKit", path: "Sources/Core", swiftSettings: settings),
+        .target(
+            name: "ServiceInjects",
+            dependencies: ["ServiceContainerKit"],
+            path: "Sources/Injects",
+            swiftSettings: settings
+        ),
+        .target(
+            name: "ServiceLocatorKit",
+            dependencies: ["ServiceContainerKit"],
+            path: "Sources/Locators/ServiceLocatorKit",
+            swiftSettings: settings
+        ),
+        .target(
+            name: "ServiceEasyLocatorKit",
+            dependencies: ["ServiceContainerKit", "ServiceLocatorKit"],
+            path: "Sources/Locators/ServiceEasyLocatorKit",
+            swiftSettings: settings
+        ),
+        .target(
+            name: "ServiceContainerKitObjC",
+            dependencies: ["ServiceContainerKit", "ServiceInjects", "ServiceLocatorKit", "ServiceEasyLocatorKit"],
+            path: "Sources/ObjCBridge",
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "ServiceContainerKitBenchmarks",
+            dependencies: [
+                "ServiceContainerKit", "ServiceInjects", "ServiceLocatorKit", "ServiceEasyLocatorKit",
+                "ServiceContainerKitObjC",
+            ],
+            path: "Benchmarks",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ServiceContainerKitTests",
+            dependencies: ["ServiceContainerKit"],
+            path: "Tests/ServiceContainerKitTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ServiceInjectsTests",
+            dependencies: ["ServiceInjects"],
+            path: "Tests/ServiceInjectsTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ServiceLocatorKitTests",
+            dependencies: ["ServiceLocatorKit"],
+            path: "Tests/ServiceLocatorKitTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ServiceEasyLocatorKitTests",
+            dependencies: ["ServiceEasyLocatorKit"],
+            path: "Tests/ServiceEasyLocatorKitTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "MigrationTests",
+            dependencies: ["ServiceLocatorKit", "ServiceEasyLocatorKit"],
+            path: "Tests/MigrationTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ServiceContainerKitObjCTests",
+            dependencies: ["ServiceContainerKitObjC"],
+            path: "Tests/ServiceContainerKitObjCTests",
+            swiftSettings: settings
+        ),
+    ]
+)

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The registry of loggers and the dispatcher of events to them.
+///
+/// Libraries built on ServiceContainerKit raise their own events with `record(_:_:)`; every
+/// registered logger that adopts the event's protocol receives it on its `queue`.
+public final class LogRecorder: @unchecked Sendable {
+    /// The recorder every provider reports to.
+    public static let shared = LogRecorder()
+
+    // Guards `loggers`.
+    private let lock = ServiceLock()
+    private var loggers: [any Logger] = []
+    private let mainMailbox = MainQueueMailbox()
+
+    /// Makes a recorder of its own (the library itself only reports to `shared`).
+    public init() {}
+
+    /// Starts delivering events to `logger`. Registering the same logger again does nothing.
+    public func register(_ logger: any Logger) {
+        lock.withLock {
+            if !loggers.contains(where: { $0 === logger }) {
+                loggers.append(logger)
+            }
+        }
+    }
+
+    /// Stops delivering events to `logger`.
+    public func unregister(_ logger: any Logger) {
+        lock.withLock {
+            loggers.removeAll { $0 === logger }
+        }
+    }
+
+    /// Whether `logger` is registered.
+    public func contains(_ logger: any Logger) -> Bool {
+        lock.withLock { loggers.contains { $0 === logger } }
+    }
+
+    /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
+    public func record<EventLogger>(
+        _ loggerType: EventLogger.Type,
+        _ event: @escaping @Sendable (EventLogger) -> Void
+    ) {
+        let current = lock.withLock { loggers }
+        for logger in current {
+            guard logger is EventLogger else { continue }
+            let deliver: @Sendable () -> Void = {
+                if let receiver = logger as? EventLogger { event(receiver) }
+            }
+            guard let queue = logger.queue else {
+                deliver()
+                continue
+            }
+            if queue === DispatchQueue.main {
+                mainMailbox.post(deliver)
+            } else {
+                queue.async(execute: deliver)
+            }
+        }
+    }
+
+    /// Events waiting for the main queue, for tests and diagnostics.
+    var pendingMainQueueEvents: Int { mainMailbox.pendingCount }
+
+    /// Events dropped because the main queue was not serviced, for tests and diagnostics.
+    var droppedMainQueueEvents: Int { mainMailbox.droppedCount }
+
+    func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
+        record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
+    }
+}
+
+/// Buffers events for loggers on the main queue, so that delivery never blocks and memory stays
+/// bounded when the main queue is not serviced.
+///
+/// On the main thread an event is delivered at once. Elsewhere it joins a buffer of at most
+/// `capacity` events (the oldest is dropped beyond that), and a single drain is scheduled on
+/// the main queue whenever the buffer turns non-empty.
+final class MainQueueMailbox: @unchecked Sendable {
+    static let capacity = 1024
+
+    // Guards every stored property below.
+    private let lock = ServiceLock()
+    private var pending: [@Sendable () -> Void] = []
+    private var drainScheduled = false
+    private var dropped = 0
+
+    func post(_ event: @escaping @Sendable () -> Void) {
+        if Thread.isMainThread {
+            drain()
+            event()
+            return
+        }
+        let schedule: Bool = lock.withLock {
+            if pending.count == Self.capacity {
+                pending.removeFirst()
+                dropped += 1
+            }
+            pending.append(event)
+            defer { drainScheduled = true }
+            return !drainScheduled
+        }
+        if schedule {
+            DispatchQueue.main.async { self.drain() }
+        }
+    }
+
+    func drain() {
+        let events: [@Sendable () -> Void] = lock.withLock {
+            defer {
+                pending.removeAll()
+                drainScheduled = false
+            }
+            return pending
+        }
+        for event in events { event() }
+    }
+
+    var pendingCount: Int { lock.withLock { pending.count } }
+    var droppedCount: Int { lock.withLock { dropped } }
+}

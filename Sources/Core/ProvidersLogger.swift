@@ -1,0 +1,20 @@
+/// Receives the events of service providers. Register it with `register()`.
+public protocol ProvidersLogger: Logger {
+    /// A factory of a `type` service failed, or obtaining it found a dependency cycle.
+    ///
+    /// Reported once, by the provider where the failure started; the providers that obtained it
+    /// as a dependency only add themselves to the error's path.
+    func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError)
+
+    /// A `type` service was requested through an Objective-C style wrapper, but it is not an
+    /// `NSObject`, so it cannot be handed out there.
+    func serviceProviderObjCNotSupport(type: Any.Type)
+}
+
+extension ProvidersLogger {
+    /// Does nothing.
+    public func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {}
+
+    /// Does nothing.
+    public func serviceProviderObjCNotSupport(type: Any.Type) {}
+}

@@ -1,0 +1,35 @@
+/// A factory of a service without parameters, the recommended way to describe how a service
+/// is made.
+///
+/// ```swift
+/// struct SingletonServiceFactory: ServiceFactory {
+///     let mode: ServiceFactoryMode = .atOne
+///     func makeService() throws -> SingletonService {
+///         return SingletonServiceImpl()
+///     }
+/// }
+/// ```
+public protocol ServiceFactory {
+    /// The type of service the factory makes; often a protocol the service conforms to.
+    associatedtype ServiceType
+
+    /// How the provider makes and keeps the service.
+    var mode: ServiceFactoryMode { get }
+
+    /// Makes the service, or throws why it cannot.
+    func makeService() throws -> ServiceType
+}
+
+extension ServiceFactory {
+    /// A provider of this factory's service (`ServiceProvider(factory: self)`).
+    public func serviceProvider() -> ServiceProvider<ServiceType> {
+        ServiceProvider(factory: self)
+    }
+
+    /// A provider of this factory's service whose every get is serialized by `safeThread`.
+    public func serviceSafeProvider(
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) -> ServiceSafeProvider<ServiceType> {
+        ServiceSafeProvider(factory: self, safeThread: kind)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The causes of a `ServiceObtainError` that come from the library rather than a factory.
+public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible {
+    /// Params of `received` type were given to a provider that takes `expected`.
+    case wrongParams(expected: Any.Type, received: Any.Type)
+
+    /// The mediator's session is a `received`, but the factory works with `expected` sessions.
+    case wrongSession(expected: Any.Type, received: Any.Type)
+
+    /// The factory made a `made`, which is not the provider's service type `expected`.
+    case invalidFactory(expected: Any.Type, made: Any.Type)
+
+    /// Making `service` asked for `service` again on the same thread, directly or through other
+    /// providers. The `ServiceObtainError.pathServices` of the error shows the cycle.
+    case dependencyCycle(service: Any.Type)
+
+    /// A sentence naming the cause and the types involved.
+    public var errorDescription: String? {
+        switch self {
+        case let .wrongParams(expected, received):
+            return "wrong params type \(name(received)), expected \(name(expected))"
+        case let .wrongSession(expected, received):
+            return "wrong session type \(name(received)), expected \(name(expected))"
+        case let .invalidFactory(expected, made):
+            return "invalid factory: it made \(name(made)), which is not \(name(expected))"
+        case let .dependencyCycle(service):
+            return "dependency cycle: \(name(service)) was requested again while being made"
+        }
+    }
+
+    /// The same text as `errorDescription`.
+    public var description: String { errorDescription ?? "" }
+
+    private func name(_ type: Any.Type) -> String {
+        ServiceObtainError.name(of: type)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The error a provider returns when it cannot give its service.
+///
+/// It carries the original error and where it happened. Services depend on each other, so the
+/// failure may be in a service obtained while making the requested one: `pathServices` lists
+/// the services from the requested one (first) to the one whose factory failed (last).
+///
+/// ```swift
+/// do {
+///     let service = try secondServiceProvider.getService()
+/// } catch {
+///     // error.service == FirstService.self
+///     // error.pathServices == [SecondService.self, FirstService.self]
+///     // error.isNested == true
+/// }
+/// ```
+public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible {
+    /// The service whose making failed.
+    public let service: Any.Type
+
+    /// The services obtained on the way, from the requested service to `service`.
+    public let pathServices: [Any.Type]
+
+    /// The original error: thrown by the factory, or a `ServiceFactoryError`.
+    public let error: any Error
+
+    /// Makes an error for `service` failing with `error`; the path holds `service` alone.
+    public init(service: Any.Type, error: any Error) {
+        self.service = service
+        self.pathServices = [service]
+        self.error = error
+    }
+
+    private init(service: Any.Type, pathServices: [Any.Type], error: any Error) {
+        self.service = service
+        self.pathServices = pathServices
+        self.error = error
+    }
+
+    /// `true` when the failure happened in a service obtained while making the requested one.
+    public var isNested: Bool { pathServices.count > 1 }
+
+    /// `true` when the cause is params of the wrong type (`ServiceFactoryError.wrongParams`).
+    public var isWrongParams: Bool {
+        if case .wrongParams? = error as? ServiceFactoryError { return true }
+        return false
+    }
+
+    /// `true` when the cause is a `ServiceFactoryError` rather than an error thrown by a factory.
+    public var isFactoryError: Bool { error is ServiceFactoryError }
+
+    /// `true` when the cause is a dependency cycle (`ServiceFactoryError.dependencyCycle`).
+    public var isDependencyCycle: Bool {
+        if case .dependencyCycle? = error as? ServiceFactoryError { return true }
+        return false
+    }
+
+    /// The same error as seen from `service`, which was being made when this one was thrown:
+    /// `service` is added at the front of `pathServices`.
+    public func withAddedToPath(service: Any.Type) -> ServiceObtainError {
+        ServiceObtainError(service: self.service, pathServices: [service] + pathServices, error: error)
+    }
+
+    /// A one-line message naming the requested service, the failed one, the cause and the path;
+    /// `getServiceOrFatal()` crashes with it.
+    public var fatalMessage: String {
+        let requested = pathServices.first ?? service
+        var message = "Failed to obtain service \(Self.name(of: requested))"
+        if isNested {
+            message += ": its dependency \(Self.name(of: service)) failed"
+        }
+        message += " with error: \(Self.describe(error))"
+        if isNested {
+            message += ". Path: " + pathServices.map(Self.name(of:)).joined(separator: " -> ")
+        }
+        return message
+    }
+
+    /// The same text as `fatalMessage`.
+    public var errorDescription: String? { fatalMessage }
+
+    /// The same text as `fatalMessage`.
+    public var description: String { fatalMessage }
+
+    static func name(of type: Any.Type) -> String {
+        String(reflecting: type)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let localized = error as? LocalizedError, let text = localized.errorDescription {
+            return text
+        }
+        return String(describing: error)
+    }
+}

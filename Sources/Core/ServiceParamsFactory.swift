@@ -1,0 +1,48 @@
+/// A factory of a service made from parameters; a new instance is made on every get.
+///
+/// To share instances, keep them in the factory (a class) and pick one from the params. Make
+/// `ParamsType` optional to let locators get the service without params.
+///
+/// ```swift
+/// struct SecondServiceFactory: ServiceParamsFactory {
+///     func makeService(params: SecondServiceParams?) throws -> SecondService {
+///         SecondService(number: params?.number ?? -1)
+///     }
+/// }
+/// ```
+public protocol ServiceParamsFactory {
+    /// The type of service the factory makes.
+    associatedtype ServiceType
+    /// The type of the parameters a service is made from.
+    associatedtype ParamsType
+
+    /// Makes a service for `params`, or throws why it cannot.
+    func makeService(params: ParamsType) throws -> ServiceType
+}
+
+extension ServiceParamsFactory {
+    /// A provider that makes this factory's service from params given at each get.
+    public func serviceProvider() -> ServiceParamsProvider<ServiceType, ParamsType> {
+        ServiceParamsProvider(factory: self)
+    }
+
+    /// A provider that makes this factory's service from fixed `params` on every get.
+    public func serviceProvider(params: ParamsType) -> ServiceProvider<ServiceType> {
+        ServiceProvider(factory: self, params: params)
+    }
+
+    /// A params provider whose every get is serialized by `safeThread`.
+    public func serviceSafeProvider(
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) -> ServiceParamsSafeProvider<ServiceType, ParamsType> {
+        ServiceParamsSafeProvider(factory: self, safeThread: kind)
+    }
+
+    /// A provider for fixed `params` whose every get is serialized by `safeThread`.
+    public func serviceSafeProvider(
+        params: ParamsType,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) -> ServiceSafeProvider<ServiceType> {
+        ServiceSafeProvider(factory: self, params: params, safeThread: kind)
+    }
+}

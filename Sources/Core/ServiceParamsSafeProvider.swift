@@ -1,0 +1,37 @@
+/// A params provider whose every get is serialized.
+///
+/// It is a `ServiceParamsProvider`, so it can be stored and passed as one; `convert(params:)`
+/// gives a `ServiceSafeProvider` that shares the same serialization.
+public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
+    ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable
+{
+    /// A safe provider of `factory`'s service.
+    public init<Factory: ServiceParamsFactory>(
+        factory: Factory,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
+        super.init(
+            maker: ParamsServiceMaker(factory: factory.makeService(params:)),
+            serializer: ServiceSerializer(kind: kind)
+        )
+    }
+
+    /// A safe provider that makes the service with `factory`.
+    public init(
+        safeThread kind: ServiceSafeProviderKind = .default,
+        factory: @escaping (ParamsType) throws -> ServiceType
+    ) {
+        super.init(maker: ParamsServiceMaker(factory: factory), serializer: ServiceSerializer(kind: kind))
+    }
+
+    /// A safe provider of this service made with fixed `params`, sharing this provider's
+    /// serialization.
+    public override func convert(params: ParamsType) -> ServiceSafeProvider<ServiceType> {
+        ServiceSafeProvider(storage: convertedStorage(params: params))
+    }
+
+    /// Makes a service for `params` without the serialization.
+    public func getServiceAsResultNotSafe(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
+        Result { () throws(ServiceObtainError) -> ServiceType in try maker.get(params) }
+    }
+}

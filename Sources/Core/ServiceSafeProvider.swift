@@ -1,0 +1,60 @@
+/// A provider whose every get is serialized, `many` factories with mutable state included.
+///
+/// It is a `ServiceProvider`, so it can be stored and passed as one.
+///
+/// ```swift
+/// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
+/// ```
+public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType>, @unchecked Sendable {
+    init(safeStorage inner: ProviderStorage<ServiceType>, kind: ServiceSafeProviderKind) {
+        super.init(storage: .safe(SafeServiceCell(serializer: ServiceSerializer(kind: kind), inner: inner)))
+    }
+
+    @usableFromInline
+    override init(storage: ProviderStorage<ServiceType>) {
+        super.init(storage: storage)
+    }
+
+    /// A safe provider of `factory`'s service.
+    public convenience init<Factory: ServiceFactory>(
+        factory: Factory,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) where Factory.ServiceType == ServiceType {
+        self.init(safeStorage: .make(mode: factory.mode, factory: factory.makeService), kind: kind)
+    }
+
+    /// A safe provider made with a params `factory` and fixed `params`.
+    public convenience init<Factory: ServiceParamsFactory>(
+        factory: Factory,
+        params: Factory.ParamsType,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) where Factory.ServiceType == ServiceType {
+        self.init(
+            safeStorage: .many(ManyServiceMaker { try factory.makeService(params: params) }),
+            kind: kind
+        )
+    }
+
+    /// A safe provider whose singleton belongs to the current session of `mediator`.
+    public convenience init<Factory: ServiceSessionFactory, Session>(
+        factory: Factory,
+        mediator: ServiceSessionMediator<Session>,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) where Factory.ServiceType == ServiceType {
+        self.init(safeStorage: .session(MediatedSessionCell(factory: factory, mediator: mediator)), kind: kind)
+    }
+
+    /// A safe provider that makes the service with `factory`, kept as `mode` says.
+    public convenience init(
+        mode: ServiceFactoryMode,
+        safeThread kind: ServiceSafeProviderKind = .default,
+        factory: @escaping () throws -> ServiceType
+    ) {
+        self.init(safeStorage: .make(mode: mode, factory: factory), kind: kind)
+    }
+
+    /// Gets the service without the serialization: as fast as a plain provider, and as safe.
+    public func getServiceAsResultNotSafe() -> Result<ServiceType, ServiceObtainError> {
+        Result { () throws(ServiceObtainError) -> ServiceType in try storage.getNotSafe() }
+    }
+}

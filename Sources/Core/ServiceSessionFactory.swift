@@ -1,0 +1,69 @@
+/// How a `ServiceSessionFactory`'s service is made and kept within a session.
+public enum ServiceSessionFactoryMode: Sendable, Hashable {
+    /// Made at once for every new session (and when the provider is made).
+    case atOne
+    /// Made on the first get within a session.
+    case lazy
+    /// Made on a get within a session when none is alive, and kept only weakly.
+    case weak
+}
+
+/// A session that services can be bound to, such as a signed-in user.
+///
+/// Two sessions with the same `key` are the same session: services of a session seen before can
+/// be activated again instead of being made anew.
+public protocol ServiceSession: Sendable {
+    /// What identifies the session.
+    var key: AnyHashable { get }
+}
+
+/// A factory of singletons that are remade, or deactivated and activated again, when the
+/// current session of a `ServiceSessionMediator` changes.
+///
+/// The factory is kept for the provider's whole life; `many` is not a session mode.
+public protocol ServiceSessionFactory {
+    /// The type of service the factory makes.
+    associatedtype ServiceType
+    /// The type of session the factory works with.
+    associatedtype SessionType: ServiceSession
+
+    /// How the service is made within a session.
+    var mode: ServiceSessionFactoryMode { get }
+
+    /// Makes the service for `session`, or throws why it cannot.
+    func makeService(session: SessionType) throws -> ServiceType
+
+    /// Called when `session` stops being current while `service` exists. Return `true` to keep
+    /// the service for that session (it is activated again when the session comes back), or
+    /// `false` to drop it. The default returns `false`.
+    func deactivateService(_ service: ServiceType, session: SessionType) -> Bool
+
+    /// Called when a service kept by `deactivateService` is used again because its `session`
+    /// became current again. The default does nothing.
+    func activateService(_ service: ServiceType, session: SessionType)
+}
+
+extension ServiceSessionFactory {
+    /// Drops the service: it is made anew if its session comes back.
+    public func deactivateService(_ service: ServiceType, session: SessionType) -> Bool {
+        false
+    }
+
+    /// Does nothing.
+    public func activateService(_ service: ServiceType, session: SessionType) {}
+
+    /// A provider of this factory's service bound to `mediator`'s current session.
+    public func serviceProvider<Session>(
+        mediator: ServiceSessionMediator<Session>
+    ) -> ServiceProvider<ServiceType> {
+        ServiceProvider(factory: self, mediator: mediator)
+    }
+
+    /// A session-bound provider whose every get is serialized by `safeThread`.
+    public func serviceSafeProvider<Session>(
+        mediator: ServiceSessionMediator<Session>,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) -> ServiceSafeProvider<ServiceType> {
+        ServiceSafeProvider(factory: self, mediator: mediator, safeThread: kind)
+    }
+}

@@ -1,0 +1,163 @@
+/// Keeps the service of a session provider; the subclass binds it to a factory and mediator.
+@usableFromInline
+class SessionServiceCell<Service>: @unchecked Sendable {
+    @usableFromInline
+    func get() throws(ServiceObtainError) -> Service {
+        preconditionFailure("SessionServiceCell.get() must be overridden")
+    }
+
+    var atOneError: ServiceObtainError? { nil }
+}
+
+/// The session cell of a `Factory` bound to a mediator of `Session`s.
+///
+/// It follows the mediator: on a session change the current service is deactivated (kept for
+/// that session or dropped), a service kept for the new session is activated, and an `atOne`
+/// service is made at once. A mediator session that is not a `Factory.SessionType` makes every
+/// get fail with `ServiceFactoryError.wrongSession` until the next change.
+final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: ServiceSession>:
+    SessionServiceCell<Factory.ServiceType>, @unchecked Sendable
+{
+    typealias Service = Factory.ServiceType
+
+    private enum State {
+        /// Only between `init` and the subscription to the mediator.
+        case pending
+        case active(Factory.SessionType)
+        case wrongSession(ServiceObtainError)
+    }
+
+    // Every stored var below is guarded by `lock`; `factory` and `mediator` never change.
+    private let lock = ServiceLock()
+    private let factory: Factory
+    private let mediator: ServiceSessionMediator<Session>
+    private var state: State
+    private var sessionKey: AnyHashable
+    private var appliedVersion: UInt64
+    private var current: ServiceHolder<Service>?
+    private var currentAtOneError: ServiceObtainError?
+    private var kept: [AnyHashable: ServiceHolder<Service>] = [:]
+
+    init(factory: Factory, mediator: ServiceSessionMediator<Session>) {
+        self.factory = factory
+        self.mediator = mediator
+        self.state = .pending
+        self.sessionKey = AnyHashable(0)
+        self.appliedVersion = 0
+        super.init()
+        let (session, version) = mediator.subscribe(id: ObjectIdentifier(self)) { [weak self] session, version, policy in
+            self?.apply(session, version: version, policy: policy)
+        }
+        lock.withLock {
+            appliedVersion = version
+            start(session)
+        }
+    }
+
+    deinit {
+        mediator.unsubscribe(id: ObjectIdentifier(self))
+    }
+
+    override func get() throws(ServiceObtainError) -> Service {
+        try SingletonCreation.obtain(
+            id: ObjectIdentifier(self),
+            lock: lock,
+            cached: { () throws(ServiceObtainError) -> Service? in
+                if let service = current?.load() { return service }
+                if let currentAtOneError { throw currentAtOneError }
+                return nil
+            },
+            create: { () throws(ServiceObtainError) -> Service in
+                try makeForCurrentSession()
+            }
+        )
+    }
+
+    override var atOneError: ServiceObtainError? {
+        lock.withLock { currentAtOneError }
+    }
+
+    /// Makes the service for the current session and keeps it; runs under `lock`.
+    private func makeForCurrentSession() throws(ServiceObtainError) -> Service {
+        switch state {
+        case .pending:
+            preconditionFailure("a session provider was used before it subscribed to its mediator")
+        case .wrongSession(let error):
+            throw error
+        case .active(let session):
+            let service = try ServiceMaking.make(Service.self) { try factory.makeService(session: session) }
+            current = ServiceHolder(service, weakly: factory.mode == .weak)
+            return service
+        }
+    }
+
+    /// Adopts `session` as the current one; runs under `lock`.
+    private func start(_ session: Session) {
+        sessionKey = session.key
+        currentAtOneError = nil
+        if let typed = session as? Factory.SessionType {
+            state = .active(typed)
+        } else {
+            let error = ServiceObtainError(
+                service: Service.self,
+                error: ServiceFactoryError.wrongSession(
+                    expected: Factory.SessionType.self,
+                    received: type(of: session as Any)
+                )
+            )
+            LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
+            state = .wrongSession(error)
+        }
+        if let holder = kept.removeValue(forKey: sessionKey), let service = holder.load(),
+            case .active(let typed) = state
+        {
+            factory.activateService(service, session: typed)
+            current = holder
+        }
+        if factory.mode == .atOne, current == nil, case .active = state {
+            do throws(ServiceObtainError) {
+                _ = try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
+                    () throws(ServiceObtainError) -> Service in try makeForCurrentSession()
+                }
+            } catch {
+                currentAtOneError = error
+            }
+        }
+    }
+
+    private func apply(_ session: Session, version: UInt64, policy: ServiceSessionRemakePolicy) {
+        lock.withLock {
+            // Two updates racing on other threads may arrive out of order: keep the newest.
+            guard version > appliedVersion else { return }
+            appliedVersion = version
+            let sameSession = session.key == sessionKey
+            switch policy {
+            case .clearAll:
+                kept.removeAll()
+                current = nil
+            case .none, .force:
+                if sameSession {
+                    guard policy == .force else { return }
+                    current = nil
+                } else {
+                    deactivateCurrent()
+                }
+                if policy == .force {
+                    kept[session.key] = nil
+                }
+            }
+            start(session)
+        }
+    }
+
+    /// Hands the current service to `deactivateService` and keeps or drops it; under `lock`.
+    private func deactivateCurrent() {
+        defer { current = nil }
+        guard let holder = current, let service = holder.load(), case .active(let session) = state else {
+            return
+        }
+        if factory.deactivateService(service, session: session) {
+            kept[sessionKey] = holder
+        }
+    }
+}

@@ -1,0 +1,2 @@
+@_exported import ServiceContainerKit
+@_exported import ServiceLocatorKit

@@ -1,0 +1,4 @@
+@_exported import ServiceContainerKit
+@_exported import ServiceEasyLocatorKit
+@_exported import ServiceInjects
+@_exported import ServiceLocatorKit
