@@ -1,1 +1,12 @@
-print("ServiceContainerKitBenchmarks: no cases yet")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Each product adds its list of cases here.
+let allCases = CoreCases.all
+
+exit(BenchmarkCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), cases: allCases))

@@ -1,0 +1,51 @@
+/// What the command line asked for.
+struct Options {
+    /// Short rounds for CI: checks every case runs, timing is rough.
+    var quick = false
+    /// Print one JSON array, one object per case, instead of the table.
+    var json = false
+    /// Run only the cases whose name contains this (case-insensitive).
+    var filter: String?
+
+    static let usage = """
+        usage: ServiceContainerKitBenchmarks [--quick] [--filter SUBSTRING] [--json]
+
+          --quick              short rounds (a few seconds in total); for CI, numbers are rough
+          --filter SUBSTRING   run only the cases whose name contains SUBSTRING (any case)
+          --json               print a JSON array, one object per case, instead of the table
+          --help               print this help
+        """
+
+    /// Parses `arguments` (without the program name); on bad input returns the message to show.
+    static func parse(_ arguments: [String]) -> Result<Options, OptionsError> {
+        var options = Options()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick":
+                options.quick = true
+            case "--json":
+                options.json = true
+            case "--filter":
+                guard let value = remaining.popFirst() else {
+                    return .failure(OptionsError(message: "--filter needs a SUBSTRING"))
+                }
+                options.filter = value
+            case "--help", "-h":
+                return .failure(OptionsError(message: nil))
+            default:
+                if argument.hasPrefix("--filter=") {
+                    options.filter = String(argument.dropFirst("--filter=".count))
+                } else {
+                    return .failure(OptionsError(message: "unknown argument '\(argument)'"))
+                }
+            }
+        }
+        return .success(options)
+    }
+}
+
+/// A command line that cannot run; `message` is `nil` when help was asked for.
+struct OptionsError: Error {
+    let message: String?
+}
