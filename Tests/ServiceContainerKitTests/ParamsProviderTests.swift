@@ -3,25 +3,25 @@ import Testing
 
 @testable import ServiceContainerKit
 
-private struct SecondServiceParams: Sendable {
+private struct NumberParams: Sendable {
     var number: Int
 }
 
-private final class SecondService: Sendable {
+private final class NumberedService: Sendable {
     let number: Int
     init(number: Int) { self.number = number }
 }
 
-private struct SecondServiceFactory: ServiceParamsFactory {
-    func makeService(params: SecondServiceParams?) throws -> SecondService {
-        SecondService(number: params?.number ?? -1)
+private struct NumberedFactory: ServiceParamsFactory {
+    func makeService(params: NumberParams?) throws -> NumberedService {
+        NumberedService(number: params?.number ?? -1)
     }
 }
 
 private struct StrictFactory: ServiceParamsFactory {
-    func makeService(params: Int) throws -> SecondService {
+    func makeService(params: Int) throws -> NumberedService {
         guard params >= 0 else { throw TestError(code: params) }
-        return SecondService(number: params)
+        return NumberedService(number: params)
     }
 }
 
@@ -29,7 +29,7 @@ private struct StrictFactory: ServiceParamsFactory {
 struct ParamsProviderTests {
     @Test("A params provider makes a new service for each get")
     func makesPerGet() throws {
-        let provider = SecondServiceFactory().serviceProvider()
+        let provider = NumberedFactory().serviceProvider()
         let first = try provider.getService(params: .init(number: 1))
         let second = try provider.getService(params: .init(number: 1))
         #expect(first !== second)
@@ -51,19 +51,19 @@ struct ParamsProviderTests {
         let provider = StrictFactory().serviceProvider()
         let error = #expect(throws: ServiceObtainError.self) { try provider.getService(params: -4) }
         #expect(error?.error as? TestError == TestError(code: -4))
-        #expect(sameType(error?.service, SecondService.self))
+        #expect(sameType(error?.service, NumberedService.self))
         #expect(provider.getServiceAsOptional(params: -1) == nil)
     }
 
     @Test("convert(params:) and serviceProvider(params:) bind fixed params")
     func convert() throws {
-        let params = SecondServiceFactory().serviceProvider()
+        let params = NumberedFactory().serviceProvider()
         let converted = params.convert(params: .init(number: 0))
         let first = try converted.getService()
         #expect(first.number == 0)
         #expect(try converted.getService() !== first)
 
-        let bound = SecondServiceFactory().serviceProvider(params: .init(number: 8))
+        let bound = NumberedFactory().serviceProvider(params: .init(number: 8))
         #expect(try bound.getService().number == 8)
         let viaInit = ServiceProvider(factory: StrictFactory(), params: 2)
         #expect(try viaInit.getService().number == 2)
@@ -81,7 +81,7 @@ struct ParamsProviderTests {
         }
         #expect(error.isWrongParams)
         #expect(error.isFactoryError)
-        #expect(sameType(error.service, SecondService.self))
+        #expect(sameType(error.service, NumberedService.self))
         #expect(error.fatalMessage.contains("String"))
         #expect(error.fatalMessage.contains("Int"))
         guard case .failure(let missing) = provider.getServiceAsResult(untypedParams: nil) else {
@@ -93,9 +93,9 @@ struct ParamsProviderTests {
 
     @Test("nil untyped params stand for nil of an optional params type")
     func untypedNil() throws {
-        let provider = SecondServiceFactory().serviceProvider()
+        let provider = NumberedFactory().serviceProvider()
         #expect(try provider.getServiceAsResult(untypedParams: nil).get().number == -1)
-        #expect(try provider.getServiceAsResult(untypedParams: SecondServiceParams(number: 3)).get().number == 3)
+        #expect(try provider.getServiceAsResult(untypedParams: NumberParams(number: 3)).get().number == 3)
         let wrong = provider.getServiceAsResult(untypedParams: 3)
         #expect(throws: ServiceObtainError.self) { try wrong.get() }
     }

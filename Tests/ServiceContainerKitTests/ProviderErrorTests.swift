@@ -3,23 +3,23 @@ import Testing
 
 @testable import ServiceContainerKit
 
-private final class FirstService: Sendable {}
-private final class SecondService: Sendable {
-    let first: FirstService
-    init(first: FirstService) { self.first = first }
+private final class RootService: Sendable {}
+private final class DependentService: Sendable {
+    let first: RootService
+    init(first: RootService) { self.first = first }
 }
-private final class ThirdService: Sendable {}
+private final class OtherService: Sendable {}
 
-private struct FailingFirstFactory: ServiceFactory {
+private struct FailingRootFactory: ServiceFactory {
     let mode: ServiceFactoryMode = .lazy
-    func makeService() throws -> FirstService { throw TestError(code: 42) }
+    func makeService() throws -> RootService { throw TestError(code: 42) }
 }
 
-private struct SecondServiceFactory: ServiceFactory {
-    let firstService: ServiceProvider<FirstService>
+private struct DependentFactory: ServiceFactory {
+    let firstService: ServiceProvider<RootService>
     let mode: ServiceFactoryMode = .many
-    func makeService() throws -> SecondService {
-        SecondService(first: try firstService.getService())
+    func makeService() throws -> DependentService {
+        DependentService(first: try firstService.getService())
     }
 }
 
@@ -31,16 +31,16 @@ struct Square: Sendable {}
 struct ProviderErrorTests {
     @Test("A factory error becomes a ServiceObtainError naming the service")
     func plainError() {
-        let provider = FailingFirstFactory().serviceProvider()
+        let provider = FailingRootFactory().serviceProvider()
         let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
-        #expect(sameType(error?.service, FirstService.self))
-        #expect(typeList(error?.pathServices ?? []) == typeList([FirstService.self]))
+        #expect(sameType(error?.service, RootService.self))
+        #expect(typeList(error?.pathServices ?? []) == typeList([RootService.self]))
         #expect(error?.isNested == false)
         #expect(error?.isFactoryError == false)
         #expect(error?.isWrongParams == false)
         #expect(error?.error as? TestError == TestError(code: 42))
         let message = error?.fatalMessage ?? ""
-        #expect(message.contains("FirstService"))
+        #expect(message.contains("RootService"))
         #expect(message.contains("TestError"))
         #expect(error?.errorDescription == message)
         #expect(error?.description == message)
@@ -48,24 +48,24 @@ struct ProviderErrorTests {
 
     @Test("A nested failure carries the path from the requested service")
     func nestedPath() {
-        let first = FailingFirstFactory().serviceProvider()
-        let second = SecondServiceFactory(firstService: first).serviceProvider()
+        let first = FailingRootFactory().serviceProvider()
+        let second = DependentFactory(firstService: first).serviceProvider()
         let error = #expect(throws: ServiceObtainError.self) { try second.getService() }
-        #expect(sameType(error?.service, FirstService.self))
-        #expect(typeList(error?.pathServices ?? []) == typeList([SecondService.self, FirstService.self]))
+        #expect(sameType(error?.service, RootService.self))
+        #expect(typeList(error?.pathServices ?? []) == typeList([DependentService.self, RootService.self]))
         #expect(error?.isNested == true)
         #expect(error?.error is TestError)
         let message = error?.fatalMessage ?? ""
-        #expect(message.contains("SecondService"))
+        #expect(message.contains("DependentService"))
         #expect(message.contains("Path:"))
     }
 
     @Test("withAddedToPath puts the service first")
     func addedToPath() {
-        let base = ServiceObtainError(service: FirstService.self, error: TestError())
-        let nested = base.withAddedToPath(service: SecondService.self).withAddedToPath(service: ThirdService.self)
-        #expect(typeList(nested.pathServices) == typeList([ThirdService.self, SecondService.self, FirstService.self]))
-        #expect(sameType(nested.service, FirstService.self))
+        let base = ServiceObtainError(service: RootService.self, error: TestError())
+        let nested = base.withAddedToPath(service: DependentService.self).withAddedToPath(service: OtherService.self)
+        #expect(typeList(nested.pathServices) == typeList([OtherService.self, DependentService.self, RootService.self]))
+        #expect(sameType(nested.service, RootService.self))
     }
 
     @Test("Result and optional getters report the same error")
