@@ -3,12 +3,39 @@ import Foundation
 import ServiceContainerKit
 
 /// The cases of the `ServiceContainerKit` providers.
+///
+/// Every case and baseline runs one `@inline(never)` operation per iteration on a `Holder`
+/// that keeps its provider (or stored reference, or closure) in a `let`, as an app's container
+/// does; see `repeatOperation`.
 enum CoreCases {
     static let storedReference = "stored ref, non-inlined call"
     static let closureCall = "closure call (allocates)"
+    static let paramsClosureCall = "closure(params) call (allocates)"
 
     static var all: [BenchmarkCase] {
         singletonGets + madeOnEveryGet + safeProviders + sessions + [graph]
+    }
+
+    // MARK: - Operations
+
+    @inline(never)
+    static func get<Service>(_ holder: Holder<ServiceProvider<Service>>) -> Service {
+        try! holder.value.getService()
+    }
+
+    @inline(never)
+    static func call<Service>(_ holder: Holder<() throws -> Service>) -> Service {
+        try! holder.value()
+    }
+
+    @inline(never)
+    static func get<Service>(_ holder: Holder<ServiceParamsProvider<Service, Int>>, params: Int) -> Service {
+        try! holder.value.getService(params: params)
+    }
+
+    @inline(never)
+    static func call<Service>(_ holder: Holder<(Int) throws -> Service>, params: Int) -> Service {
+        try! holder.value(params)
     }
 
     // MARK: - Singleton gets: the target is a plain stored reference read
@@ -23,29 +50,18 @@ enum CoreCases {
     }
 
     /// A get of a kept service against reading the same service from a stored reference.
-    /// The provider is asked once before measuring, so lazy and weak services exist; the service
-    /// stays held for the whole case, so a weak one stays alive.
+    /// The provider is asked once before measuring, so lazy and weak services exist; the stored
+    /// reference holds the service for the whole case, so a weak one stays alive.
     static func singletonGet(
         _ name: String,
         make: @escaping () -> ServiceProvider<BenchService>
     ) -> BenchmarkCase {
         BenchmarkCase(name, baseline: storedReference, target: 2.0) {
-            let provider = Slot(make())
-            let held = try! provider.value.getService()
-            let stored = Slot(held)
+            let provider = Holder(make())
+            let stored = Holder(try! provider.value.getService())
             return .init(
-                subject: { iterations in
-                    withExtendedLifetime(held) {
-                        for _ in 0..<iterations {
-                            blackHole(try! provider.value.getService())
-                        }
-                    }
-                },
-                baseline: { iterations in
-                    for _ in 0..<iterations {
-                        blackHole(readStored(stored))
-                    }
-                }
+                subject: { repeatOperation($0, on: provider, get) },
+                baseline: { repeatOperation($0, on: stored, readStored) }
             )
         }
     }
@@ -56,52 +72,40 @@ enum CoreCases {
         [
             BenchmarkCase("core/many get", baseline: closureCall, target: 1.3) {
                 let factory: () throws -> BenchService = { BenchService(number: 1) }
-                let provider = Slot(ServiceProvider(mode: .many, factory: factory))
-                let closure = Slot(factory)
+                let provider = Holder(ServiceProvider(mode: .many, factory: factory))
+                let closure = Holder(factory)
                 return .init(
-                    subject: { iterations in
-                        for _ in 0..<iterations {
-                            blackHole(try! provider.value.getService())
-                        }
-                    },
-                    baseline: { iterations in
-                        for _ in 0..<iterations {
-                            blackHole(try! closure.value())
-                        }
-                    }
+                    subject: { repeatOperation($0, on: provider, get) },
+                    baseline: { repeatOperation($0, on: closure, call) }
                 )
             },
-            BenchmarkCase("core/params get", baseline: "closure(params) call (allocates)", target: 1.3) {
+            BenchmarkCase("core/params get", baseline: paramsClosureCall, target: 1.3) {
                 let factory: (Int) throws -> BenchService = { BenchService(number: $0) }
-                let provider = Slot(ServiceParamsProvider(factory: factory))
-                let closure = Slot(factory)
+                let provider = Holder(ServiceParamsProvider(factory: factory))
+                let closure = Holder(factory)
                 return .init(
                     subject: { iterations in
                         for index in 0..<iterations {
-                            blackHole(try! provider.value.getService(params: index))
+                            blackHole(get(provider, params: index))
                         }
                     },
                     baseline: { iterations in
                         for index in 0..<iterations {
-                            blackHole(try! closure.value(index))
+                            blackHole(call(closure, params: index))
                         }
                     }
                 )
             },
-            BenchmarkCase("core/convert(params:) get", baseline: "closure(params) call (allocates)", target: 1.3) {
+            BenchmarkCase("core/convert(params:) get", baseline: paramsClosureCall, target: 1.3) {
                 let factory: (Int) throws -> BenchService = { BenchService(number: $0) }
-                let provider = Slot(ServiceParamsProvider(factory: factory).convert(params: opaque(7)))
-                let closure = Slot(factory)
-                let params = Slot(7)
+                let provider = Holder(ServiceParamsProvider(factory: factory).convert(params: opaque(7)))
+                let closure = Holder(factory)
+                let params = opaque(7)
                 return .init(
-                    subject: { iterations in
-                        for _ in 0..<iterations {
-                            blackHole(try! provider.value.getService())
-                        }
-                    },
+                    subject: { repeatOperation($0, on: provider, get) },
                     baseline: { iterations in
                         for _ in 0..<iterations {
-                            blackHole(try! closure.value(params.value))
+                            blackHole(call(closure, params: params))
                         }
                     }
                 )
@@ -119,6 +123,41 @@ enum CoreCases {
             + kinds.map { safeGet($0.name, $0.kind, target: nil, threads: 2) }
     }
 
+    /// A reference guarded by the primitive of a safe provider, read by hand.
+    final class Guarded: @unchecked Sendable {
+        // `service` never changes; the primitives synchronize themselves.
+        let service: BenchService
+        let lock = NSLock()
+        let semaphore = DispatchSemaphore(value: 1)
+        let queue = DispatchQueue(label: "ServiceContainerKitBenchmarks.baseline")
+
+        init(_ service: BenchService) {
+            self.service = service
+        }
+    }
+
+    @inline(never)
+    static func readUnderLock(_ holder: Holder<Guarded>) -> BenchService {
+        let guarded = holder.value
+        guarded.lock.lock()
+        defer { guarded.lock.unlock() }
+        return guarded.service
+    }
+
+    @inline(never)
+    static func readUnderSemaphore(_ holder: Holder<Guarded>) -> BenchService {
+        let guarded = holder.value
+        guarded.semaphore.wait()
+        defer { guarded.semaphore.signal() }
+        return guarded.service
+    }
+
+    @inline(never)
+    static func readOnQueue(_ holder: Holder<Guarded>) -> BenchService {
+        let guarded = holder.value
+        return guarded.queue.sync { guarded.service }
+    }
+
     /// A lazy singleton (already made) behind a safe provider of `kind`, against the same
     /// primitive taken by hand around a stored reference read.
     static func safeGet(
@@ -127,8 +166,6 @@ enum CoreCases {
         target: Double?,
         threads: Int
     ) -> BenchmarkCase {
-        let suffix = threads == 1 ? "" : ", 2 threads"
-        let baselineSuffix = threads == 1 ? "" : ", 2 thr."
         let baselineName: String
         switch kind {
         case .lock: baselineName = "NSLock + stored ref by hand"
@@ -136,49 +173,22 @@ enum CoreCases {
         case .queue: baselineName = "queue.sync + stored ref by hand"
         }
         return BenchmarkCase(
-            "core/safe \(kindName) get\(suffix)",
-            baseline: baselineName + baselineSuffix,
+            "core/safe \(kindName) get" + (threads == 1 ? "" : ", 2 threads"),
+            baseline: baselineName + (threads == 1 ? "" : ", 2 thr."),
             target: target,
             operationsPerIteration: threads
         ) {
-            let provider = Slot<ServiceProvider<BenchService>>(
+            let provider = Holder<ServiceProvider<BenchService>>(
                 ServiceSafeProvider(mode: .lazy, safeThread: kind) { BenchService(number: 1) }
             )
-            let stored = Slot(try! provider.value.getService())
-            let subject: BenchmarkBody = { iterations in
-                for _ in 0..<iterations {
-                    blackHole(try! provider.value.getService())
-                }
-            }
+            let guarded = Holder(Guarded(try! provider.value.getService()))
+            let subject: BenchmarkBody = { repeatOperation($0, on: provider, get) }
             let baseline: BenchmarkBody
+            // Each kind gets its own loop, so the read is a direct call, as the subject's is.
             switch kind {
-            case .lock:
-                let lock = NSLock()
-                baseline = { iterations in
-                    for _ in 0..<iterations {
-                        lock.lock()
-                        let service = stored.value
-                        lock.unlock()
-                        blackHole(service)
-                    }
-                }
-            case .semaphore:
-                let semaphore = DispatchSemaphore(value: 1)
-                baseline = { iterations in
-                    for _ in 0..<iterations {
-                        semaphore.wait()
-                        let service = stored.value
-                        semaphore.signal()
-                        blackHole(service)
-                    }
-                }
-            case .queue:
-                let queue = DispatchQueue(label: "ServiceContainerKitBenchmarks.baseline")
-                baseline = { iterations in
-                    for _ in 0..<iterations {
-                        blackHole(queue.sync { stored.value })
-                    }
-                }
+            case .lock: baseline = { repeatOperation($0, on: guarded, readUnderLock) }
+            case .semaphore: baseline = { repeatOperation($0, on: guarded, readUnderSemaphore) }
+            case .queue: baseline = { repeatOperation($0, on: guarded, readOnQueue) }
             }
             guard threads == 2 else {
                 return .init(subject: subject, baseline: baseline)
@@ -202,22 +212,15 @@ enum CoreCases {
         [
             BenchmarkCase("core/session get (made)", baseline: storedReference, target: 2.0) {
                 let mediator = ServiceSessionMediator(session: BenchSession(id: 1))
-                let provider = Slot(BenchSessionFactory().serviceProvider(mediator: mediator))
-                let held = try! provider.value.getService()
-                let stored = Slot(held)
+                let provider = Holder(BenchSessionFactory().serviceProvider(mediator: mediator))
+                let stored = Holder(try! provider.value.getService())
                 return .init(
                     subject: { iterations in
                         withExtendedLifetime(mediator) {
-                            for _ in 0..<iterations {
-                                blackHole(try! provider.value.getService())
-                            }
+                            repeatOperation(iterations, on: provider, get)
                         }
                     },
-                    baseline: { iterations in
-                        for _ in 0..<iterations {
-                            blackHole(readStored(stored))
-                        }
-                    }
+                    baseline: { repeatOperation($0, on: stored, readStored) }
                 )
             },
             BenchmarkCase(
@@ -227,30 +230,42 @@ enum CoreCases {
             ) {
                 let sessions = [BenchSession(id: 1), BenchSession(id: 2)]
                 let mediator = ServiceSessionMediator(session: sessions[0])
-                let provider = Slot(BenchSessionFactory().serviceProvider(mediator: mediator))
-                let byHand = SessionsByHand(session: sessions[0])
+                let provider = Holder(BenchSessionFactory().serviceProvider(mediator: mediator))
+                let switching = Holder((mediator, provider.value))
+                let byHand = Holder(SessionsByHand(session: sessions[0]))
                 for session in sessions + sessions {
-                    mediator.updateSession(session)
-                    _ = try! provider.value.getService()
-                    byHand.update(session)
-                    _ = byHand.get()
+                    _ = switchAndGet(switching, to: session)
+                    _ = switchAndGetByHand(byHand, to: session)
                 }
                 return .init(
                     subject: { iterations in
                         for index in 0..<iterations {
-                            mediator.updateSession(sessions[index & 1])
-                            blackHole(try! provider.value.getService())
+                            blackHole(switchAndGet(switching, to: sessions[index & 1]))
                         }
                     },
                     baseline: { iterations in
                         for index in 0..<iterations {
-                            byHand.update(sessions[index & 1])
-                            blackHole(byHand.get())
+                            blackHole(switchAndGetByHand(byHand, to: sessions[index & 1]))
                         }
                     }
                 )
             },
         ]
+    }
+
+    @inline(never)
+    static func switchAndGet(
+        _ holder: Holder<(ServiceSessionMediator<BenchSession>, ServiceProvider<BenchService>)>,
+        to session: BenchSession
+    ) -> BenchService {
+        holder.value.0.updateSession(session)
+        return try! holder.value.1.getService()
+    }
+
+    @inline(never)
+    static func switchAndGetByHand(_ holder: Holder<SessionsByHand>, to session: BenchSession) -> BenchService {
+        holder.value.update(session)
+        return holder.value.get()
     }
 
     // MARK: - A 3-deep graph
@@ -259,26 +274,18 @@ enum CoreCases {
         BenchmarkCase("core/graph get (A->B->C)", baseline: "graph built by hand", target: 1.5) {
             let c = ServiceProvider<GraphC>(mode: .lazy) { GraphC() }
             let b = ServiceProvider<GraphB>(mode: .many) { GraphB(c: try c.getService()) }
-            let a = Slot(ServiceProvider<GraphA>(mode: .many) { GraphA(b: try b.getService()) })
-            let stored = Slot(try! c.getService())
+            let a = Holder(ServiceProvider<GraphA>(mode: .many) { GraphA(b: try b.getService()) })
+            let stored = Holder(try! c.getService())
             return .init(
-                subject: { iterations in
-                    for _ in 0..<iterations {
-                        blackHole(try! a.value.getService())
-                    }
-                },
-                baseline: { iterations in
-                    for _ in 0..<iterations {
-                        blackHole(buildGraphByHand(stored))
-                    }
-                }
+                subject: { repeatOperation($0, on: a, get) },
+                baseline: { repeatOperation($0, on: stored, buildGraphByHand) }
             )
         }
     }
 
     /// What the three providers do, written out: two allocations and a read of the singleton.
     @inline(never)
-    static func buildGraphByHand(_ c: Slot<GraphC>) -> GraphA {
+    static func buildGraphByHand(_ c: Holder<GraphC>) -> GraphA {
         GraphA(b: GraphB(c: c.value))
     }
 }

@@ -31,23 +31,38 @@ final class GraphA: Sendable {
     init(b: GraphB) { self.b = b }
 }
 
-/// A mutable slot the measured loops read their provider (or baseline value) from on every
-/// iteration, as code reads a stored provider from its container. Because it is a `var` behind
-/// a class reference and `blackHole` may write anything, the optimizer cannot hoist the read
-/// (or anything derived from it) out of the loop.
-final class Slot<Value>: @unchecked Sendable {
-    // Written only during setup, before any measuring thread starts; read-only afterwards.
-    var value: Value
+/// What a measured operation works on: a provider, a stored reference or a closure, kept in a
+/// `let` the way an app's container keeps its providers.
+final class Holder<Value>: @unchecked Sendable {
+    // Immutable; whether `Value` may be shared is up to the case that holds it.
+    let value: Value
 
     init(_ value: Value) {
         self.value = value
     }
 }
 
-/// The baseline read: a stored class reference read through a call that is not inlined.
+/// Runs `operation` on `holder` `iterations` times and hands every result to `blackHole`.
+///
+/// Cases pass a function marked `@inline(never)` as `operation`, so each iteration really
+/// performs one whole operation (nothing can be hoisted out of the loop), and case and
+/// baseline pay the same call around it.
+@inline(__always)
+func repeatOperation<Value, Result>(
+    _ iterations: Int,
+    on holder: Holder<Value>,
+    _ operation: (Holder<Value>) -> Result
+) {
+    for _ in 0..<iterations {
+        blackHole(operation(holder))
+    }
+}
+
+/// The baseline of the singleton gets: a stored class reference read through a call that is
+/// not inlined, handing out a strong reference as a get does.
 @inline(never)
-func readStored<Value>(_ slot: Slot<Value>) -> Value {
-    slot.value
+func readStored<Value: AnyObject>(_ holder: Holder<Value>) -> Value {
+    holder.value
 }
 
 /// Two threads that run the same body at once when told to; `run` times the operations of

@@ -7,7 +7,7 @@ struct HarnessSettings {
     /// Measured rounds; the median and the minimum are taken over them.
     let rounds: Int
 
-    static let full = HarnessSettings(roundNanoseconds: 10_000_000, warmupRounds: 3, rounds: 31)
+    static let full = HarnessSettings(roundNanoseconds: 4_000_000, warmupRounds: 3, rounds: 61)
     static let quick = HarnessSettings(roundNanoseconds: 1_000_000, warmupRounds: 1, rounds: 5)
 }
 
@@ -17,10 +17,18 @@ struct Timing {
     let min: Double
 
     init(samples: [Double]) {
-        let sorted = samples.sorted()
+        median = samples.median
+        min = samples.min() ?? .nan
+    }
+}
+
+extension Array where Element == Double {
+    /// The middle value (the mean of the two middle ones for an even count).
+    var median: Double {
+        guard !isEmpty else { return .nan }
+        let sorted = self.sorted()
         let middle = sorted.count / 2
-        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        min = sorted[0]
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
 
@@ -29,9 +37,10 @@ struct CaseResult {
     let benchmark: BenchmarkCase
     let subject: Timing
     let baseline: Timing
-
-    /// Subject median over baseline median: how many times the hand-written work it costs.
-    var ratio: Double { subject.median / baseline.median }
+    /// How many times the hand-written work the case costs: the median, over the rounds, of
+    /// the case's time over its baseline's time in the same pair of back-to-back rounds. Pairing
+    /// cancels out a machine that is busier in some rounds than in others.
+    let ratio: Double
 
     /// Whether the ratio is within the case's target (`nil` when it has none).
     var meetsTarget: Bool? { benchmark.target.map { ratio <= $0 } }
@@ -39,17 +48,19 @@ struct CaseResult {
 
 /// Times the cases: each body is calibrated to `roundNanoseconds`, warmed up, then the rounds
 /// of the subject and of its baseline alternate, so both see the same machine state.
+/// One-thread cases are timed in the thread's CPU time, two-thread cases in wall time.
 struct Harness {
     let settings: HarnessSettings
 
     func run(_ benchmark: BenchmarkCase) -> CaseResult {
         let bodies = benchmark.prepare()
         let operations = benchmark.operationsPerIteration
-        let subjectIterations = calibrate(bodies.subject)
-        let baselineIterations = calibrate(bodies.baseline)
+        let clock: BenchmarkClock = operations == 1 ? .threadCPU : .wall
+        let subjectIterations = calibrate(bodies.subject, clock)
+        let baselineIterations = calibrate(bodies.baseline, clock)
         for _ in 0..<settings.warmupRounds {
-            _ = time(bodies.subject, subjectIterations)
-            _ = time(bodies.baseline, baselineIterations)
+            _ = time(bodies.subject, subjectIterations, clock)
+            _ = time(bodies.baseline, baselineIterations, clock)
         }
         var subjectSamples: [Double] = []
         var baselineSamples: [Double] = []
@@ -58,27 +69,28 @@ struct Harness {
         for round in 0..<settings.rounds {
             // Alternate which goes first, so neither always runs on a freshly idle core.
             if round % 2 == 0 {
-                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations))
-                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations))
+                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations, clock))
+                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations, clock))
             } else {
-                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations))
-                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations))
+                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations, clock))
+                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations, clock))
             }
         }
         bodies.tearDown()
         return CaseResult(
             benchmark: benchmark,
             subject: Timing(samples: subjectSamples),
-            baseline: Timing(samples: baselineSamples)
+            baseline: Timing(samples: baselineSamples),
+            ratio: zip(subjectSamples, baselineSamples).map { $0 / $1 }.median
         )
     }
 
     /// The iteration count that makes one call of `body` last about one round.
-    private func calibrate(_ body: BenchmarkBody) -> Int {
+    private func calibrate(_ body: BenchmarkBody, _ clock: BenchmarkClock) -> Int {
         let floor = max(settings.roundNanoseconds / 4, 1)
         var iterations = 1
         while true {
-            let elapsed = time(body, iterations)
+            let elapsed = time(body, iterations, clock)
             if elapsed >= floor || iterations >= 1 << 40 {
                 let scaled = Double(iterations) * Double(settings.roundNanoseconds) / Double(max(elapsed, 1))
                 return max(1, Int(scaled))
@@ -88,13 +100,18 @@ struct Harness {
         }
     }
 
-    private func time(_ body: BenchmarkBody, _ iterations: Int) -> UInt64 {
-        let start = monotonicNanoseconds()
+    private func time(_ body: BenchmarkBody, _ iterations: Int, _ clock: BenchmarkClock) -> UInt64 {
+        let start = clock.now()
         body(iterations)
-        return monotonicNanoseconds() &- start
+        return clock.now() &- start
     }
 
-    private func perOperation(_ body: BenchmarkBody, _ iterations: Int, _ operations: Int) -> Double {
-        Double(time(body, iterations)) / Double(iterations * operations)
+    private func perOperation(
+        _ body: BenchmarkBody,
+        _ iterations: Int,
+        _ operations: Int,
+        _ clock: BenchmarkClock
+    ) -> Double {
+        Double(time(body, iterations, clock)) / Double(iterations * operations)
     }
 }

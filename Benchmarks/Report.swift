@@ -3,8 +3,8 @@ import Foundation
 /// Prints results as an aligned table (streamed row by row) or as JSON.
 enum Report {
     static let legend = """
-        ratio = case median / baseline median, both measured in this run (1.00x = costs what the \
-        hand-written baseline costs; lower is better); target = the highest ratio accepted.
+        ratio = case time / baseline time, median over back-to-back rounds of this run (1.00x = \
+        costs what the same work written by hand costs; lower is better); target = highest ratio accepted.
         """
 
     private static let columns: [(title: String, width: Int, leftAligned: Bool)] = [
@@ -22,7 +22,8 @@ enum Report {
             "ServiceContainerKitBenchmarks, \(mode) run, \(date)",
             "machine: \(info.activeProcessorCount) cores, \(architecture), \(info.operatingSystemVersionString)",
             "each body: calibrated to ~\(format(roundMilliseconds)) ms per round, \(settings.warmupRounds) warm-up "
-                + "round(s), \(settings.rounds) measured rounds alternating case and baseline; times are per operation",
+                + "round(s), \(settings.rounds) measured rounds alternating case and baseline",
+            "times are per operation: thread CPU time, wall time for the 2-thread cases (counting both threads' operations)",
             legend,
             "",
         ]
