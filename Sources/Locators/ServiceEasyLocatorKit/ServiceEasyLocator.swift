@@ -144,15 +144,6 @@ open class ServiceEasyLocator: @unchecked Sendable {
         addService(provider: ServiceProvider(mode: .many, factory: manyFactory))
     }
 
-    /// The 1.x spelling of `addService(manyFactory:)`.
-    @available(*, deprecated, renamed: "addService(manyFactory:)")
-    @discardableResult
-    public final func addService<Service>(factory: @escaping () throws -> Service)
-        -> Result<Void, ServiceLocatorError>
-    {
-        addService(manyFactory: factory)
-    }
-
     /// Removes the `serviceType` service from this locator (parents are not changed).
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
