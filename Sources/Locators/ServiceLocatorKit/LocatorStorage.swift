@@ -130,14 +130,19 @@ package final class LocatorStorage: @unchecked Sendable {
         try provider(id, as: Service.self).getService()
     }
 
-    /// The service for `id` made from `params`. Params of exactly the stored params type take
-    /// the typed path; others are cast (a `String` fits `String?`) or refused with `wrongParams`.
+    /// The service for `id` made from `params`. Params of exactly the stored params type (or
+    /// of the type it is the optional of) take the typed path; others are cast (an `Int` fits
+    /// `Any`) or refused with `wrongParams`.
     package func service<Service, Params>(_ id: ServiceLocatorKeyID, as type: Service.Type, params: Params) throws
         -> Service
     {
         let entry = try entry(id, as: Service.self)
         if entry.paramsTypeID == ObjectIdentifier(Params.self) {
             return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params>.self)
+                .paramsProvider.getService(params: params)
+        }
+        if entry.paramsTypeID == ObjectIdentifier(Params?.self) {
+            return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params?>.self)
                 .paramsProvider.getService(params: params)
         }
         return try entry.service(key: id, untypedParams: params).get()

@@ -132,6 +132,17 @@ open class ServiceLocator: @unchecked Sendable {
         addService(key: key, provider: ServiceParamsProvider(factory: factory))
     }
 
+    /// Stores a params provider of `factory`, whose params are the optional of the key's, under
+    /// `key`: the service is got with the key's params or, as the factory allows, without.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+        key: Key,
+        factory: Factory
+    ) -> Result<Void, ServiceLocatorError>
+    where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType? {
+        storage.add(key.keyID, entry: ParamsServiceEntry(paramsProvider: factory.serviceProvider()), owner: self)
+    }
+
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
     @discardableResult
     public final func addLazyService<Key: ServiceLocatorKey>(
