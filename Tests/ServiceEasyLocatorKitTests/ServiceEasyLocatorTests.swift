@@ -303,3 +303,17 @@ struct ServiceEasyLocatorTests {
 
 /// An app's easy locator subclass.
 final class EasyAppLocator: ServiceEasyLocator, @unchecked Sendable {}
+
+@Suite("ServiceEasyLocator params casts")
+struct ServiceEasyLocatorParamsCastTests {
+    @Test func paramsThatFitAreCast() throws {
+        let locator = ServiceEasyLocator()
+        locator.addService(factory: NumberServiceFactory())
+        let wrapped: Int? = 5
+        #expect(try locator.tryService(serviceType: NumberService.self, params: wrapped).number == 5)
+        let missing: Int? = nil
+        #expect(throws: ServiceLocatorError.self) {
+            try locator.tryService(serviceType: NumberService.self, params: missing)
+        }
+    }
+}
