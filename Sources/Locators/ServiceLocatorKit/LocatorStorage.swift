@@ -1,22 +1,5 @@
 import Synchronization
 
-/// The parent of a locator: the locator itself (for `parent`) and its storage (for lookups).
-package struct LocatorParent: Sendable {
-    package let locator: AnyObject & Sendable
-    package let storage: LocatorStorage
-
-    package init(locator: AnyObject & Sendable, storage: LocatorStorage) {
-        self.locator = locator
-        self.storage = storage
-    }
-}
-
-/// A copy of a locator's services and parent, for a clone.
-package struct LocatorCloneState {
-    package let entries: [ServiceLocatorKeyID: LocatorEntry]
-    package let parent: LocatorParent?
-}
-
 /// The services of a locator, shared by `ServiceLocator` and `ServiceEasyLocator`.
 ///
 /// A writable locator guards its state with a lock held only to read or write the dictionary,
