@@ -10,7 +10,7 @@ package final class LocatorStorage: @unchecked Sendable {
     // `frozen` is set once, under `lock` and with release ordering, after the last write to
     // `entries` and `parent`; neither is written again, so a reader that saw `frozen` set (with
     // acquire ordering) reads them without the lock.
-    private let lock = LocatorLock()
+    private let lock = ServiceLock()
     private let frozen = Atomic<Bool>(false)
     private var entries: [ServiceLocatorKeyID: LocatorEntry] = [:]
     private var parent: LocatorParent?
@@ -19,7 +19,7 @@ package final class LocatorStorage: @unchecked Sendable {
 
     /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
     /// loop that each check alone would miss.
-    private static let parentLock = LocatorLock()
+    private static let parentLock = ServiceLock()
 
     package init(parent: LocatorParent?) {
         self.parent = parent

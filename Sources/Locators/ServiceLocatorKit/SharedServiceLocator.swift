@@ -14,7 +14,7 @@
 /// ```
 public final class SharedServiceLocator<Locator: AnyObject & Sendable>: @unchecked Sendable {
     // `current`, `locked` and `assertOnRefusal` are guarded by `lock`.
-    private let lock = LocatorLock()
+    private let lock = ServiceLock()
     private var current: Locator?
     private var locked = false
     private var assertOnRefusal = true
