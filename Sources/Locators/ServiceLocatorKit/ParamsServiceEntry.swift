@@ -6,12 +6,12 @@ package final class ParamsServiceEntry<Service, Params>: ServiceEntry<Service>, 
 
     package init(paramsProvider: ServiceParamsProvider<Service, Params>) {
         self.paramsProvider = paramsProvider
-        let noParams = Self.cast(nil)
+        let noParams = ParamsCast<Params>.cast(nil)
         super.init(provider: noParams.map { paramsProvider.convert(params: $0) }, paramsType: Params.self)
     }
 
     override package func service(key: ServiceLocatorKeyID, untypedParams params: Any) -> Result<Service, any Error> {
-        guard let typed = Self.cast(params) else {
+        guard let typed = ParamsCast<Params>.cast(params) else {
             return .failure(
                 ServiceLocatorError.wrongParams(
                     key: key, service: Service.self, expected: Params.self, received: type(of: params)
@@ -19,13 +19,5 @@ package final class ParamsServiceEntry<Service, Params>: ServiceEntry<Service>, 
             )
         }
         return paramsProvider.getServiceAsResult(params: typed).mapError { $0 }
-    }
-
-    /// `params` as `Params`; a missing value stands for `nil` of an optional `Params`.
-    static func cast(_ params: Any?) -> Params? {
-        if let params {
-            return params as? Params
-        }
-        return Optional<Any>.none as Any as? Params
     }
 }
