@@ -1,0 +1,77 @@
+/// A cell whose service is made from params, which may be given after the cell is made.
+@usableFromInline
+class ParamsInjectCell<Service, Params>: InjectCell<Service>, @unchecked Sendable {
+    final let lazyInject: Bool
+    // Guarded by `lock`.
+    private final var params: Params?
+    private final var hasParams = false
+
+    init(lazyInject: Bool, site: InjectSite) {
+        self.lazyInject = lazyInject
+        super.init(site: site)
+    }
+
+    /// Takes the params; injects now or when the container is registered, unless lazy.
+    ///
+    /// - Returns: the service when it was injected now.
+    @discardableResult
+    final func setParameters(_ params: Params, lazyInject lazy: Bool?, call: InjectSite) -> Service? {
+        lock.withLock {
+            if hasParams || stored != nil {
+                let message = InjectFailure.paramsAlreadySet(
+                    service: Service.self, injected: stored != nil, site: site, call: call
+                )
+                InjectFailure.crash(message, site: site)
+            }
+            self.params = params
+            hasParams = true
+        }
+        return lazy ?? lazyInject ? nil : injectNowOrWait(params: params)
+    }
+
+    /// Injects with `params` now, or as soon as the container is registered.
+    func injectNowOrWait(params: Params) -> Service? {
+        preconditionFailure("ParamsInjectCell subclasses override injectNowOrWait(params:)")
+    }
+
+    /// Makes the service with `params` at a first read; crashes when it cannot.
+    func obtainAtFirstRead(params: Params) -> Service {
+        preconditionFailure("ParamsInjectCell subclasses override obtainAtFirstRead(params:)")
+    }
+
+    final override func obtainAtFirstRead() -> Service {
+        let params: Params? = lock.withLock { hasParams ? self.params : nil }
+        guard let params else {
+            let message = InjectFailure.missingParams(service: Service.self, params: Params.self, site: site)
+            InjectFailure.crash(message, site: site)
+        }
+        return obtainAtFirstRead(params: params)
+    }
+}
+
+/// A params cell whose service comes from a params provider of the registered `Container`.
+final class ContainerParamsInjectCell<Container, Service, Params>: ParamsInjectCell<Service, Params>,
+    @unchecked Sendable
+{
+    // Immutable.
+    let make: (Container, Params) -> Service
+
+    init(lazyInject: Bool, site: InjectSite, make: @escaping (Container, Params) -> Service) {
+        self.make = make
+        super.init(lazyInject: lazyInject, site: site)
+    }
+
+    var registry: InjectRegistry { ServiceInjectResolver.registry }
+
+    override func injectNowOrWait(params: Params) -> Service? {
+        let make = self.make
+        return injectNowOrWait(from: registry, Container.self) { make($0, params) }
+    }
+
+    override func obtainAtFirstRead(params: Params) -> Service {
+        guard let container = registry.resolve(Container.self) else {
+            InjectFailure.crash(InjectFailure.missing(Container.self, in: registry, site: site), site: site)
+        }
+        return make(container, params)
+    }
+}
