@@ -17,10 +17,11 @@ import Foundation
 /// it, with `RunLoop.main`, `dispatchMain()` or the main actor (an app's main loop does). Without
 /// that, such entities stay registered.
 public enum EntityInjectResolver {
-    static let registry: InjectRegistry = InjectRegistry(resolverName: "EntityInjectResolver", itemName: "entity") {
-        id, _ in
-        DispatchQueue.main.async { removeAfterFirstInject(id) }
-    }
+    static let registry: InjectRegistry = InjectRegistry(
+        resolverName: "EntityInjectResolver",
+        itemName: "entity",
+        firstInjected: { id in DispatchQueue.main.async { removeAfterFirstInject(id) } }
+    )
 
     static func removeAfterFirstInject(_ id: UInt64) {
         for entry in registry.remove(ids: [id]) {

@@ -45,9 +45,7 @@ class InjectCell<Value>: @unchecked Sendable {
     }
 
     /// Obtains the value at a first read that found it not injected; crashes when it cannot.
-    func obtainAtFirstRead() -> Value {
-        preconditionFailure("InjectCell subclasses override obtainAtFirstRead()")
-    }
+    func obtainAtFirstRead() -> Value { preconditionFailure("overridden by every subclass") }
 
     /// Whether the value is injected (its ready handlers may still be running).
     final var isReady: Bool {
@@ -58,9 +56,7 @@ class InjectCell<Value>: @unchecked Sendable {
     /// stored value.
     @discardableResult
     final func publish(_ made: @autoclosure () -> Value) -> Value {
-        if let value = lock.withLock({ stored }) {
-            return value
-        }
+        if let value = lock.withLock({ stored }) { return value }
         let candidate = made()
         let (winner, handlers, waiter): (Value, [(Value) -> Void], (InjectRegistry, UInt64)?) = lock.withLock {
             if let value = stored {
@@ -132,9 +128,6 @@ final class RegistryInjectCell<Source, Value>: InjectCell<Value>, @unchecked Sen
     }
 
     override func obtainAtFirstRead() -> Value {
-        guard let source = registry.resolve(Source.self) else {
-            InjectFailure.crash(InjectFailure.missing(Source.self, in: registry, site: site), site: site)
-        }
-        return make(source)
+        make(registry.resolve(Source.self, orCrashAt: site))
     }
 }

@@ -31,7 +31,7 @@ final class InjectRegistry: @unchecked Sendable {
     let resolverName: String
     let itemName: String
     /// Called outside the lock with each `firstInject` entry at its first injection.
-    private let firstInjected: @Sendable (_ id: UInt64, _ type: Any.Type) -> Void
+    private let firstInjected: (@Sendable (_ id: UInt64) -> Void)?
 
     // Guards `entries`, `waiters` and `lastID`.
     private let lock = InjectLock()
@@ -42,7 +42,7 @@ final class InjectRegistry: @unchecked Sendable {
     init(
         resolverName: String,
         itemName: String,
-        firstInjected: @escaping @Sendable (_ id: UInt64, _ type: Any.Type) -> Void = { _, _ in }
+        firstInjected: (@Sendable (_ id: UInt64) -> Void)? = nil
     ) {
         self.resolverName = resolverName
         self.itemName = itemName
@@ -56,24 +56,20 @@ final class InjectRegistry: @unchecked Sendable {
 
     /// Registers `values` (the last one newest) and runs the waiters they satisfy.
     ///
-    /// - Returns: the ids of the new entries and the dynamic types of the values that were
-    ///   already registered when `checkDuplicates` is set.
+    /// - Returns: the ids of the new entries and the dynamic types of the values of which one
+    ///   was already registered.
     @discardableResult
-    func add(_ values: [Any], firstInject: Bool = false, checkDuplicates: Bool = false)
-        -> (ids: [UInt64], duplicates: [Any.Type])
-    {
+    func add(_ values: [Any], firstInject: Bool = false) -> (ids: [UInt64], duplicates: [Any.Type]) {
         var work: [() -> Void] = []
-        var injected: [(UInt64, Any.Type)] = []
+        var injected: [UInt64] = []
         var fired: [Waiter] = []
         let result: (ids: [UInt64], duplicates: [Any.Type]) = lock.withLock {
             var duplicates: [Any.Type] = []
-            if checkDuplicates {
-                for value in values {
-                    let type = Swift.type(of: value)
-                    let id = ObjectIdentifier(type)
-                    if entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
-                        duplicates.append(type)
-                    }
+            for value in values {
+                let type = Swift.type(of: value)
+                let id = ObjectIdentifier(type)
+                if entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
+                    duplicates.append(type)
                 }
             }
             let first = entries.count
@@ -106,15 +102,16 @@ final class InjectRegistry: @unchecked Sendable {
         return result
     }
 
-    /// Marks the entry at `index` injected; returns it when that was its first injection.
-    private func markInjected(at index: Int) -> (UInt64, Any.Type)? {
+    /// Marks the entry at `index` injected; returns its id when that was its first injection.
+    private func markInjected(at index: Int) -> UInt64? {
         guard entries[index].firstInject, !entries[index].injected else { return nil }
         entries[index].injected = true
-        return (entries[index].id, Swift.type(of: entries[index].value))
+        return entries[index].id
     }
 
-    private func report(_ injected: [(UInt64, Any.Type)]) {
-        for (id, type) in injected { firstInjected(id, type) }
+    private func report(_ injected: [UInt64]) {
+        guard let firstInjected else { return }
+        for id in injected { firstInjected(id) }
     }
 
     /// The index of the newest entry castable to `Value`, with the cast value.
@@ -134,7 +131,7 @@ final class InjectRegistry: @unchecked Sendable {
 
     /// The newest value castable to `type`, taken for an injection.
     func resolve<Value>(_ type: Value.Type) -> Value? {
-        var injected: (UInt64, Any.Type)?
+        var injected: UInt64?
         let value: Value? = lock.withLock {
             guard let (index, value) = newest(type) else { return nil }
             injected = markInjected(at: index)
@@ -144,10 +141,17 @@ final class InjectRegistry: @unchecked Sendable {
         return value
     }
 
+    /// The newest value castable to `type` taken for a first read; when there is none, stops the
+    /// program naming the inject `site`.
+    func resolve<Value>(_ type: Value.Type, orCrashAt site: InjectSite) -> Value {
+        if let value = resolve(type) { return value }
+        InjectFailure.crash(InjectFailure.missingMessage(type, in: self, site: site), site: site)
+    }
+
     /// The newest value castable to `Value` taken for an injection, or, when there is none, a
     /// waiter that runs `inject` with the first such value registered.
     func resolveOrWait<Value>(_ type: Value.Type, inject: @escaping (Value) -> Void) -> Resolution<Value> {
-        var injected: (UInt64, Any.Type)?
+        var injected: UInt64?
         let resolution: Resolution<Value> = lock.withLock {
             if let (index, value) = newest(type) {
                 injected = markInjected(at: index)

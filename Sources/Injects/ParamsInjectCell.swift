@@ -18,7 +18,7 @@ class ParamsInjectCell<Service, Params>: InjectCell<Service>, @unchecked Sendabl
     final func setParameters(_ params: Params, lazyInject lazy: Bool?, call: InjectSite) -> Service? {
         lock.withLock {
             if hasParams || stored != nil {
-                let message = InjectFailure.paramsAlreadySet(
+                let message = InjectFailure.paramsAlreadySetMessage(
                     service: Service.self, injected: stored != nil, site: site, call: call
                 )
                 InjectFailure.crash(message, site: site)
@@ -30,19 +30,15 @@ class ParamsInjectCell<Service, Params>: InjectCell<Service>, @unchecked Sendabl
     }
 
     /// Injects with `params` now, or as soon as the container is registered.
-    func injectNowOrWait(params: Params) -> Service? {
-        preconditionFailure("ParamsInjectCell subclasses override injectNowOrWait(params:)")
-    }
+    func injectNowOrWait(params: Params) -> Service? { preconditionFailure("overridden by every subclass") }
 
     /// Makes the service with `params` at a first read; crashes when it cannot.
-    func obtainAtFirstRead(params: Params) -> Service {
-        preconditionFailure("ParamsInjectCell subclasses override obtainAtFirstRead(params:)")
-    }
+    func obtainAtFirstRead(params: Params) -> Service { preconditionFailure("overridden by every subclass") }
 
     final override func obtainAtFirstRead() -> Service {
         let params: Params? = lock.withLock { hasParams ? self.params : nil }
         guard let params else {
-            let message = InjectFailure.missingParams(service: Service.self, params: Params.self, site: site)
+            let message = InjectFailure.missingParamsMessage(service: Service.self, params: Params.self, site: site)
             InjectFailure.crash(message, site: site)
         }
         return obtainAtFirstRead(params: params)
@@ -69,9 +65,6 @@ final class ContainerParamsInjectCell<Container, Service, Params>: ParamsInjectC
     }
 
     override func obtainAtFirstRead(params: Params) -> Service {
-        guard let container = registry.resolve(Container.self) else {
-            InjectFailure.crash(InjectFailure.missing(Container.self, in: registry, site: site), site: site)
-        }
-        return make(container, params)
+        make(registry.resolve(Container.self, orCrashAt: site), params)
     }
 }

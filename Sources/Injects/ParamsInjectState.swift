@@ -33,7 +33,8 @@ public struct ParamsInjectState<Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) {
-        cell.setParameters(params, lazyInject: lazyInject, call: InjectSite(wrapper: "setParameters", file: file, line: line))
+        let call = InjectSite(wrapper: "setParameters", file: file, line: line)
+        cell.setParameters(params, lazyInject: lazyInject, call: call)
     }
 }
 

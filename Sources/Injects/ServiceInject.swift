@@ -83,7 +83,7 @@ enum ServiceInjectProviding {
     static func service<Service>(_ provider: ServiceProvider<Service>, site: InjectSite) -> Service {
         switch provider.getServiceAsResult() {
         case .success(let service): return service
-        case .failure(let error): InjectFailure.crash(InjectFailure.providerFailed(error, site: site), site: site)
+        case .failure(let error): InjectFailure.providerFailed(error, site: site)
         }
     }
 
@@ -94,7 +94,7 @@ enum ServiceInjectProviding {
     ) -> Service {
         switch provider.getServiceAsResult(params: params) {
         case .success(let service): return service
-        case .failure(let error): InjectFailure.crash(InjectFailure.providerFailed(error, site: site), site: site)
+        case .failure(let error): InjectFailure.providerFailed(error, site: site)
         }
     }
 }

@@ -28,12 +28,13 @@ public enum ServiceInjectResolver {
     ///
     /// - Parameter failureIfContains: as in `register(_:failureIfContains:)`, for each container.
     public static func registerSome(_ containers: [Any], failureIfContains: Bool = true) {
-        let duplicates = registry.add(containers, checkDuplicates: failureIfContains).duplicates
+        let duplicates = registry.add(containers).duplicates
+        guard failureIfContains else { return }
         for type in duplicates {
             LogRecorder.shared.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            assertionFailure("A container of type \(String(reflecting: type)) is already registered in ServiceInjectResolver")
+            assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")
         }
     }
 
