@@ -309,3 +309,75 @@ final class Box<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
+
+// MARK: - Logging, the main loop and tests
+
+enum OperationsExample {
+    final class InjectLog: ServiceInjectLogger {
+        func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+            print("container registered twice:", type)
+        }
+
+        func entityInjectResolverDidAutoRemove(entityType: Any.Type, afterInjection: Bool) {
+            if !afterInjection {
+                print("entity never injected:", entityType)
+            }
+        }
+    }
+
+    static func setUpLogging() -> InjectLog {
+        let log = InjectLog()
+        log.register()
+        return log
+    }
+
+    /// The end of a command-line tool's `main.swift` that uses `registerForFirstInject`: the
+    /// main queue must be serviced for the automatic removals to run.
+    static func runMainLoop() {
+        RunLoop.main.run(until: Date().addingTimeInterval(0.01))  // or `RunLoop.main.run()` / `dispatchMain()`
+    }
+}
+
+// A user's own test suite, as the guide shows it (nested here so it runs with the others in
+// this target one at a time).
+extension InjectsTests {
+    @Suite(.serialized)
+    struct ScreenTests {
+        init() {
+            ServiceInjectResolver.removeAll()
+            EntityInjectResolver.removeAll()
+        }
+
+        @Test func presenterGetsTheTestServices() {
+            ServiceInjectResolver.register(ContainerExample.ServicesFactory.makeDefault())
+            let presenter = ContainerExample.UserPresenter()
+            presenter.logout()
+            #expect(presenter.userService.loggedOut)
+        }
+    }
+}
+
+extension InjectsTests {
+    @Suite struct OperationsExampleTests {
+        init() { resetRegistries() }
+
+        @Test func loggerIsRegistered() {
+            let log = OperationsExample.setUpLogging()
+            defer { log.unregister() }
+            #expect(LogRecorder.shared.contains(log))
+        }
+
+        @Test func readyContainerHandler() {
+            typealias Services = ContainerExample.Services
+            typealias SimpleViewController = ContainerExample.SimpleViewController
+            // Show the first screen once the services are there, whichever comes first.
+            var firstScreen: SimpleViewController?
+            ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+                firstScreen = SimpleViewController()
+            }
+            #expect(firstScreen == nil)
+            ContainerExample.applicationDidFinishLaunching()
+            #expect(firstScreen?.$userService.isReady == true)
+        }
+    }
+}
