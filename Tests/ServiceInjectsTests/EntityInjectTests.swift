@@ -170,7 +170,11 @@ extension InjectsTests {
             @EntityInject(\Settings.theme.color) var color
             #expect(color == "used")
             #expect(EntityInjectResolver.contains(Screen.self))
-            try await Task.sleep(for: .milliseconds(300))
+            // The delay runs on the main queue; wait for it (generously, on a loaded machine).
+            let deadline = Date().addingTimeInterval(10)
+            while EntityInjectResolver.contains(Screen.self), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(!EntityInjectResolver.contains(Screen.self))
             #expect(!EntityInjectResolver.contains(Settings.self))
             #expect(logger.recorded.sorted() == [

@@ -381,3 +381,29 @@ extension InjectsTests {
         }
     }
 }
+
+// MARK: - The README quick start
+
+enum QuickStartExample {
+    final class Greeter: Sendable {
+        func hello() -> String { "Hello" }
+    }
+
+    struct Services { let greeter: ServiceProvider<Greeter> }
+    final class GreetingScreen { @ServiceInject(\Services.greeter) var greeter }
+
+    static func run() -> String {
+        ServiceInjectResolver.register(Services(greeter: ServiceProvider(Greeter())))
+        return GreetingScreen().greeter.hello()
+    }
+}
+
+extension InjectsTests {
+    @Suite struct QuickStartTests {
+        init() { resetRegistries() }
+
+        @Test func quickStartGreets() {
+            #expect(QuickStartExample.run() == "Hello")
+        }
+    }
+}
