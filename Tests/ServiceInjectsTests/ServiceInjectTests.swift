@@ -158,3 +158,26 @@ extension InjectsTests {
         }
     }
 }
+
+@MainActor
+final class MainActorScreen {
+    @ServiceInject(\TestServices.tagged) var tagged
+    @EntityInject(\Settings.theme.color) var color
+}
+
+extension InjectsTests {
+    @Suite struct MainActorTests {
+        init() { resetRegistries() }
+
+        @Test @MainActor func mainActorScreenIsInjectedByABackgroundRegistration() async {
+            let screen = MainActorScreen()
+            await Task.detached {
+                ServiceInjectResolver.register(TestServices.make(tag: "detached"))
+                EntityInjectResolver.registerForFirstInject(Settings(theme: .init(color: "teal")))
+            }.value
+            #expect(screen.$tagged.isReady)
+            #expect(screen.tagged.tag == "detached")
+            #expect(screen.color == "teal")
+        }
+    }
+}
