@@ -7,7 +7,7 @@ import Synchronization
 /// read that sees `ready` with acquire ordering reads it with no lock and no lookup. Subclasses
 /// say how the value is obtained at the first read.
 @usableFromInline
-class InjectCell<Value>: @unchecked Sendable {
+class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`, as said above
     @usableFromInline final let ready = Atomic<Bool>(false)
     // Written once under `lock` (see above); read without it only after `ready` was seen.
     @usableFromInline final var stored: Value?

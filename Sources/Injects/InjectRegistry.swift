@@ -3,7 +3,7 @@
 ///
 /// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
 /// the order they were added, so they may register or resolve again.
-final class InjectRegistry: @unchecked Sendable {
+final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `lock`
     /// A registered value. `firstInject` values are removed after their first injection.
     struct Entry {
         let id: UInt64
