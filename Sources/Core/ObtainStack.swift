@@ -11,33 +11,42 @@ import Darwin
 /// A get that finds its own provider already on the stack is a dependency cycle: it fails at
 /// once instead of deadlocking on the provider's lock or recursing until the stack overflows.
 /// Each thread has its own stack, so no synchronization is needed.
+///
+/// The stack is plain memory reached through a thread-specific pointer, not an object, so
+/// entering and leaving it on every get costs no reference counting; `withEntered` is inlined
+/// into each provider's get.
 @usableFromInline
-final class ObtainStack {
-    private var entries: UnsafeMutablePointer<ObjectIdentifier>
-    private var capacity: Int
-    private var count = 0
-
-    private init() {
-        capacity = 16
-        entries = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        entries.deallocate()
-    }
+struct ObtainStack {
+    @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
+    @usableFromInline var capacity: Int
+    @usableFromInline var count: Int
 
     /// The stack of the calling thread, made on first use and freed when the thread exits.
-    @usableFromInline
-    static var current: ObtainStack {
-        if let raw = pthread_getspecific(obtainStackKey) {
-            return Unmanaged<ObtainStack>.fromOpaque(raw).takeUnretainedValue()
+    @inlinable
+    static var current: UnsafeMutablePointer<ObtainStack> {
+        current(key: obtainStackKey)
+    }
+
+    /// `current`, for callers that keep `obtainStackKey` at hand (reading the global checks
+    /// that it is initialized, on every get).
+    @inlinable
+    static func current(key: pthread_key_t) -> UnsafeMutablePointer<ObtainStack> {
+        if let raw = pthread_getspecific(key) {
+            return raw.assumingMemoryBound(to: ObtainStack.self)
         }
-        let stack = ObtainStack()
-        pthread_setspecific(obtainStackKey, Unmanaged.passRetained(stack).toOpaque())
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> UnsafeMutablePointer<ObtainStack> {
+        let stack = UnsafeMutablePointer<ObtainStack>.allocate(capacity: 1)
+        stack.initialize(to: ObtainStack(entries: .allocate(capacity: 16), capacity: 16, count: 0))
+        pthread_setspecific(obtainStackKey, stack)
         return stack
     }
 
-    private func contains(_ id: ObjectIdentifier) -> Bool {
+    @inlinable
+    func contains(_ id: ObjectIdentifier) -> Bool {
         var index = 0
         while index < count {
             if entries[index] == id { return true }
@@ -46,51 +55,68 @@ final class ObtainStack {
         return false
     }
 
-    private func push(_ id: ObjectIdentifier) {
+    @inlinable
+    mutating func push(_ id: ObjectIdentifier) {
         if count == capacity {
-            let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: entries, count: count)
-            entries.deallocate()
-            entries = grown
-            capacity *= 2
+            grow()
         }
         entries[count] = id
-        count += 1
+        count &+= 1
+    }
+
+    @usableFromInline
+    mutating func grow() {
+        let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = grown
+        capacity *= 2
     }
 
     /// Runs `body` with `id` marked as being obtained on this thread.
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
-    @usableFromInline
+    @inlinable
     static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
+        key: pthread_key_t = obtainStackKey,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        let stack = current
-        if stack.contains(id) {
-            let error = ServiceObtainError(
-                service: Service.self,
-                error: ServiceFactoryError.dependencyCycle(service: Service.self)
-            )
-            LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
-            throw error
+        let stack = current(key: key)
+        if stack.pointee.contains(id) {
+            throw cycleError(Service.self)
         }
-        stack.push(id)
-        defer { stack.count -= 1 }
+        stack.pointee.push(id)
+        defer { stack.pointee.count &-= 1 }
         return try body()
+    }
+
+    /// The error of a get that found its provider already being obtained; it is logged.
+    @usableFromInline
+    static func cycleError<Service>(_ service: Service.Type) -> ServiceObtainError {
+        let error = ServiceObtainError(
+            service: Service.self,
+            error: ServiceFactoryError.dependencyCycle(service: Service.self)
+        )
+        LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
+        return error
     }
 }
 
-private let obtainStackKey: pthread_key_t = {
+@usableFromInline
+let obtainStackKey: pthread_key_t = {
     var key = pthread_key_t()
     let rc = pthread_key_create(&key) { raw in
         #if canImport(Darwin)
-        Unmanaged<ObtainStack>.fromOpaque(raw).release()
+        let stack = raw.assumingMemoryBound(to: ObtainStack.self)
         #else
-        if let raw { Unmanaged<ObtainStack>.fromOpaque(raw).release() }
+        guard let stack = raw?.assumingMemoryBound(to: ObtainStack.self) else { return }
         #endif
+        stack.pointee.entries.deallocate()
+        stack.deinitialize(count: 1)
+        stack.deallocate()
     }
     precondition(rc == 0, "pthread_key_create failed: \(rc)")
     return key

@@ -13,7 +13,7 @@ import Darwin
 @usableFromInline
 package final class ServiceLock: @unchecked Sendable {
     // Safe to share: every access to `mutex` goes through the pthread calls below.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @usableFromInline
     package init() {
@@ -36,12 +36,12 @@ package final class ServiceLock: @unchecked Sendable {
     }
 
     /// Takes the lock if it is free; `false` when another thread, or this one, holds it.
-    @usableFromInline
+    @inlinable
     package func tryLock() -> Bool {
         pthread_mutex_trylock(mutex) == 0
     }
 
-    @usableFromInline
+    @inlinable
     package func unlock() {
         let rc = pthread_mutex_unlock(mutex)
         precondition(rc == 0, "pthread_mutex_unlock failed: \(rc)")

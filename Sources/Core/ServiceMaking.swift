@@ -4,7 +4,7 @@
 /// other error starts a new path and is reported to the registered `ProvidersLogger`s.
 @usableFromInline
 enum ServiceMaking {
-    @usableFromInline
+    @inlinable
     static func make<Service>(
         _ service: Service.Type,
         _ factory: () throws -> Service

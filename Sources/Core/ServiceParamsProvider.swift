@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A wrapper over a service made from params: a new service is made on every get.
 ///
 /// ```swift
@@ -109,6 +117,8 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
     // Immutable.
     @usableFromInline let factory: (Params) throws -> Service
+    /// `obtainStackKey`, kept here so a get need not check that the global is initialized.
+    @usableFromInline let stackKey = obtainStackKey
 
     init(factory: @escaping (Params) throws -> Service) {
         self.factory = factory
@@ -116,7 +126,7 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
 
     @inlinable
     func get(_ params: Params) throws(ServiceObtainError) -> Service {
-        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
+        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self, key: stackKey) {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self) { try factory(params) }
         }

@@ -3,40 +3,57 @@ import Foundation
 /// Runs the gets of a safe provider one at a time, the way its `ServiceSafeProviderKind` says.
 @usableFromInline
 final class ServiceSerializer: @unchecked Sendable {
-    // Each primitive below is thread-safe itself; nothing else is stored.
-    private enum Primitive {
+    // Immutable; each primitive is thread-safe itself.
+    @usableFromInline
+    enum Primitive {
         case lock(NSLock)
         case semaphore(DispatchSemaphore)
         case queue(DispatchQueue)
     }
 
-    private let primitive: Primitive
+    /// Owns the primitive.
+    @usableFromInline let primitive: Primitive
+    // Unretained views of the lock or the semaphore that `primitive` owns: a get uses them in
+    // place, where taking the primitive out of the enum would cost a retain and a release
+    // (atomic operations on a count that every thread using the provider shares).
+    @usableFromInline let lockReference: Unmanaged<NSLock>?
+    @usableFromInline let semaphoreReference: Unmanaged<DispatchSemaphore>?
 
     init(kind: ServiceSafeProviderKind) {
         switch kind {
         case .lock:
-            primitive = .lock(NSLock())
+            let lock = NSLock()
+            primitive = .lock(lock)
+            lockReference = .passUnretained(lock)
+            semaphoreReference = nil
         case .semaphore:
-            primitive = .semaphore(DispatchSemaphore(value: 1))
+            let semaphore = DispatchSemaphore(value: 1)
+            primitive = .semaphore(semaphore)
+            lockReference = nil
+            semaphoreReference = .passUnretained(semaphore)
         case let .queue(qos, label):
             primitive = .queue(DispatchQueue(label: label, qos: qos))
+            lockReference = nil
+            semaphoreReference = nil
         }
     }
 
-    @usableFromInline
+    @inlinable
     func run<Value>(_ body: () throws(ServiceObtainError) -> Value) throws(ServiceObtainError) -> Value {
-        switch primitive {
-        case .lock(let lock):
-            lock.lock()
-            defer { lock.unlock() }
+        if let lock = lockReference {
+            lock._withUnsafeGuaranteedRef { $0.lock() }
+            defer { lock._withUnsafeGuaranteedRef { $0.unlock() } }
             return try body()
-        case .semaphore(let semaphore):
-            semaphore.wait()
-            defer { semaphore.signal() }
-            return try body()
-        case .queue(let queue):
-            return try queue.sync { Result(catching: body) }.get()
         }
+        if let semaphore = semaphoreReference {
+            semaphore._withUnsafeGuaranteedRef { $0.wait() }
+            defer { _ = semaphore._withUnsafeGuaranteedRef { $0.signal() } }
+            return try body()
+        }
+        guard case .queue(let queue) = primitive else {
+            preconditionFailure("a serializer has no primitive")
+        }
+        return try queue.sync { Result(catching: body) }.get()
     }
 }
 
@@ -56,7 +73,7 @@ final class SafeServiceCell<Service>: @unchecked Sendable {
         self.inner = inner
     }
 
-    @usableFromInline
+    @inlinable
     func get() throws(ServiceObtainError) -> Service {
         try ObtainStack.withEntered(ObjectIdentifier(serializer), service: Service.self) {
             () throws(ServiceObtainError) -> Service in

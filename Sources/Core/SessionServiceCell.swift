@@ -1,9 +1,31 @@
 /// Keeps the service of a session provider; the subclass binds it to a factory and mediator.
 @usableFromInline
 class SessionServiceCell<Service>: @unchecked Sendable {
+    // `current` and `currentAtOneError` are read and written under `lock`, here and in the
+    // subclass (their exclusive access is what the lock ensures).
+    @usableFromInline let lock = ServiceLock()
+    @usableFromInline @exclusivity(unchecked) final var current: ServiceHolder<Service>?
+    @usableFromInline @exclusivity(unchecked) final var currentAtOneError: ServiceObtainError?
+
+    /// The fast path of `SingletonCreation.obtain`, inlined so it is specialized for `Service`:
+    /// try the lock and read the service kept for the current session (or its `atOne` error);
+    /// anything else goes the slow way, through the subclass.
+    @inlinable
+    final func get() throws(ServiceObtainError) -> Service {
+        if lock.tryLock() {
+            let service = current?.load()
+            let error = service == nil ? currentAtOneError : nil
+            lock.unlock()
+            if let service { return service }
+            if let error { throw error }
+        }
+        return try make()
+    }
+
+    /// Makes the service for the current session, or fails why it cannot.
     @usableFromInline
-    func get() throws(ServiceObtainError) -> Service {
-        preconditionFailure("SessionServiceCell.get() must be overridden")
+    func make() throws(ServiceObtainError) -> Service {
+        preconditionFailure("SessionServiceCell.make() must be overridden")
     }
 
     var atOneError: ServiceObtainError? { nil }
@@ -27,15 +49,13 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
         case wrongSession(ServiceObtainError)
     }
 
-    // Every stored var below is guarded by `lock`; `factory` and `mediator` never change.
-    private let lock = ServiceLock()
+    // Every stored var below, and the superclass's, is guarded by the superclass's `lock`;
+    // `factory` and `mediator` never change.
     private let factory: Factory
     private let mediator: ServiceSessionMediator<Session>
     private var state: State
     private var sessionKey: AnyHashable
     private var appliedVersion: UInt64
-    private var current: ServiceHolder<Service>?
-    private var currentAtOneError: ServiceObtainError?
     private var kept: [AnyHashable: ServiceHolder<Service>] = [:]
 
     init(factory: Factory, mediator: ServiceSessionMediator<Session>) {
@@ -62,8 +82,8 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
         mediator.unsubscribe(id: ObjectIdentifier(self))
     }
 
-    override func get() throws(ServiceObtainError) -> Service {
-        try SingletonCreation.obtain(
+    override func make() throws(ServiceObtainError) -> Service {
+        try SingletonCreation.makeLocked(
             id: ObjectIdentifier(self),
             lock: lock,
             cached: { () throws(ServiceObtainError) -> Service? in

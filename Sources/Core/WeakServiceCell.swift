@@ -2,17 +2,29 @@
 @usableFromInline
 final class WeakServiceCell<Service>: @unchecked Sendable {
     // `held` is read and written under `lock`; `factory` never changes.
-    private let lock = ServiceLock()
+    @usableFromInline let lock = ServiceLock()
     private let factory: () throws -> Service
-    private var held: WeakServiceReference<Service>?
+    @usableFromInline @exclusivity(unchecked) var held: WeakServiceReference<Service>?
 
     init(factory: @escaping () throws -> Service) {
         self.factory = factory
     }
 
-    @usableFromInline
+    /// The fast path of `SingletonCreation.obtain`, inlined so it is specialized for `Service`:
+    /// try the lock and read the held service; anything else goes the slow way.
+    @inlinable
     func get() throws(ServiceObtainError) -> Service {
-        try SingletonCreation.obtain(
+        if lock.tryLock() {
+            let service = held?.load()
+            lock.unlock()
+            if let service { return service }
+        }
+        return try make()
+    }
+
+    @usableFromInline
+    func make() throws(ServiceObtainError) -> Service {
+        try SingletonCreation.makeLocked(
             id: ObjectIdentifier(self),
             lock: lock,
             cached: { held?.load() },

@@ -4,9 +4,11 @@
 /// weakly, and the service value's bits, without retaining them. `load()` first takes a strong
 /// reference to the object; only while that is held are the bits copied out as a `Service`,
 /// so the copy never sees a freed object and no dynamic cast is needed.
+@usableFromInline
 final class WeakServiceReference<Service> {
-    private weak var object: AnyObject?
-    private let bits: UnsafeMutableRawPointer
+    // Written only in `init`, so no access can conflict with another.
+    @usableFromInline @exclusivity(unchecked) weak var object: AnyObject?
+    @usableFromInline let bits: UnsafeMutableRawPointer
 
     /// `nil` when `service` is not a class instance (it cannot be held weakly).
     init?(_ service: Service) {
@@ -28,13 +30,23 @@ final class WeakServiceReference<Service> {
     }
 
     /// The service if it is still alive.
+    @inlinable
     func load() -> Service? {
         guard let object else { return nil }
-        return withExtendedLifetime(object) { bits.load(as: Service.self) }
+        if Service.self is AnyObject.Type {
+            // A class type (decided when specialized): the service is the object itself, so
+            // the strong reference just loaded is handed out as is.
+            return unsafeBitCast(object, to: Service.self)
+        }
+        let service = bits.load(as: Service.self)
+        // Keeps `object` alive until the copy above has retained the service.
+        _fixLifetime(object)
+        return service
     }
 }
 
 /// A kept service, held strongly or weakly.
+@usableFromInline
 enum ServiceHolder<Service> {
     case strong(Service)
     case weak(WeakServiceReference<Service>)
@@ -51,6 +63,7 @@ enum ServiceHolder<Service> {
         }
     }
 
+    @inlinable
     func load() -> Service? {
         switch self {
         case .strong(let service): return service
