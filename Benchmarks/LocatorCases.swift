@@ -1,0 +1,191 @@
+import ServiceEasyLocatorKit
+import ServiceLocatorKit
+
+/// The cases of the 2.0-era locators: a get from a locator holding 10, 1,000 or 10,000
+/// services, against a lookup in a `[ObjectIdentifier: AnyObject]` dictionary of the same size.
+enum LocatorCases {
+    static let sizes = [10, 1_000, 10_000]
+    static let dictionaryLookup = "[ObjectIdentifier: AnyObject] lookup"
+
+    static var all: [BenchmarkCase] {
+        sizes.map(locatorGet) + [locatorStringKeyGet] + sizes.map(easyLocatorGet)
+    }
+
+    /// The service every case gets: one of the registered ones, in the middle of the numbering.
+    typealias Wanted = Numbered<D0, D0, D0, D7>
+
+    /// `ServiceLocator.getService(key:)` with `ServiceLocatorEasyKey`, the usual key.
+    static func locatorGet(size: Int) -> BenchmarkCase {
+        BenchmarkCase(
+            "locator/get, \(size.formatted) services",
+            baseline: dictionaryLookup + ", \(size.formatted)",
+            target: 3.0
+        ) {
+            let locator = ServiceLocator()
+            NumberedTypes.forEach(count: size) { $0.add(to: locator) }
+            precondition(locator.count == size, "the locator did not keep every service")
+            let subject = Holder((locator, ServiceLocatorEasyKey<Wanted>()))
+            let baseline = dictionaryHolder(size: size)
+            return .init(
+                subject: { repeatOperation($0, on: subject, get) },
+                baseline: { repeatOperation($0, on: baseline, lookUp) }
+            )
+        }
+    }
+
+    /// A key whose store key is a string, as keys written by hand often are.
+    struct NamedKey: ServiceLocatorKey {
+        typealias ServiceType = BenchService
+        let storeKey: String
+    }
+
+    static var locatorStringKeyGet: BenchmarkCase {
+        BenchmarkCase(
+            "locator/get, string key, 10,000",
+            baseline: dictionaryLookup + ", 10,000",
+            target: nil
+        ) {
+            let locator = ServiceLocator()
+            for index in 0..<10_000 {
+                _ = locator.addService(key: NamedKey(storeKey: "service.\(index)"), service: BenchService(number: index))
+            }
+            let subject = Holder((locator, NamedKey(storeKey: "service.5000")))
+            let baseline = dictionaryHolder(size: 10_000)
+            return .init(
+                subject: { repeatOperation($0, on: subject, getNamed) },
+                baseline: { repeatOperation($0, on: baseline, lookUp) }
+            )
+        }
+    }
+
+    /// `ServiceEasyLocator.getService()`, keyed by the service type.
+    static func easyLocatorGet(size: Int) -> BenchmarkCase {
+        BenchmarkCase(
+            "easy locator/get, \(size.formatted) services",
+            baseline: dictionaryLookup + ", \(size.formatted)",
+            target: 3.0
+        ) {
+            let locator = ServiceEasyLocator()
+            NumberedTypes.forEach(count: size) { $0.add(to: locator) }
+            precondition(locator.count == size, "the locator did not keep every service")
+            let subject = Holder(locator)
+            let baseline = dictionaryHolder(size: size)
+            return .init(
+                subject: { repeatOperation($0, on: subject, getEasy) },
+                baseline: { repeatOperation($0, on: baseline, lookUp) }
+            )
+        }
+    }
+
+    @inline(never)
+    static func get(_ holder: Holder<(ServiceLocator, ServiceLocatorEasyKey<Wanted>)>) -> Wanted {
+        holder.value.0.getService(key: holder.value.1)!
+    }
+
+    @inline(never)
+    static func getNamed(_ holder: Holder<(ServiceLocator, NamedKey)>) -> BenchService {
+        holder.value.0.getService(key: holder.value.1)!
+    }
+
+    @inline(never)
+    static func getEasy(_ holder: Holder<ServiceEasyLocator>) -> Wanted {
+        holder.value.getService()!
+    }
+
+    /// The baseline: the same number of objects in a dictionary keyed by their type.
+    static func dictionaryHolder(size: Int) -> Holder<([ObjectIdentifier: AnyObject], ObjectIdentifier)> {
+        var dictionary: [ObjectIdentifier: AnyObject] = [:]
+        NumberedTypes.forEach(count: size) { service in
+            dictionary[ObjectIdentifier(type(of: service))] = service
+        }
+        precondition(dictionary.count == size, "the baseline did not keep every object")
+        return Holder((dictionary, ObjectIdentifier(Wanted.self)))
+    }
+
+    @inline(never)
+    static func lookUp(_ holder: Holder<([ObjectIdentifier: AnyObject], ObjectIdentifier)>) -> AnyObject {
+        holder.value.0[holder.value.1]!
+    }
+}
+
+// MARK: - Many distinct service types
+
+/// A decimal digit as a type, so that `Numbered<A, B, C, D>` gives 10,000 distinct types.
+protocol Digit: Sendable {}
+enum D0: Digit {}
+enum D1: Digit {}
+enum D2: Digit {}
+enum D3: Digit {}
+enum D4: Digit {}
+enum D5: Digit {}
+enum D6: Digit {}
+enum D7: Digit {}
+enum D8: Digit {}
+enum D9: Digit {}
+
+/// A service whose type is a number from 0 to 9,999.
+final class Numbered<A: Digit, B: Digit, C: Digit, D: Digit>: Sendable {}
+
+/// Something that takes services of many distinct types.
+protocol NumberedServiceSink {
+    func add<A: Digit, B: Digit, C: Digit, D: Digit>(_ service: Numbered<A, B, C, D>)
+}
+
+extension ServiceLocator: NumberedServiceSink {
+    func add<A: Digit, B: Digit, C: Digit, D: Digit>(_ service: Numbered<A, B, C, D>) {
+        _ = addService(key: ServiceLocatorEasyKey<Numbered<A, B, C, D>>(), service: service)
+    }
+}
+
+extension ServiceEasyLocator: NumberedServiceSink {
+    func add<A: Digit, B: Digit, C: Digit, D: Digit>(_ service: Numbered<A, B, C, D>) {
+        _ = addService(service)
+    }
+}
+
+enum NumberedTypes {
+    static let digits: [any Digit.Type] = [
+        D0.self, D1.self, D2.self, D3.self, D4.self, D5.self, D6.self, D7.self, D8.self, D9.self,
+    ]
+
+    /// Calls `body` with a new service of each of the types numbered 0 to `count - 1`.
+    static func forEach(count: Int, _ body: (any NumberedServiceSinkValue) -> Void) {
+        for number in 0..<count {
+            let thousands: any Digit.Type = digits[number / 1000 % 10]
+            let hundreds: any Digit.Type = digits[number / 100 % 10]
+            let tens: any Digit.Type = digits[number / 10 % 10]
+            let ones: any Digit.Type = digits[number % 10]
+            body(make(thousands, hundreds, tens, ones))
+        }
+    }
+
+    private static func make<A: Digit, B: Digit, C: Digit, D: Digit>(
+        _ a: A.Type, _ b: B.Type, _ c: C.Type, _ d: D.Type
+    ) -> any NumberedServiceSinkValue {
+        Numbered<A, B, C, D>()
+    }
+}
+
+/// A `Numbered` service of any number, which can add itself to a sink with its own type.
+protocol NumberedServiceSinkValue: AnyObject {
+    func add(to sink: NumberedServiceSink)
+}
+
+extension Numbered: NumberedServiceSinkValue {
+    func add(to sink: NumberedServiceSink) {
+        sink.add(self)
+    }
+}
+
+extension Int {
+    /// `10,000`: thousands separated, for case names.
+    var formatted: String {
+        let digits = String(self)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+}
