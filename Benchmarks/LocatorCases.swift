@@ -19,7 +19,8 @@ enum LocatorCases {
         BenchmarkCase(
             "locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0
+            target: 3.0,
+            growth: size == sizes.last ? ("locator/get, \(sizes[0].formatted) services", 1.3) : nil
         ) {
             let locator = ServiceLocator()
             NumberedTypes.forEach(count: size) { $0.add(to: locator) }
@@ -63,7 +64,8 @@ enum LocatorCases {
         BenchmarkCase(
             "easy locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0
+            target: 3.0,
+            growth: size == sizes.last ? ("easy locator/get, \(sizes[0].formatted) services", 1.3) : nil
         ) {
             let locator = ServiceEasyLocator()
             NumberedTypes.forEach(count: size) { $0.add(to: locator) }
