@@ -42,6 +42,16 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// A service made for `params`, or the `ServiceObtainError` saying why it cannot be.
     @inlinable
     public final func getService(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
+        if serializer == nil {
+            return try maker.get(params)
+        }
+        return try serializedGet(params: params)
+    }
+
+    /// The get of a safe provider; kept out of line so the plain get stays small enough to be
+    /// inlined where it is called.
+    @inlinable @inline(never)
+    final func serializedGet(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
         guard let serializer else {
             return try maker.get(params)
         }
