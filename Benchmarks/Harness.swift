@@ -7,7 +7,7 @@ struct HarnessSettings {
     /// Measured rounds; the median and the minimum are taken over them.
     let rounds: Int
 
-    static let full = HarnessSettings(roundNanoseconds: 4_000_000, warmupRounds: 3, rounds: 61)
+    static let full = HarnessSettings(roundNanoseconds: 8_000_000, warmupRounds: 3, rounds: 81)
     static let quick = HarnessSettings(roundNanoseconds: 1_000_000, warmupRounds: 1, rounds: 5)
 }
 
