@@ -22,9 +22,6 @@ struct BenchmarkCase {
     let target: Double?
     /// How many operations one iteration of a body performs (2 when two threads each do one).
     let operationsPerIteration: Int
-    /// A case this one must not be much slower than (the same get with fewer registered
-    /// services), and the highest accepted ratio of this case's median to that one's.
-    let growth: (reference: String, target: Double)?
     /// Builds the state (providers, services) and the bodies that use it.
     let prepare: () -> Bodies
 
@@ -33,10 +30,8 @@ struct BenchmarkCase {
         baseline baselineName: String,
         target: Double?,
         operationsPerIteration: Int = 1,
-        growth: (reference: String, target: Double)? = nil,
         prepare: @escaping () -> Bodies
     ) {
-        self.growth = growth
         self.name = name
         self.baselineName = baselineName
         self.target = target

@@ -19,8 +19,7 @@ enum LocatorCases {
         BenchmarkCase(
             "locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0,
-            growth: size == sizes.last ? ("locator/get, \(sizes[0].formatted) services", 1.3) : nil
+            target: 3.0
         ) {
             let locator = ServiceLocator()
             NumberedTypes.forEach(count: size) { $0.add(to: locator) }
@@ -64,8 +63,7 @@ enum LocatorCases {
         BenchmarkCase(
             "easy locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0,
-            growth: size == sizes.last ? ("easy locator/get, \(sizes[0].formatted) services", 1.3) : nil
+            target: 3.0
         ) {
             let locator = ServiceEasyLocator()
             NumberedTypes.forEach(count: size) { $0.add(to: locator) }

@@ -47,45 +47,18 @@ enum Report {
     }
 
     static func footer(_ results: [CaseResult]) -> String {
-        var lines: [String] = []
-        var checks: [(name: String, met: Bool)] = results.compactMap { result in
-            result.meetsTarget.map { (result.benchmark.name, $0) }
-        }
-        let growths = results.compactMap { result in growth(of: result, in: results).map { (result, $0) } }
-        if !growths.isEmpty {
-            lines.append("")
-            lines.append("growth with size (median of the case / median of the same get with fewer services):")
-            for (result, growth) in growths {
-                let met = growth.ratio <= growth.target
-                checks.append((result.benchmark.name + " growth", met))
-                lines.append(
-                    "  \(result.benchmark.name): \(format(growth.ratio))x \(growth.reference)"
-                        + "  target <=\(format(growth.target))x  \(met ? "met" : "MISSED")"
-                )
-            }
-        }
-        let missed = checks.filter { !$0.met }.map(\.name)
-        var summary = "\n\(results.count) cases; targets met: \(checks.count - missed.count) of \(checks.count)"
+        let targeted = results.filter { $0.benchmark.target != nil }
+        let missed = targeted.filter { $0.meetsTarget == false }
+        var text = "\n\(results.count) cases; targets met: \(targeted.count - missed.count) of \(targeted.count)"
         if !missed.isEmpty {
-            summary += "; missed: " + missed.joined(separator: ", ")
+            text += "; missed: " + missed.map(\.benchmark.name).joined(separator: ", ")
         }
-        lines.append(summary)
-        return lines.joined(separator: "\n")
-    }
-
-    /// This case's median over its growth reference's median, when both were run.
-    static func growth(of result: CaseResult, in results: [CaseResult])
-        -> (reference: String, ratio: Double, target: Double)?
-    {
-        guard let growth = result.benchmark.growth,
-            let reference = results.first(where: { $0.benchmark.name == growth.reference })
-        else { return nil }
-        return (growth.reference, result.subject.median / reference.subject.median, growth.target)
+        return text
     }
 
     static func json(_ results: [CaseResult]) -> String {
         let objects = results.map { result -> String in
-            var fields = [
+            let fields = [
                 "\"name\": \(quoted(result.benchmark.name))",
                 "\"ns_median\": \(number(result.subject.median))",
                 "\"ns_min\": \(number(result.subject.min))",
@@ -96,11 +69,6 @@ enum Report {
                 "\"target\": \(result.benchmark.target.map(number) ?? "null")",
                 "\"met\": \(result.meetsTarget.map { $0 ? "true" : "false" } ?? "null")",
             ]
-            if let growth = growth(of: result, in: results) {
-                fields.append("\"growth_reference\": \(quoted(growth.reference))")
-                fields.append("\"growth\": \(number(growth.ratio))")
-                fields.append("\"growth_target\": \(number(growth.target))")
-            }
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]"
