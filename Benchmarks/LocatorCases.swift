@@ -8,7 +8,53 @@ enum LocatorCases {
     static let dictionaryLookup = "[ObjectIdentifier: AnyObject] lookup"
 
     static var all: [BenchmarkCase] {
-        sizes.map(locatorGet) + [locatorStringKeyGet] + sizes.map(easyLocatorGet)
+        sizes.map(locatorGet) + [locatorGrowth, locatorStringKeyGet] + sizes.map(easyLocatorGet) + [easyLocatorGrowth]
+    }
+
+    /// The growth with size, timed as a pair: the get from the largest locator against the same
+    /// get from the smallest one, in back-to-back rounds.
+    static var locatorGrowth: BenchmarkCase {
+        let (small, large) = (sizes[0], sizes[sizes.count - 1])
+        return BenchmarkCase(
+            "locator/get, \(large.formatted) vs \(small.formatted) services",
+            baseline: "the same get, \(small.formatted) services",
+            target: 1.3
+        ) {
+            let (largeLocator, smallLocator) = (locatorHolder(size: large), locatorHolder(size: small))
+            return .init(
+                subject: { repeatOperation($0, on: largeLocator, get) },
+                baseline: { repeatOperation($0, on: smallLocator, get) }
+            )
+        }
+    }
+
+    static var easyLocatorGrowth: BenchmarkCase {
+        let (small, large) = (sizes[0], sizes[sizes.count - 1])
+        return BenchmarkCase(
+            "easy locator/get, \(large.formatted) vs \(small.formatted) services",
+            baseline: "the same get, \(small.formatted) services",
+            target: 1.3
+        ) {
+            let (largeLocator, smallLocator) = (easyLocatorHolder(size: large), easyLocatorHolder(size: small))
+            return .init(
+                subject: { repeatOperation($0, on: largeLocator, getEasy) },
+                baseline: { repeatOperation($0, on: smallLocator, getEasy) }
+            )
+        }
+    }
+
+    static func locatorHolder(size: Int) -> Holder<(ServiceLocator, ServiceLocatorEasyKey<Wanted>)> {
+        let locator = ServiceLocator()
+        NumberedTypes.forEach(count: size) { $0.add(to: locator) }
+        precondition(locator.count == size, "the locator did not keep every service")
+        return Holder((locator, ServiceLocatorEasyKey<Wanted>()))
+    }
+
+    static func easyLocatorHolder(size: Int) -> Holder<ServiceEasyLocator> {
+        let locator = ServiceEasyLocator()
+        NumberedTypes.forEach(count: size) { $0.add(to: locator) }
+        precondition(locator.count == size, "the locator did not keep every service")
+        return Holder(locator)
     }
 
     /// The service every case gets: one of the registered ones, in the middle of the numbering.
@@ -21,10 +67,7 @@ enum LocatorCases {
             baseline: dictionaryLookup + ", \(size.formatted)",
             target: 3.0
         ) {
-            let locator = ServiceLocator()
-            NumberedTypes.forEach(count: size) { $0.add(to: locator) }
-            precondition(locator.count == size, "the locator did not keep every service")
-            let subject = Holder((locator, ServiceLocatorEasyKey<Wanted>()))
+            let subject = locatorHolder(size: size)
             let baseline = dictionaryHolder(size: size)
             return .init(
                 subject: { repeatOperation($0, on: subject, get) },
@@ -65,10 +108,7 @@ enum LocatorCases {
             baseline: dictionaryLookup + ", \(size.formatted)",
             target: 3.0
         ) {
-            let locator = ServiceEasyLocator()
-            NumberedTypes.forEach(count: size) { $0.add(to: locator) }
-            precondition(locator.count == size, "the locator did not keep every service")
-            let subject = Holder(locator)
+            let subject = easyLocatorHolder(size: size)
             let baseline = dictionaryHolder(size: size)
             return .init(
                 subject: { repeatOperation($0, on: subject, getEasy) },

@@ -8,7 +8,7 @@ enum Report {
         """
 
     private static let columns: [(title: String, width: Int, leftAligned: Bool)] = [
-        ("case", 34, true), ("median", 9, false), ("min", 9, false),
+        ("case", 40, true), ("median", 9, false), ("min", 9, false),
         ("baseline (same work by hand)", 40, true), ("median", 9, false), ("min", 9, false),
         ("ratio", 7, false), ("target", 7, false), ("", 6, true),
     ]
