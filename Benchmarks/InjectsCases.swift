@@ -31,7 +31,7 @@ enum InjectsCases {
     /// injected at once; otherwise it is injected when the container is registered after.
     static func injectedRead(registeredFirst: Bool) -> BenchmarkCase {
         BenchmarkCase(
-            "injects/@ServiceInject read" + (registeredFirst ? "" : " (injected later)"),
+            "injects/@ServiceInject read" + (registeredFirst ? "" : ", late"),
             baseline: "stored property read",
             target: 1.5
         ) {
