@@ -1,0 +1,46 @@
+import Foundation
+
+/// The domain and `userInfo` keys of the `NSError`s the Objective-C style wrappers give.
+///
+/// Every such error has:
+/// - `domain` == `ServiceObjCError.domain`, `code` == a `ServiceObjCErrorCode` raw value;
+/// - `NSLocalizedDescriptionKey`: the Swift error's message, naming the service type and the
+///   cause (for obtain failures, the `ServiceObtainError.fatalMessage`);
+/// - `NSUnderlyingErrorKey`: the original Swift error, unchanged;
+/// - `ServiceObjCError.serviceTypeKey`: the name of the service type that was asked for.
+///
+/// ```swift
+/// var error: NSError?
+/// if provider.getServiceAndReturnError(&error) == nil, let error {
+///     let code = ServiceObjCError.code(of: error)  // .obtainFailure, .notNSObject, ...
+///     let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceObtainError
+/// }
+/// ```
+public enum ServiceObjCError {
+    /// The domain of every `NSError` the wrappers give: `"ServiceContainerKitObjC.ServiceError"`.
+    public static let domain = "ServiceContainerKitObjC.ServiceError"
+
+    /// The `userInfo` key of the full name of the service type that was asked for (a `String`).
+    public static let serviceTypeKey = "ServiceContainerKitObjC.ServiceType"
+
+    /// The code of `error` when it is one of the wrappers' errors, otherwise `nil`.
+    public static func code(of error: NSError) -> ServiceObjCErrorCode? {
+        guard error.domain == domain else { return nil }
+        return ServiceObjCErrorCode(rawValue: error.code)
+    }
+
+    /// An error of the wrappers' domain with `code`, describing `underlying` for a `service`.
+    static func make(code: ServiceObjCErrorCode, service: Any.Type, underlying: any Error, message: String)
+        -> NSError
+    {
+        NSError(
+            domain: domain,
+            code: code.rawValue,
+            userInfo: [
+                NSLocalizedDescriptionKey: message,
+                NSUnderlyingErrorKey: underlying,
+                serviceTypeKey: String(reflecting: service),
+            ]
+        )
+    }
+}
