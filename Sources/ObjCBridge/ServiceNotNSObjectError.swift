@@ -20,13 +20,13 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
     }
 
     /// A sentence naming the service and the type that is not an `NSObject`.
-    public var errorDescription: String? {
+    public var description: String {
         let name = String(reflecting: service)
         let obtained = String(reflecting: obtainedType)
         let what = name == obtained ? "it" : "it is a \(obtained), which"
         return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject"
     }
 
-    /// The same text as `errorDescription`.
-    public var description: String { errorDescription ?? "" }
+    /// The same text as `description`.
+    public var errorDescription: String? { description }
 }

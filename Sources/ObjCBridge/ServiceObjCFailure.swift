@@ -45,6 +45,11 @@ enum ServiceObjCFailure: Error {
         }
     }
 
+    /// Stops the program with the message, for the `OrFatal` gets.
+    func stop() -> Never {
+        fatalError(message)
+    }
+
     /// The `NSError` an Objective-C style caller receives.
     var nsError: NSError {
         switch self {

@@ -119,7 +119,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
         do {
             return try obtain(params)
         } catch {
-            fatalError(error.message)
+            error.stop()
         }
     }
 

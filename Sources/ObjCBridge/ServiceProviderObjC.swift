@@ -106,7 +106,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
         do {
             return try obtain()
         } catch {
-            fatalError(error.message)
+            error.stop()
         }
     }
 

@@ -67,6 +67,21 @@ import Testing
         #expect(nsError.userInfo[ServiceObjCError.serviceTypeKey] as? String == String(reflecting: FirstService.self))
     }
 
+    @Test func failureBehindAProtocolIsAnObtainFailure() throws {
+        let objc = ServiceProviderObjC(ServiceProvider<any GreetingService>(mode: .lazy) {
+            throw TestFactoryError(reason: "protocol")
+        })
+
+        #expect(objc.getService() == nil)
+        var error: NSError?
+        #expect(objc.getServiceAndReturnError(&error) == nil)
+        let nsError = try bridgeError(error)
+        #expect(ServiceObjCError.code(of: nsError) == .obtainFailure)
+        let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ServiceObtainError)
+        #expect(same(underlying.service, (any GreetingService).self))
+        #expect(nsError.localizedDescription.contains("GreetingService"))
+    }
+
     @Test func nestedFailureNamesTheRequestedServiceAndKeepsThePath() throws {
         let dependency = ServiceProvider<Greeter>(mode: .lazy) { throw TestFactoryError(reason: "dependency") }
         let objc = ServiceProviderObjC(ServiceProvider<FirstService>(mode: .lazy) {
