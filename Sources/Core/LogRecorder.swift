@@ -11,10 +11,17 @@ public final class LogRecorder: @unchecked Sendable {
     // Guards `loggers`.
     private let lock = ServiceLock()
     private var loggers: [any Logger] = []
-    private let mainMailbox = MainQueueMailbox()
+    private let mainMailbox: MainQueueMailbox
 
     /// Makes a recorder of its own (the library itself only reports to `shared`).
-    public init() {}
+    public init() {
+        mainMailbox = MainQueueMailbox()
+    }
+
+    /// A recorder whose main-queue deliveries are scheduled by `scheduleOnMain`, for tests.
+    init(scheduleOnMain: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        mainMailbox = MainQueueMailbox(schedule: scheduleOnMain)
+    }
 
     /// Starts delivering events to `logger`. Registering the same logger again does nothing.
     public func register(_ logger: any Logger) {
@@ -52,13 +59,17 @@ public final class LogRecorder: @unchecked Sendable {
                 deliver()
                 continue
             }
-            if queue === DispatchQueue.main {
+            if queue.label == Self.mainQueueLabel {
                 mainMailbox.post(deliver)
             } else {
                 queue.async(execute: deliver)
             }
         }
     }
+
+    /// The label of the main queue. Corelibs Dispatch hands out a new wrapper object for
+    /// `DispatchQueue.main` on each access, so the main queue is recognized by its label.
+    private static let mainQueueLabel = DispatchQueue.main.label
 
     /// Events waiting for the main queue, for tests and diagnostics.
     var pendingMainQueueEvents: Int { mainMailbox.pendingCount }
@@ -80,11 +91,16 @@ public final class LogRecorder: @unchecked Sendable {
 final class MainQueueMailbox: @unchecked Sendable {
     static let capacity = 1024
 
-    // Guards every stored property below.
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    // Guards every stored var below.
     private let lock = ServiceLock()
     private var pending: [@Sendable () -> Void] = []
     private var drainScheduled = false
     private var dropped = 0
+
+    init(schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.main.async(execute: $0) }) {
+        self.schedule = schedule
+    }
 
     func post(_ event: @escaping @Sendable () -> Void) {
         if Thread.isMainThread {
@@ -92,7 +108,7 @@ final class MainQueueMailbox: @unchecked Sendable {
             event()
             return
         }
-        let schedule: Bool = lock.withLock {
+        let needsDrain: Bool = lock.withLock {
             if pending.count == Self.capacity {
                 pending.removeFirst()
                 dropped += 1
@@ -101,8 +117,8 @@ final class MainQueueMailbox: @unchecked Sendable {
             defer { drainScheduled = true }
             return !drainScheduled
         }
-        if schedule {
-            DispatchQueue.main.async { self.drain() }
+        if needsDrain {
+            schedule { self.drain() }
         }
     }
 

@@ -34,6 +34,12 @@ final class ServiceLock: @unchecked Sendable {
         precondition(rc == 0, "pthread_mutex_lock failed: \(rc)")
     }
 
+    /// Takes the lock if it is free; `false` when another thread, or this one, holds it.
+    @usableFromInline
+    func tryLock() -> Bool {
+        pthread_mutex_trylock(mutex) == 0
+    }
+
     @usableFromInline
     func unlock() {
         let rc = pthread_mutex_unlock(mutex)

@@ -4,9 +4,10 @@
 enum SingletonCreation {
     /// Returns the kept service, or makes one with `create` when `cached` has none.
     ///
-    /// `cached` and `create` run with `lock` held. The cycle check comes before the lock is taken
-    /// for the creation, so a factory that asks for its own service fails instead of
-    /// deadlocking.
+    /// `cached` and `create` run with `lock` held. The fast path only *tries* the lock: when it
+    /// is busy (another thread is making the service, or this thread is, which is a cycle) the
+    /// get takes the slow path, whose cycle check comes before it waits for the lock. So a
+    /// factory that asks for its own service fails instead of deadlocking.
     @usableFromInline
     static func obtain<Service>(
         id: ObjectIdentifier,
@@ -14,8 +15,16 @@ enum SingletonCreation {
         cached: () throws(ServiceObtainError) -> Service?,
         create: () throws(ServiceObtainError) -> Service
     ) throws(ServiceObtainError) -> Service {
-        if let service = try lock.withLock(cached) {
-            return service
+        if lock.tryLock() {
+            let service: Service?
+            do {
+                service = try cached()
+            } catch {
+                lock.unlock()
+                throw error
+            }
+            lock.unlock()
+            if let service { return service }
         }
         return try makeLocked(id: id, lock: lock, cached: cached, create: create)
     }

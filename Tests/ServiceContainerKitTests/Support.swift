@@ -1,2 +1,108 @@
+import Dispatch
+import Foundation
+import Synchronization
 import Testing
+
 @testable import ServiceContainerKit
+
+/// An error a test factory throws.
+struct TestError: Error, Equatable {
+    var code = 1
+}
+
+/// A counter that factories increment from any thread.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    @discardableResult
+    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// A plain service object whose identity tests compare.
+final class Service: Sendable {
+    let number: Int
+    init(number: Int = 0) { self.number = number }
+}
+
+protocol Greeting: AnyObject, Sendable {
+    var text: String { get }
+}
+
+final class Greeter: Greeting {
+    let text: String
+    init(text: String = "hello") { self.text = text }
+}
+
+/// A factory closure that counts its calls, optionally failing the first `failures` of them.
+func countingFactory(_ counter: Counter, failures: Int = 0, delay: TimeInterval = 0) -> () throws -> Service {
+    return {
+        let call = counter.increment()
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        if call <= failures { throw TestError(code: call) }
+        return Service(number: call)
+    }
+}
+
+/// Runs `body` on `threads` threads released at the same moment, and returns their results.
+func raceOnThreads<Value: Sendable>(_ threads: Int = 8, _ body: @escaping @Sendable (Int) -> Value) -> [Value] {
+    let results = Mutex<[Int: Value]>([:])
+    let ready = DispatchGroup()
+    let done = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        ready.enter()
+        done.enter()
+        let thread = Thread {
+            ready.leave()
+            start.wait()
+            let value = body(index)
+            results.withLock { $0[index] = value }
+            done.leave()
+        }
+        thread.start()
+    }
+    ready.wait()
+    for _ in 0..<threads { start.signal() }
+    done.wait()
+    return results.withLock { dict in (0..<threads).map { dict[$0]! } }
+}
+
+/// A logger that keeps every event it gets, for the services a test names.
+final class RecordingLogger: ProvidersLogger, @unchecked Sendable {
+    // Guards `failures` and `objcRefusals`.
+    private let lock = NSLock()
+    private var failures: [(type: Any.Type, error: ServiceObtainError)] = []
+    private var objcRefusals: [Any.Type] = []
+    let queue: DispatchQueue?
+
+    init(queue: DispatchQueue? = nil) {
+        self.queue = queue
+    }
+
+    func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+        lock.withLock { failures.append((type, error)) }
+    }
+
+    func serviceProviderObjCNotSupport(type: Any.Type) {
+        lock.withLock { objcRefusals.append(type) }
+    }
+
+    func failures(of type: Any.Type) -> [ServiceObtainError] {
+        lock.withLock { failures.filter { sameType($0.type, type) }.map(\.error) }
+    }
+
+    func refusals(of type: Any.Type) -> Int {
+        lock.withLock { objcRefusals.filter { sameType($0, type) }.count }
+    }
+}
+
+func typeList(_ types: [Any.Type]) -> [String] {
+    types.map { String(describing: $0) }
+}
+
+/// Whether `type` is exactly `expected`.
+func sameType(_ type: Any.Type?, _ expected: Any.Type) -> Bool {
+    type.map { ObjectIdentifier($0) == ObjectIdentifier(expected) } ?? false
+}

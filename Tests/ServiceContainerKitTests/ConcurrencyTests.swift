@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+@Suite("Concurrent first gets")
+struct ConcurrencyTests {
+    static let threads = 8
+
+    @Test("A lazy service is made exactly once under concurrent first gets")
+    func lazy() {
+        for _ in 0..<20 {
+            let counter = Counter()
+            let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, delay: 0.001))
+            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
+            #expect(counter.count == 1)
+            #expect(Set(made.compactMap { $0 }).count == 1)
+            #expect(!made.contains(nil))
+        }
+    }
+
+    @Test("A lazy service that fails is retried but never made twice at once")
+    func lazyRetry() {
+        let counter = Counter()
+        let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, failures: 3, delay: 0.001))
+        let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
+        let numbers = Set(made.compactMap { $0 })
+        #expect(numbers == [4])
+        #expect(counter.count == 4)
+    }
+
+    @Test("A weak service is made exactly once while held")
+    func weak() {
+        for _ in 0..<20 {
+            let counter = Counter()
+            let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter, delay: 0.001))
+            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
+            #expect(counter.count == 1)
+            #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
+        }
+    }
+
+    @Test("A session service is made exactly once per session")
+    func session() {
+        for _ in 0..<20 {
+            let log = SessionFactoryLog()
+            let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+            let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
+            #expect(log.made.count == 1)
+            #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
+        }
+    }
+
+    @Test("Session switches racing with gets never mix sessions up")
+    func sessionSwitches() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let provider = UserDataFactory(mode: .lazy, log: log, keepOnDeactivate: true).serviceProvider(mediator: mediator)
+        let results = raceOnThreads(Self.threads) { index in
+            (0..<50).map { step -> Bool in
+                if index == 0 {
+                    mediator.updateSession(UserSession(userId: step % 3))
+                    return true
+                }
+                return provider.getServiceAsOptional() != nil
+            }
+        }
+        #expect(results.allSatisfy { $0.allSatisfy { $0 } })
+        mediator.updateSession(UserSession(userId: 7))
+        #expect(try provider.getService().userId == 7)
+        // One service per session seen: 0, 1, 2 (kept across switches) and 7.
+        #expect(log.made.count <= 4)
+    }
+
+    @Test("A safe lazy provider is made exactly once", arguments: safeKinds)
+    func safeLazy(kind: ServiceSafeProviderKind) {
+        let counter = Counter()
+        let provider = ServiceSafeProvider(mode: .lazy, safeThread: kind, factory: countingFactory(counter, delay: 0.001))
+        let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
+        #expect(counter.count == 1)
+        #expect(Set(made.compactMap { $0 }).count == 1)
+    }
+
+    @Test("Many providers obtained concurrently each get their own cycle tracking")
+    func nestedAcrossThreads() {
+        let inner = ServiceProvider(mode: .lazy) { Service(number: 1) }
+        let outer = ServiceProvider<Service>(mode: .many) {
+            Service(number: try inner.getService().number + 1)
+        }
+        let numbers = raceOnThreads(Self.threads) { _ in
+            (0..<100).compactMap { _ in outer.getServiceAsOptional()?.number }
+        }
+        #expect(numbers.allSatisfy { $0 == Array(repeating: 2, count: 100) })
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+private final class NodeA: Sendable {}
+private final class NodeB: Sendable {}
+private final class NodeC: Sendable {}
+
+/// Providers that are wired after they are made, so that they can form a cycle.
+private final class Graph: @unchecked Sendable {
+    // Written once, before any get.
+    var a: ServiceProvider<NodeA>!
+    var b: ServiceProvider<NodeB>!
+    var c: ServiceProvider<NodeC>!
+}
+
+private func expectCycle(_ error: ServiceObtainError?, path: [Any.Type], repeated: Any.Type) {
+    #expect(error?.isDependencyCycle == true)
+    #expect(error?.isFactoryError == true)
+    #expect(typeList(error?.pathServices ?? []) == typeList(path))
+    guard case .dependencyCycle(let service)? = error?.error as? ServiceFactoryError else {
+        Issue.record("expected dependencyCycle, got \(String(describing: error))")
+        return
+    }
+    #expect(sameType(service, repeated))
+    #expect(error?.fatalMessage.contains("cycle") == true)
+}
+
+@Suite("Dependency cycles")
+struct CycleTests {
+    @Test("A provider that asks for itself fails with a cycle", arguments: [
+        ServiceFactoryMode.lazy, .weak, .many,
+    ])
+    func direct(mode: ServiceFactoryMode) {
+        let graph = Graph()
+        graph.a = ServiceProvider(mode: mode) {
+            _ = try graph.a.getService()
+            return NodeA()
+        }
+        let error = #expect(throws: ServiceObtainError.self) { try graph.a.getService() }
+        expectCycle(error, path: [NodeA.self, NodeA.self], repeated: NodeA.self)
+        // The provider stays usable: the next get fails the same way instead of hanging.
+        #expect(graph.a.getServiceAsOptional() == nil)
+    }
+
+    @Test("A cycle through two providers shows both in the path", arguments: [
+        ServiceFactoryMode.lazy, .weak, .many,
+    ])
+    func twoProviders(mode: ServiceFactoryMode) {
+        let graph = Graph()
+        graph.a = ServiceProvider(mode: mode) {
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        graph.b = ServiceProvider(mode: .many) {
+            _ = try graph.a.getService()
+            return NodeB()
+        }
+        let error = #expect(throws: ServiceObtainError.self) { try graph.a.getService() }
+        expectCycle(error, path: [NodeA.self, NodeB.self, NodeA.self], repeated: NodeA.self)
+    }
+
+    @Test("A cycle through a safe provider fails instead of deadlocking", arguments: safeKinds)
+    func throughSafeProvider(kind: ServiceSafeProviderKind) {
+        let graph = Graph()
+        graph.a = ServiceSafeProvider(mode: .many, safeThread: kind) {
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        graph.b = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
+            _ = try graph.c.getService()
+            return NodeB()
+        }
+        graph.c = ServiceProvider(mode: .lazy) {
+            _ = try graph.a.getService()
+            return NodeC()
+        }
+        let error = #expect(throws: ServiceObtainError.self) { try graph.b.getService() }
+        expectCycle(error, path: [NodeB.self, NodeC.self, NodeA.self, NodeB.self], repeated: NodeB.self)
+    }
+
+    @Test("A params provider whose factory asks for it again fails with a cycle")
+    func paramsProvider() {
+        final class Holder: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceParamsProvider<NodeA, Int>!
+        }
+        let holder = Holder()
+        holder.provider = ServiceParamsProvider { depth in
+            _ = try holder.provider.getService(params: depth + 1)
+            return NodeA()
+        }
+        let error = #expect(throws: ServiceObtainError.self) { try holder.provider.getService(params: 0) }
+        expectCycle(error, path: [NodeA.self, NodeA.self], repeated: NodeA.self)
+
+        let safeHolder = Holder()
+        let safe = ServiceParamsSafeProvider<NodeA, Int> { depth in
+            _ = try safeHolder.provider.getService(params: depth + 1)
+            return NodeA()
+        }
+        safeHolder.provider = safe
+        let converted = safe.convert(params: 0)
+        let safeError = #expect(throws: ServiceObtainError.self) { try converted.getService() }
+        #expect(safeError?.isDependencyCycle == true)
+    }
+
+    @Test("A session provider whose factory asks for itself fails with a cycle")
+    func session() {
+        final class Holder: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceProvider<NodeA>!
+        }
+        struct LoopFactory: ServiceSessionFactory {
+            let holder: Holder
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: ServiceVoidSession) throws -> NodeA {
+                _ = try holder.provider.getService()
+                return NodeA()
+            }
+        }
+        let holder = Holder()
+        let mediator = ServiceVoidSessionMediator()
+        holder.provider = LoopFactory(holder: holder).serviceProvider(mediator: mediator)
+        let error = #expect(throws: ServiceObtainError.self) { try holder.provider.getService() }
+        expectCycle(error, path: [NodeA.self, NodeA.self], repeated: NodeA.self)
+    }
+
+    @Test("A diamond is not a cycle")
+    func diamond() throws {
+        let graph = Graph()
+        graph.c = ServiceProvider(mode: .lazy) { NodeC() }
+        graph.b = ServiceProvider(mode: .many) {
+            _ = try graph.c.getService()
+            return NodeB()
+        }
+        graph.a = ServiceProvider(mode: .many) {
+            _ = try graph.b.getService()
+            _ = try graph.c.getService()
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        _ = try graph.a.getService()
+        _ = try graph.a.getService()
+    }
+}

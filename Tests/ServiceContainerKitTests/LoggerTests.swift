@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+private final class LoggedService: Sendable {}
+private final class LoggedDependent: Sendable {}
+private final class QueuedService: Sendable {}
+private final class MainQueuedService: Sendable {}
+
+@Suite("Logging")
+struct LoggerTests {
+    @Test("A factory failure is reported once, by the provider where it started")
+    func makeFailure() throws {
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+        #expect(LogRecorder.shared.contains(logger))
+
+        let failing = ServiceProvider<LoggedService>(mode: .lazy) { throw TestError(code: 5) }
+        let dependent = ServiceProvider<LoggedDependent>(mode: .many) {
+            _ = try failing.getService()
+            return LoggedDependent()
+        }
+        #expect(dependent.getServiceAsOptional() == nil)
+        let reported = logger.failures(of: LoggedService.self)
+        #expect(reported.count == 1)
+        #expect(reported.first?.error as? TestError == TestError(code: 5))
+        #expect(logger.failures(of: LoggedDependent.self).isEmpty)
+    }
+
+    @Test("Registering twice delivers once; unregistering stops delivery")
+    func registration() {
+        let logger = RecordingLogger()
+        logger.register()
+        LogRecorder.shared.register(logger)
+        _ = ServiceProvider<LoggedService>(mode: .atOne) { throw TestError(code: 1) }
+        #expect(logger.failures(of: LoggedService.self).count == 1)
+        logger.unregister()
+        #expect(!LogRecorder.shared.contains(logger))
+        _ = ServiceProvider<LoggedService>(mode: .atOne) { throw TestError(code: 2) }
+        #expect(logger.failures(of: LoggedService.self).count == 1)
+    }
+
+    @Test("A logger with a queue gets events on it")
+    func queued() {
+        let queue = DispatchQueue(label: "logger")
+        let logger = RecordingLogger(queue: queue)
+        let recorder = LogRecorder()
+        recorder.register(logger)
+        let error = ServiceObtainError(service: QueuedService.self, error: TestError())
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: QueuedService.self, error: error) }
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: QueuedService.self) }
+        queue.sync {}
+        #expect(logger.failures(of: QueuedService.self).count == 1)
+        #expect(logger.refusals(of: QueuedService.self) == 1)
+    }
+
+    @Test("Events for the main queue stay bounded when the main queue is never serviced")
+    func mainQueueBounded() {
+        let logger = RecordingLogger(queue: .main)
+        let scheduled = Counter()
+        // A main queue that is never serviced: scheduled drains never run.
+        let recorder = LogRecorder(scheduleOnMain: { _ in scheduled.increment() })
+        recorder.register(logger)
+        let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
+        let total = MainQueueMailbox.capacity + 10
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<total {
+                recorder.record(ProvidersLogger.self) {
+                    $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
+                }
+            }
+            finished.signal()
+        }.start()
+        finished.wait()
+        #expect(logger.failures(of: MainQueuedService.self).isEmpty)
+        #expect(recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
+        #expect(recorder.droppedMainQueueEvents == 10)
+        #expect(scheduled.count == 1)
+    }
+
+    @Test("Events for the main queue are delivered when it runs")
+    @MainActor
+    func mainQueueDelivered() async {
+        let logger = RecordingLogger(queue: .main)
+        let recorder = LogRecorder()
+        recorder.register(logger)
+        let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                recorder.record(ProvidersLogger.self) {
+                    $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
+                }
+                done.resume()
+            }
+        }
+        for _ in 0..<100 where logger.failures(of: MainQueuedService.self).isEmpty {
+            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(logger.failures(of: MainQueuedService.self).count == 1)
+        #expect(recorder.pendingMainQueueEvents == 0)
+        // Recorded on the main actor, the event arrives without waiting for another thread.
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: MainQueuedService.self) }
+        for _ in 0..<100 where logger.refusals(of: MainQueuedService.self) == 0 {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(logger.refusals(of: MainQueuedService.self) == 1)
+    }
+
+    @Test("The default event methods do nothing")
+    func defaults() {
+        final class Silent: ProvidersLogger {}
+        let silent = Silent()
+        silent.serviceProviderMakeFailure(type: Int.self, error: ServiceObtainError(service: Int.self, error: TestError()))
+        silent.serviceProviderObjCNotSupport(type: Int.self)
+        #expect(silent.queue == nil)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+private struct NumberParams: Sendable {
+    var number: Int
+}
+
+private final class NumberedService: Sendable {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
+
+private struct NumberedFactory: ServiceParamsFactory {
+    func makeService(params: NumberParams?) throws -> NumberedService {
+        NumberedService(number: params?.number ?? -1)
+    }
+}
+
+private struct StrictFactory: ServiceParamsFactory {
+    func makeService(params: Int) throws -> NumberedService {
+        guard params >= 0 else { throw TestError(code: params) }
+        return NumberedService(number: params)
+    }
+}
+
+@Suite("Params providers")
+struct ParamsProviderTests {
+    @Test("A params provider makes a new service for each get")
+    func makesPerGet() throws {
+        let provider = NumberedFactory().serviceProvider()
+        let first = try provider.getService(params: .init(number: 1))
+        let second = try provider.getService(params: .init(number: 1))
+        #expect(first !== second)
+        #expect(first.number == 1)
+        #expect(try provider.getService(params: nil).number == -1)
+        #expect(provider.getServiceAsOptional(params: .init(number: 5))?.number == 5)
+        #expect(try provider.getServiceAsResult(params: .init(number: 6)).get().number == 6)
+        #expect(provider.getServiceOrFatal(params: .init(number: 7)).number == 7)
+    }
+
+    @Test("A closure params provider")
+    func closure() throws {
+        let provider = ServiceParamsProvider<String, Int> { "#\($0)" }
+        #expect(try provider.getService(params: 3) == "#3")
+    }
+
+    @Test("A failing params factory gives a ServiceObtainError")
+    func failure() {
+        let provider = StrictFactory().serviceProvider()
+        let error = #expect(throws: ServiceObtainError.self) { try provider.getService(params: -4) }
+        #expect(error?.error as? TestError == TestError(code: -4))
+        #expect(sameType(error?.service, NumberedService.self))
+        #expect(provider.getServiceAsOptional(params: -1) == nil)
+    }
+
+    @Test("convert(params:) and serviceProvider(params:) bind fixed params")
+    func convert() throws {
+        let params = NumberedFactory().serviceProvider()
+        let converted = params.convert(params: .init(number: 0))
+        let first = try converted.getService()
+        #expect(first.number == 0)
+        #expect(try converted.getService() !== first)
+
+        let bound = NumberedFactory().serviceProvider(params: .init(number: 8))
+        #expect(try bound.getService().number == 8)
+        let viaInit = ServiceProvider(factory: StrictFactory(), params: 2)
+        #expect(try viaInit.getService().number == 2)
+        let failing = ServiceProvider(factory: StrictFactory(), params: -2)
+        #expect(failing.getServiceAsOptional() == nil)
+    }
+
+    @Test("Untyped params are cast, and the wrong type is reported")
+    func untypedParams() throws {
+        let provider = StrictFactory().serviceProvider()
+        #expect(try provider.getServiceAsResult(untypedParams: 4).get().number == 4)
+        guard case .failure(let error) = provider.getServiceAsResult(untypedParams: "four") else {
+            Issue.record("expected wrongParams")
+            return
+        }
+        #expect(error.isWrongParams)
+        #expect(error.isFactoryError)
+        #expect(sameType(error.service, NumberedService.self))
+        #expect(error.fatalMessage.contains("String"))
+        #expect(error.fatalMessage.contains("Int"))
+        guard case .failure(let missing) = provider.getServiceAsResult(untypedParams: nil) else {
+            Issue.record("nil params for a non-optional type must fail")
+            return
+        }
+        #expect(missing.isWrongParams)
+    }
+
+    @Test("nil untyped params stand for nil of an optional params type")
+    func untypedNil() throws {
+        let provider = NumberedFactory().serviceProvider()
+        #expect(try provider.getServiceAsResult(untypedParams: nil).get().number == -1)
+        #expect(try provider.getServiceAsResult(untypedParams: NumberParams(number: 3)).get().number == 3)
+        let wrong = provider.getServiceAsResult(untypedParams: 3)
+        #expect(throws: ServiceObtainError.self) { try wrong.get() }
+    }
+
+    @Test("getServiceOrFatal(params:) stops the program with the fatal message")
+    func orFatal() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceParamsProvider<Int, Int> { _ in throw TestError(code: 5) }
+            _ = provider.getServiceOrFatal(params: 1)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Failed to obtain service Swift.Int"))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+private final class RootService: Sendable {}
+private final class DependentService: Sendable {
+    let first: RootService
+    init(first: RootService) { self.first = first }
+}
+private final class OtherService: Sendable {}
+
+private struct FailingRootFactory: ServiceFactory {
+    let mode: ServiceFactoryMode = .lazy
+    func makeService() throws -> RootService { throw TestError(code: 42) }
+}
+
+private struct DependentFactory: ServiceFactory {
+    let firstService: ServiceProvider<RootService>
+    let mode: ServiceFactoryMode = .many
+    func makeService() throws -> DependentService {
+        DependentService(first: try firstService.getService())
+    }
+}
+
+protocol Shape: Sendable { var name: String { get } }
+struct Circle: Shape { var name: String { "circle" } }
+struct Square: Sendable {}
+
+@Suite("Provider errors")
+struct ProviderErrorTests {
+    @Test("A factory error becomes a ServiceObtainError naming the service")
+    func plainError() {
+        let provider = FailingRootFactory().serviceProvider()
+        let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
+        #expect(sameType(error?.service, RootService.self))
+        #expect(typeList(error?.pathServices ?? []) == typeList([RootService.self]))
+        #expect(error?.isNested == false)
+        #expect(error?.isFactoryError == false)
+        #expect(error?.isWrongParams == false)
+        #expect(error?.error as? TestError == TestError(code: 42))
+        let message = error?.fatalMessage ?? ""
+        #expect(message.contains("RootService"))
+        #expect(message.contains("TestError"))
+        #expect(error?.errorDescription == message)
+        #expect(error?.description == message)
+    }
+
+    @Test("A nested failure carries the path from the requested service")
+    func nestedPath() {
+        let first = FailingRootFactory().serviceProvider()
+        let second = DependentFactory(firstService: first).serviceProvider()
+        let error = #expect(throws: ServiceObtainError.self) { try second.getService() }
+        #expect(sameType(error?.service, RootService.self))
+        #expect(typeList(error?.pathServices ?? []) == typeList([DependentService.self, RootService.self]))
+        #expect(error?.isNested == true)
+        #expect(error?.error is TestError)
+        let message = error?.fatalMessage ?? ""
+        #expect(message.contains("DependentService"))
+        #expect(message.contains("Path:"))
+    }
+
+    @Test("withAddedToPath puts the service first")
+    func addedToPath() {
+        let base = ServiceObtainError(service: RootService.self, error: TestError())
+        let nested = base.withAddedToPath(service: DependentService.self).withAddedToPath(service: OtherService.self)
+        #expect(typeList(nested.pathServices) == typeList([OtherService.self, DependentService.self, RootService.self]))
+        #expect(sameType(nested.service, RootService.self))
+    }
+
+    @Test("Result and optional getters report the same error")
+    func resultAndOptional() {
+        let provider = ServiceProvider<Service>(mode: .many) { throw TestError(code: 3) }
+        guard case .failure(let error) = provider.getServiceAsResult() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.error as? TestError == TestError(code: 3))
+        #expect(provider.getServiceAsOptional() == nil)
+    }
+
+    @Test("tryFactory casts to the provider's type")
+    func tryFactoryCast() throws {
+        struct CircleFactory: ServiceFactory {
+            let mode: ServiceFactoryMode
+            func makeService() throws -> Circle { Circle() }
+        }
+        for mode in [ServiceFactoryMode.atOne, .lazy, .many] {
+            let provider = try ServiceProvider<any Shape>(tryFactory: CircleFactory(mode: mode))
+            #expect(try provider.getService().name == "circle")
+        }
+    }
+
+    @Test("tryFactory with a service of another type fails with invalidFactory")
+    func tryFactoryInvalid() throws {
+        struct SquareFactory: ServiceFactory {
+            let mode: ServiceFactoryMode
+            func makeService() throws -> Square { Square() }
+        }
+        let atOne = #expect(throws: ServiceObtainError.self) {
+            try ServiceProvider<any Shape>(tryFactory: SquareFactory(mode: .atOne))
+        }
+        guard case .invalidFactory(let expected, let made)? = atOne?.error as? ServiceFactoryError else {
+            Issue.record("expected invalidFactory, got \(String(describing: atOne))")
+            return
+        }
+        #expect(sameType(expected, (any Shape).self))
+        #expect(sameType(made, Square.self))
+        #expect(atOne?.isFactoryError == true)
+        #expect(atOne?.fatalMessage.contains("Square") == true)
+
+        let lazy = try ServiceProvider<any Shape>(tryFactory: SquareFactory(mode: .lazy))
+        let error = #expect(throws: ServiceObtainError.self) { try lazy.getService() }
+        #expect(error?.isFactoryError == true)
+    }
+
+    @Test("tryFactory rethrows the error of an atOne factory")
+    func tryFactoryAtOneError() {
+        struct FailingFactory: ServiceFactory {
+            let mode: ServiceFactoryMode = .atOne
+            func makeService() throws -> Service { throw TestError(code: 9) }
+        }
+        let error = #expect(throws: ServiceObtainError.self) {
+            try ServiceProvider<Service>(tryFactory: FailingFactory())
+        }
+        #expect(error?.error as? TestError == TestError(code: 9))
+    }
+
+    @Test("Factory errors describe themselves", arguments: [
+        (ServiceFactoryError.wrongParams(expected: Int.self, received: String.self), ["params", "String", "Int"]),
+        (.wrongSession(expected: Int.self, received: String.self), ["session", "String", "Int"]),
+        (.invalidFactory(expected: Int.self, made: String.self), ["invalid factory", "String", "Int"]),
+        (.dependencyCycle(service: Int.self), ["cycle", "Int"]),
+    ])
+    func factoryErrorDescriptions(error: ServiceFactoryError, words: [String]) {
+        let text = error.description
+        for word in words {
+            #expect(text.contains(word), "\(text) should name \(word)")
+        }
+        #expect(error.errorDescription == text)
+    }
+
+    @Test("getServiceOrFatal stops the program with the fatal message")
+    func orFatal() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceProvider<Service>(mode: .lazy) { throw TestError(code: 77) }
+            _ = provider.getServiceOrFatal()
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Failed to obtain service"))
+            #expect(stderr.contains("Service"))
+        }
+    }
+}

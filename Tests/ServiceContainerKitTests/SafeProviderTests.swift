@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+/// A `many` factory with unsynchronized mutable state: only a safe provider may call it from
+/// several threads.
+private final class StatefulFactory: ServiceFactory, @unchecked Sendable {
+    // Deliberately unsynchronized: the safe provider must serialize every call.
+    var count = 0
+    var inside = false
+    var overlaps = 0
+    let mode: ServiceFactoryMode = .many
+
+    func makeService() throws -> Service {
+        if inside { overlaps += 1 }
+        inside = true
+        defer { inside = false }
+        count += 1
+        Thread.sleep(forTimeInterval: 0.0005)
+        return Service(number: count)
+    }
+}
+
+private final class StatefulParamsFactory: ServiceParamsFactory, @unchecked Sendable {
+    // Deliberately unsynchronized: the safe provider must serialize every call.
+    var count = 0
+    var inside = false
+    var overlaps = 0
+
+    func makeService(params: Int) throws -> Service {
+        if inside { overlaps += 1 }
+        inside = true
+        defer { inside = false }
+        count += 1
+        Thread.sleep(forTimeInterval: 0.0005)
+        return Service(number: params)
+    }
+}
+
+let safeKinds: [ServiceSafeProviderKind] = [.lock, .semaphore, .queue(), .queue(qos: .userInitiated, label: "test")]
+
+@Suite("Safe providers")
+struct SafeProviderTests {
+    @Test("A safe provider serializes a many factory with mutable state", arguments: safeKinds)
+    func serializesMany(kind: ServiceSafeProviderKind) {
+        let factory = StatefulFactory()
+        let provider: ServiceProvider<Service> = factory.serviceSafeProvider(safeThread: kind)
+        let numbers = raceOnThreads(6) { _ in
+            (0..<10).map { _ in provider.getServiceAsOptional()?.number ?? -1 }
+        }.flatMap { $0 }
+        #expect(factory.count == 60)
+        #expect(factory.overlaps == 0)
+        #expect(Set(numbers).count == 60)
+    }
+
+    @Test("A safe params provider and its converted providers share one serialization", arguments: safeKinds)
+    func paramsShareSerialization(kind: ServiceSafeProviderKind) throws {
+        let factory = StatefulParamsFactory()
+        let provider = factory.serviceSafeProvider(safeThread: kind)
+        let converted: ServiceSafeProvider<Service> = provider.convert(params: 5)
+        let total = raceOnThreads(6) { index in
+            (0..<10).map { _ in
+                index.isMultiple(of: 2)
+                    ? (converted.getServiceAsOptional()?.number ?? -1)
+                    : (provider.getServiceAsOptional(params: index)?.number ?? -1)
+            }.filter { $0 >= 0 }.count
+        }.reduce(0, +)
+        #expect(total == 60)
+        #expect(factory.count == 60)
+        #expect(factory.overlaps == 0)
+        #expect(try converted.getService().number == 5)
+        #expect(try converted.getServiceAsResultNotSafe().get().number == 5)
+        #expect(try provider.getServiceAsResultNotSafe(params: 2).get().number == 2)
+    }
+
+    @Test("Safe providers keep the modes' semantics")
+    func modes() throws {
+        let counter = Counter()
+        let lazy = ServiceSafeProvider(mode: .lazy, factory: countingFactory(counter))
+        #expect(counter.count == 0)
+        let first = try lazy.getService()
+        #expect(try lazy.getService() === first)
+        #expect(try lazy.getServiceAsResultNotSafe().get() === first)
+
+        let atOne = ServiceSafeProvider(mode: .atOne, factory: countingFactory(Counter(), failures: 1))
+        #expect(throws: ServiceObtainError.self) { try atOne.validateAtOneError() }
+        #expect(atOne.getServiceAsOptional() == nil)
+
+        struct PlainFactory: ServiceFactory {
+            let mode: ServiceFactoryMode = .weak
+            func makeService() throws -> Service { Service(number: 11) }
+        }
+        let weak = ServiceSafeProvider(factory: PlainFactory(), safeThread: .semaphore)
+        let held = try weak.getService()
+        #expect(try weak.getService() === held)
+
+        struct Params: ServiceParamsFactory {
+            func makeService(params: Int) throws -> Service { Service(number: params) }
+        }
+        let bound = Params().serviceSafeProvider(params: 4, safeThread: .queue())
+        #expect(try bound.getService().number == 4)
+        let closure = ServiceParamsSafeProvider<Service, Int>(safeThread: .lock) { Service(number: $0 * 2) }
+        #expect(try closure.getService(params: 3).number == 6)
+        let viaInit = ServiceSafeProvider(factory: Params(), params: 9)
+        #expect(try viaInit.getService().number == 9)
+    }
+
+    @Test("The default kind is lock")
+    func defaultKind() {
+        guard case .lock = ServiceSafeProviderKind.default else {
+            Issue.record("the default kind must be .lock")
+            return
+        }
+    }
+
+    @Test("A safe provider reports factory errors like a plain one")
+    func errors() {
+        let provider = ServiceSafeProvider<Service>(mode: .many) { throw TestError(code: 2) }
+        let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
+        #expect(error?.error as? TestError == TestError(code: 2))
+        #expect(typeList(error?.pathServices ?? []) == typeList([Service.self]))
+    }
+}

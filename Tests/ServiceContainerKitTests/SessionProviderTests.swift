@@ -1,0 +1,291 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ServiceContainerKit
+
+struct UserSession: ServiceSession, Hashable {
+    var userId: Int
+    var key: AnyHashable { userId }
+}
+
+final class UserData: Sendable {
+    let userId: Int
+    let serial: Int
+    init(userId: Int, serial: Int) {
+        self.userId = userId
+        self.serial = serial
+    }
+}
+
+/// Records what the provider asked of it.
+final class SessionFactoryLog: Sendable {
+    let made = Counter()
+    private let events = Mutex<[String]>([])
+
+    func add(_ event: String) { events.withLock { $0.append(event) } }
+    var all: [String] { events.withLock { $0 } }
+}
+
+struct UserDataFactory: ServiceSessionFactory {
+    let mode: ServiceSessionFactoryMode
+    let log: SessionFactoryLog
+    var keepOnDeactivate = false
+    var failForUser: Int?
+
+    func makeService(session: UserSession) throws -> UserData {
+        let serial = log.made.increment()
+        log.add("make \(session.userId)")
+        if session.userId == failForUser { throw TestError(code: session.userId) }
+        return UserData(userId: session.userId, serial: serial)
+    }
+
+    func deactivateService(_ service: UserData, session: UserSession) -> Bool {
+        log.add("deactivate \(session.userId)")
+        return keepOnDeactivate
+    }
+
+    func activateService(_ service: UserData, session: UserSession) {
+        log.add("activate \(session.userId)")
+    }
+}
+
+@Suite("Session providers")
+struct SessionProviderTests {
+    @Test("A lazy session service is made on first get and kept within the session")
+    func lazyWithinSession() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+        #expect(log.made.count == 0)
+        let first = try provider.getService()
+        #expect(first.userId == 1)
+        #expect(try provider.getService() === first)
+        #expect(log.made.count == 1)
+        #expect(mediator.session.userId == 1)
+    }
+
+    @Test("deactivateService returning false drops the service")
+    func deactivateDrops() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        let second = try provider.getService()
+        #expect(second.userId == 2)
+        mediator.updateSession(UserSession(userId: 1))
+        let third = try provider.getService()
+        #expect(third.userId == 1)
+        #expect(third !== first)
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "make 1"])
+    }
+
+    @Test("deactivateService returning true keeps the service for re-activation")
+    func deactivateKeeps() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log, keepOnDeactivate: true)
+            .serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        let second = try provider.getService()
+        mediator.updateSession(UserSession(userId: 1))
+        #expect(try provider.getService() === first)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(try provider.getService() === second)
+        #expect(log.made.count == 2)
+        #expect(log.all == [
+            "make 1", "deactivate 1", "make 2", "deactivate 2", "activate 1", "deactivate 1", "activate 2",
+        ])
+    }
+
+    @Test("Updating to the same session changes nothing")
+    func sameSession() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 1))
+        #expect(try provider.getService() === first)
+        #expect(log.all == ["make 1"])
+    }
+
+    @Test("force remakes the current session's service, even a kept one")
+    func force() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log, keepOnDeactivate: true)
+            .serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
+        let remade = try provider.getService()
+        #expect(remade !== first)
+        mediator.updateSession(UserSession(userId: 2))
+        _ = try provider.getService()
+        mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
+        let again = try provider.getService()
+        #expect(again !== remade)
+        #expect(again.userId == 1)
+        #expect(log.made.count == 4)
+    }
+
+    @Test("clearAll drops every kept service")
+    func clearAll() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log, keepOnDeactivate: true)
+            .serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        let second = try provider.getService()
+        mediator.updateSession(UserSession(userId: 1), remakePolicy: .clearAll)
+        let fresh = try provider.getService()
+        #expect(fresh !== first)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(try provider.getService() !== second)
+        #expect(!log.all.contains("activate 1"))
+        #expect(!log.all.contains("activate 2"))
+    }
+
+    @Test("An atOne session service is made at once on every switch")
+    func atOneOnSwitch() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .atOne, log: log).serviceProvider(mediator: mediator)
+        #expect(log.made.count == 1)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(log.made.count == 2)
+        #expect(try provider.getService().userId == 2)
+        #expect(log.made.count == 2)
+    }
+
+    @Test("An atOne session error lasts until the next switch")
+    func atOneError() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .atOne, log: log, failForUser: 1).serviceProvider(mediator: mediator)
+        let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
+        #expect(error?.error as? TestError == TestError(code: 1))
+        #expect(throws: ServiceObtainError.self) { try provider.validateAtOneError() }
+        #expect(log.made.count == 1)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(try provider.getService().userId == 2)
+        try provider.validateAtOneError()
+    }
+
+    @Test("A lazy session service retries after an error")
+    func lazyRetry() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log, failForUser: 1).serviceProvider(mediator: mediator)
+        #expect(provider.getServiceAsOptional() == nil)
+        #expect(provider.getServiceAsOptional() == nil)
+        #expect(log.made.count == 2)
+        mediator.updateSession(UserSession(userId: 3))
+        #expect(try provider.getService().userId == 3)
+    }
+
+    @Test("A weak session service lives while held")
+    func weakMode() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .weak, log: log).serviceProvider(mediator: mediator)
+        var held: UserData? = try provider.getService()
+        #expect(try provider.getService() === held)
+        #expect(log.made.count == 1)
+        held = nil
+        _ = try provider.getService()
+        #expect(log.made.count == 2)
+    }
+
+    @Test("A session of the wrong type fails until the session changes to a right one")
+    func wrongSession() throws {
+        class AppSession: ServiceSession, @unchecked Sendable {
+            // Immutable after init.
+            let key: AnyHashable
+            init(key: AnyHashable) { self.key = key }
+        }
+        final class SignedIn: AppSession, @unchecked Sendable {}
+        final class Guest: AppSession, @unchecked Sendable {}
+        struct SignedInFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: SignedIn) throws -> String { "user \(session.key)" }
+        }
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+
+        let mediator = ServiceSessionMediator<AppSession>(session: SignedIn(key: 1))
+        let provider = SignedInFactory().serviceProvider(mediator: mediator)
+        #expect(try provider.getService() == "user 1")
+        mediator.updateSession(Guest(key: "guest"))
+        let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
+        guard case .wrongSession(let expected, let received)? = error?.error as? ServiceFactoryError else {
+            Issue.record("expected wrongSession, got \(String(describing: error))")
+            return
+        }
+        #expect(sameType(expected, SignedIn.self))
+        #expect(sameType(received, Guest.self))
+        #expect(sameType(error?.service, String.self))
+        #expect(error?.fatalMessage.contains("Guest") == true)
+        #expect(logger.failures(of: String.self).contains { $0.isFactoryError })
+        mediator.updateSession(SignedIn(key: 2))
+        #expect(try provider.getService() == "user 2")
+    }
+
+    @Test("The void session mediator clears services")
+    func voidSession() throws {
+        struct CacheFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode
+            let counter: Counter
+            func makeService(session: ServiceVoidSession) throws -> Service {
+                Service(number: counter.increment())
+            }
+        }
+        let mediator = ServiceVoidSessionMediator()
+        let counter = Counter()
+        let lazy = CacheFactory(mode: .lazy, counter: counter).serviceProvider(mediator: mediator)
+        let first = try lazy.getService()
+        #expect(try lazy.getService() === first)
+        mediator.clearServices()
+        #expect(try lazy.getService() !== first)
+        #expect(counter.count == 2)
+
+        let atOneCounter = Counter()
+        let atOne = CacheFactory(mode: .atOne, counter: atOneCounter).serviceProvider(mediator: mediator)
+        let before = try atOne.getService()
+        mediator.clearServices()
+        #expect(atOneCounter.count == 2)
+        #expect(try atOne.getService() !== before)
+        #expect(ServiceVoidSession().key == ServiceVoidSession().key)
+    }
+
+    @Test("A released provider leaves no observer behind")
+    func releasedProvider() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var provider: ServiceProvider<UserData>? = UserDataFactory(mode: .lazy, log: SessionFactoryLog())
+            .serviceProvider(mediator: mediator)
+        weak let weakProvider = provider
+        _ = try provider?.getService()
+        #expect(mediator.observersCount == 1)
+        provider = nil
+        #expect(weakProvider == nil)
+        #expect(mediator.observersCount == 0)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(mediator.session.userId == 2)
+    }
+
+    @Test("A safe session provider follows the mediator", arguments: safeKinds)
+    func safeSession(kind: ServiceSafeProviderKind) throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = UserDataFactory(mode: .lazy, log: log).serviceSafeProvider(mediator: mediator, safeThread: kind)
+        let first = try provider.getService()
+        #expect(try provider.getServiceAsResultNotSafe().get() === first)
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(try provider.getService().userId == 2)
+        let viaInit = ServiceSafeProvider(factory: UserDataFactory(mode: .atOne, log: log), mediator: mediator)
+        #expect(try viaInit.getService().userId == 2)
+    }
+}
