@@ -6,16 +6,17 @@ import Musl
 import Darwin
 #endif
 
-/// A small non-recursive mutex over `pthread_mutex_t`, used for every internal critical section.
+/// A small non-recursive mutex over `pthread_mutex_t`, used for every internal critical section
+/// of the package's products.
 ///
 /// The mutex lives in its own allocation so its address never moves, as POSIX requires.
 @usableFromInline
-final class ServiceLock: @unchecked Sendable {
+package final class ServiceLock: @unchecked Sendable {
     // Safe to share: every access to `mutex` goes through the pthread calls below.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @usableFromInline
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let rc = pthread_mutex_init(mutex, nil)
@@ -29,26 +30,26 @@ final class ServiceLock: @unchecked Sendable {
     }
 
     @usableFromInline
-    func lock() {
+    package func lock() {
         let rc = pthread_mutex_lock(mutex)
         precondition(rc == 0, "pthread_mutex_lock failed: \(rc)")
     }
 
     /// Takes the lock if it is free; `false` when another thread, or this one, holds it.
     @usableFromInline
-    func tryLock() -> Bool {
+    package func tryLock() -> Bool {
         pthread_mutex_trylock(mutex) == 0
     }
 
     @usableFromInline
-    func unlock() {
+    package func unlock() {
         let rc = pthread_mutex_unlock(mutex)
         precondition(rc == 0, "pthread_mutex_unlock failed: \(rc)")
     }
 
     /// Runs `body` with the lock held.
     @inlinable
-    func withLock<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+    package func withLock<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         lock()
         defer { unlock() }
         return try body()

@@ -121,9 +121,10 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
     }
 }
 
-/// Casts untyped params to `Params`, letting a missing value stand for `nil` of an optional type.
-enum ParamsCast<Params> {
-    static func cast(_ params: Any?) -> Params? {
+/// Casts untyped params to `Params`, letting a missing value stand for `nil` of an optional
+/// type; shared by every product that takes params as `Any?`.
+package enum ParamsCast<Params> {
+    package static func cast(_ params: Any?) -> Params? {
         if let params {
             return params as? Params
         }

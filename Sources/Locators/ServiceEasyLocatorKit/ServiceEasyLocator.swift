@@ -1,0 +1,229 @@
+/// A dynamic container of services stored by their type: one service per type.
+///
+/// ```swift
+/// let locator = ServiceEasyLocator()
+/// locator.addService(factory: LazyServiceFactory())
+/// locator.addService { ThirdService() }
+/// locator.setReadOnly()
+///
+/// let lazy: LazyService = try locator.tryService()
+/// let third = locator.getService(serviceType: ThirdService.self)
+/// ```
+///
+/// A service is stored under the type it is added as: add `service as SomeProtocol` to get it
+/// by `SomeProtocol.self`. The slot is the type's identity, so a get builds no string and costs
+/// the same whatever the number of services. Every service is kept as a `ServiceProvider`. The
+/// locator is thread-safe, and a factory may get other services from the same locator. After
+/// `setReadOnly()` changes are refused and a get takes no lock. A get that misses asks the
+/// `parent` chain.
+///
+/// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
+open class ServiceEasyLocator: @unchecked Sendable {
+    // All state lives in `storage`, which synchronizes itself.
+    package let storage: LocatorStorage
+
+    /// A new, empty, writable locator that asks `parent` for the services it lacks.
+    public required init(parent: ServiceEasyLocator? = nil) {
+        storage = LocatorStorage(parent: parent.map { LocatorParent(locator: $0, storage: $0.storage) })
+    }
+
+    @inline(__always)
+    private static func id<Service>(_ type: Service.Type) -> ServiceLocatorKeyID {
+        ServiceLocatorKeyID(serviceType: type)
+    }
+
+    // MARK: - State
+
+    /// The locator asked for the services this one lacks.
+    public final var parent: ServiceEasyLocator? {
+        storage.parentLocator.map { unsafeDowncast($0, to: ServiceEasyLocator.self) }
+    }
+
+    /// Whether changes are refused (after `setReadOnly`).
+    public final var readOnly: Bool { storage.isReadOnly }
+
+    /// Whether `clone()` is refused.
+    public final var denyClone: Bool { storage.denyClone }
+
+    /// The number of services stored in this locator, its parents' not counted.
+    public final var count: Int { storage.count }
+
+    /// Protects the locator from changes: from now on every add, remove and parent change is
+    /// refused, leaving the locator as it is.
+    ///
+    /// - Parameters:
+    ///   - denyClone: whether `clone()` is refused too.
+    ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
+    ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
+    /// - Returns: a failure only when an earlier call set another `denyClone`.
+    @discardableResult
+    public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
+        -> Result<Void, ServiceLocatorError>
+    {
+        storage.setReadOnly(denyClone: denyClone, assertionFailure: assertionFailure, owner: self)
+    }
+
+    /// Sets the locator asked for the services this one lacks.
+    ///
+    /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
+    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then.
+    @discardableResult
+    public final func setParent(_ parent: ServiceEasyLocator?) -> Result<Void, ServiceLocatorError> {
+        storage.setParent(parent.map { LocatorParent(locator: $0, storage: $0.storage) }, owner: self)
+    }
+
+    /// A writable locator of the same type holding the same providers (a lazy singleton made
+    /// before the clone is the same instance in both) and the same parent.
+    ///
+    /// When `denyClone` is set, the refusal is reported (and asserted when `setReadOnly` asked
+    /// for it), and a new, empty, writable locator is returned instead.
+    public final func clone() -> Self {
+        guard let state = storage.cloneState(owner: self) else {
+            return Self(parent: nil)
+        }
+        let copy = Self(parent: nil)
+        copy.storage.install(state.entries)
+        if let parent = state.parent {
+            _ = copy.storage.setParent(parent, owner: copy)
+        }
+        return copy
+    }
+
+    // MARK: - Adding
+
+    /// Stores `provider` under its service type (the recommended way to add a service).
+    ///
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only.
+    @discardableResult
+    public final func addService<Service>(provider: ServiceProvider<Service>) -> Result<Void, ServiceLocatorError> {
+        storage.add(Self.id(Service.self), entry: ServiceEntry(provider: provider), owner: self)
+    }
+
+    /// Stores the params `provider` under its service type. When its params are optional, the
+    /// service can also be got without params.
+    @discardableResult
+    public final func addService<Service, Params>(provider: ServiceParamsProvider<Service, Params>)
+        -> Result<Void, ServiceLocatorError>
+    {
+        storage.add(Self.id(Service.self), entry: ParamsServiceEntry(paramsProvider: provider), owner: self)
+    }
+
+    /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
+    /// `addService(shared as SharedServicing)` is got by `SharedServicing.self`.
+    @discardableResult
+    public final func addService<Service>(_ service: Service) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(service))
+    }
+
+    /// Stores a provider of `factory` under its service type.
+    @discardableResult
+    public final func addService<Factory: ServiceFactory>(factory: Factory) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(factory: factory))
+    }
+
+    /// Stores a params provider of `factory` under its service type.
+    @discardableResult
+    public final func addService<Factory: ServiceParamsFactory>(factory: Factory) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceParamsProvider(factory: factory))
+    }
+
+    /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
+    @discardableResult
+    public final func addLazyService<Service>(_ factory: @escaping () throws -> Service)
+        -> Result<Void, ServiceLocatorError>
+    {
+        addService(provider: ServiceProvider(mode: .lazy, factory: factory))
+    }
+
+    /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
+    /// written `addService { ... }`.
+    @discardableResult
+    public final func addService<Service>(manyFactory: @escaping () throws -> Service)
+        -> Result<Void, ServiceLocatorError>
+    {
+        addService(provider: ServiceProvider(mode: .many, factory: manyFactory))
+    }
+
+    /// Removes the `serviceType` service from this locator (parents are not changed).
+    ///
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
+    ///   removed), `.serviceNotFound` when no such service was stored.
+    @discardableResult
+    public final func removeService<Service>(serviceType: Service.Type) -> Result<Void, ServiceLocatorError> {
+        storage.remove(Self.id(Service.self), serviceType: Service.self, owner: self)
+    }
+
+    // MARK: - Getting
+
+    /// The service of the inferred type, or `nil` when it is missing or cannot be made.
+    public final func getService<Service>() -> Service? {
+        try? storage.service(Self.id(Service.self), as: Service.self)
+    }
+
+    /// The `serviceType` service, or `nil` when it is missing or cannot be made.
+    public final func getService<Service>(serviceType: Service.Type) -> Service? {
+        try? storage.service(Self.id(Service.self), as: Service.self)
+    }
+
+    /// The service of the inferred type made from `params`, or `nil` when it cannot be had.
+    public final func getService<Service, Params>(params: Params) -> Service? {
+        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
+    }
+
+    /// The `serviceType` service made from `params`, or `nil` when it cannot be had.
+    public final func getService<Service, Params>(serviceType: Service.Type, params: Params) -> Service? {
+        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
+    }
+
+    /// The service of the inferred type.
+    ///
+    /// - Throws: `ServiceLocatorError.serviceNotFound` when it is stored neither here nor in a
+    ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
+    ///   when its factory fails.
+    public final func tryService<Service>() throws -> Service {
+        try storage.service(Self.id(Service.self), as: Service.self)
+    }
+
+    /// The `serviceType` service; throws as `tryService()`.
+    public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
+        try storage.service(Self.id(Service.self), as: Service.self)
+    }
+
+    /// The service of the inferred type made from `params`.
+    ///
+    /// Params of another type than the factory's are cast when they fit (a `String` for
+    /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
+    public final func tryService<Service, Params>(params: Params) throws -> Service {
+        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+    }
+
+    /// The `serviceType` service made from `params`; throws as `tryService(params:)`.
+    public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
+        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+    }
+
+    /// The service of the inferred type, or the error, as a `Result`.
+    public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
+        Result { try storage.service(Self.id(Service.self), as: Service.self) }
+    }
+
+    /// The provider that gives the service without params (for a params service with optional
+    /// params: the one made with `nil` params), or `nil`.
+    public final func getServiceProvider<Service>(serviceType: Service.Type = Service.self) -> ServiceProvider<Service>? {
+        try? storage.provider(Self.id(Service.self), as: Service.self)
+    }
+
+    /// The params provider of the service, or `nil`.
+    public final func getServiceProvider<Service, Params>(
+        serviceType: Service.Type = Service.self,
+        paramsType: Params.Type = Params.self
+    ) -> ServiceParamsProvider<Service, Params>? {
+        try? storage.paramsProvider(Self.id(Service.self), as: Service.self, params: Params.self)
+    }
+
+    /// The `serviceType` service as `Any`, for callers that know the type only at run time
+    /// (Objective-C style wrappers); `nil` params means none.
+    package final func anyService(serviceType: Any.Type, params: Any?) throws -> Any {
+        try storage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
+    }
+}

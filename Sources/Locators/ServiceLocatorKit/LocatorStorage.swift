@@ -1,0 +1,252 @@
+import Synchronization
+
+/// The services of a locator, shared by `ServiceLocator` and `ServiceEasyLocator`.
+///
+/// A writable locator guards its state with a lock held only to read or write the dictionary,
+/// never while a provider runs, so a factory may use the same locator. `setReadOnly` freezes
+/// the state: from then on a get reads it without any lock, after one acquire load.
+package final class LocatorStorage: @unchecked Sendable {
+    // `entries`, `parent`, `denyCloneValue` and `assertOnRefusal` are guarded by `lock`.
+    // `frozen` is set once, under `lock` and with release ordering, after the last write to
+    // `entries` and `parent`; neither is written again, so a reader that saw `frozen` set (with
+    // acquire ordering) reads them without the lock.
+    private let lock = ServiceLock()
+    private let frozen = Atomic<Bool>(false)
+    private var entries: [ServiceLocatorKeyID: LocatorEntry] = [:]
+    private var parent: LocatorParent?
+    private var denyCloneValue = false
+    private var assertOnRefusal = false
+
+    /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
+    /// loop that each check alone would miss.
+    private static let parentLock = ServiceLock()
+
+    package init(parent: LocatorParent?) {
+        self.parent = parent
+    }
+
+    // MARK: - Reading
+
+    /// Whether the locator is read-only.
+    package var isReadOnly: Bool { frozen.load(ordering: .acquiring) }
+
+    /// Whether clones are refused.
+    package var denyClone: Bool { lock.withLock { denyCloneValue } }
+
+    /// The parent locator.
+    package var parentLocator: (AnyObject & Sendable)? { currentParent?.locator }
+
+    private var currentParent: LocatorParent? {
+        if frozen.load(ordering: .acquiring) { return parent }
+        return lock.withLock { parent }
+    }
+
+    /// The number of services stored here (parents excluded).
+    package var count: Int {
+        if frozen.load(ordering: .acquiring) { return entries.count }
+        return lock.withLock { entries.count }
+    }
+
+    /// The entry for `id` here, or else the parent to ask next.
+    @inline(__always)
+    private func local(_ id: ServiceLocatorKeyID) -> (entry: LocatorEntry?, next: LocatorStorage?) {
+        if frozen.load(ordering: .acquiring) {
+            if let entry = entries[id] { return (entry, nil) }
+            return (nil, parent?.storage)
+        }
+        return lock.withLock {
+            if let entry = entries[id] { return (entry, nil) }
+            return (nil, parent?.storage)
+        }
+    }
+
+    /// The entry for `id` in this locator or the nearest parent that has one.
+    package func lookup(_ id: ServiceLocatorKeyID) -> LocatorEntry? {
+        var storage = self
+        while true {
+            let found = storage.local(id)
+            if let entry = found.entry { return entry }
+            guard let next = found.next else { return nil }
+            storage = next
+        }
+    }
+
+    /// The entry for `id`, checked to hold a `Service` service.
+    package func entry<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
+        -> ServiceEntry<Service>
+    {
+        guard let entry = lookup(id) else {
+            throw .serviceNotFound(key: id, service: Service.self)
+        }
+        guard entry.serviceTypeID == ObjectIdentifier(Service.self) else {
+            throw .wrongServiceType(key: id, requested: Service.self, stored: entry.serviceType)
+        }
+        return unsafeDowncast(entry, to: ServiceEntry<Service>.self)
+    }
+
+    /// The provider that gives the service for `id` without params.
+    package func provider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
+        -> ServiceProvider<Service>
+    {
+        let entry = try entry(id, as: Service.self)
+        guard let provider = entry.provider else {
+            throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: nil)
+        }
+        return provider
+    }
+
+    /// The params provider stored for `id`.
+    package func paramsProvider<Service, Params>(
+        _ id: ServiceLocatorKeyID,
+        as type: Service.Type,
+        params: Params.Type
+    ) throws(ServiceLocatorError) -> ServiceParamsProvider<Service, Params> {
+        let entry = try entry(id, as: Service.self)
+        guard entry.paramsTypeID == ObjectIdentifier(Params.self) else {
+            throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: Params.self)
+        }
+        return unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params>.self).paramsProvider
+    }
+
+    /// The service for `id` without params.
+    package func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws -> Service {
+        try provider(id, as: Service.self).getService()
+    }
+
+    /// The service for `id` made from `params`. Params of exactly the stored params type (or
+    /// of the type it is the optional of) take the typed path; others are cast (an `Int` fits
+    /// `Any`) or refused with `wrongParams`.
+    package func service<Service, Params>(_ id: ServiceLocatorKeyID, as type: Service.Type, params: Params) throws
+        -> Service
+    {
+        let entry = try entry(id, as: Service.self)
+        if entry.paramsTypeID == ObjectIdentifier(Params.self) {
+            return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params>.self)
+                .paramsProvider.getService(params: params)
+        }
+        if entry.paramsTypeID == ObjectIdentifier(Params?.self) {
+            return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params?>.self)
+                .paramsProvider.getService(params: params)
+        }
+        return try entry.service(key: id, untypedParams: params).get()
+    }
+
+    /// The service for `id` as `Any`, checked to be a `serviceType`; `nil` params means none.
+    package func anyService(_ id: ServiceLocatorKeyID, serviceType: Any.Type, params: Any?) throws -> Any {
+        guard let entry = lookup(id) else {
+            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType)
+        }
+        guard entry.serviceTypeID == ObjectIdentifier(serviceType) else {
+            throw ServiceLocatorError.wrongServiceType(key: id, requested: serviceType, stored: entry.serviceType)
+        }
+        return try entry.anyService(key: id, params: params).get()
+    }
+
+    // MARK: - Changing
+
+    /// Stores `entry` for `id`, replacing what was there, unless the locator is read-only.
+    package func add(
+        _ id: ServiceLocatorKeyID,
+        entry: LocatorEntry,
+        owner: AnyObject & Sendable
+    ) -> Result<Void, ServiceLocatorError> {
+        let refusedAssert: Bool? = lock.withLock {
+            if frozen.load(ordering: .relaxed) { return assertOnRefusal }
+            entries[id] = entry
+            return nil
+        }
+        guard let assert = refusedAssert else { return .success(()) }
+        let change = "add service \(ServiceLocatorError.name(entry.serviceType)) for key '\(id)'"
+        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+    }
+
+    /// Removes the service for `id` here (not in parents), unless the locator is read-only.
+    package func remove(
+        _ id: ServiceLocatorKeyID,
+        serviceType: Any.Type,
+        owner: AnyObject & Sendable
+    ) -> Result<Void, ServiceLocatorError> {
+        let outcome: (refused: Bool, assert: Bool, removed: Bool) = lock.withLock {
+            if frozen.load(ordering: .relaxed) { return (true, assertOnRefusal, false) }
+            return (false, false, entries.removeValue(forKey: id) != nil)
+        }
+        if outcome.refused {
+            let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
+            return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: outcome.assert)
+        }
+        return outcome.removed ? .success(()) : .failure(.serviceNotFound(key: id, service: serviceType))
+    }
+
+    /// Makes the locator read-only. A second call with the same `denyClone` does nothing; one
+    /// that would change `denyClone` is refused.
+    package func setReadOnly(
+        denyClone: Bool,
+        assertionFailure: Bool,
+        owner: AnyObject & Sendable
+    ) -> Result<Void, ServiceLocatorError> {
+        let refusedAssert: Bool? = lock.withLock {
+            if frozen.load(ordering: .relaxed) {
+                return denyClone == denyCloneValue ? nil : assertOnRefusal
+            }
+            denyCloneValue = denyClone
+            assertOnRefusal = assertionFailure
+            frozen.store(true, ordering: .releasing)
+            return nil
+        }
+        guard let assert = refusedAssert else { return .success(()) }
+        let change = "change denyClone to \(denyClone)"
+        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+    }
+
+    /// The services and parent to copy into a clone, or `nil` (reported) when clones are denied.
+    package func cloneState(owner: AnyObject & Sendable) -> LocatorCloneState? {
+        let state: (denied: Bool, assert: Bool, copy: LocatorCloneState?) = lock.withLock {
+            if denyCloneValue { return (true, assertOnRefusal, nil) }
+            return (false, false, LocatorCloneState(entries: entries, parent: parent))
+        }
+        if state.denied {
+            _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: state.assert)
+        }
+        return state.copy
+    }
+
+    /// Fills a new, writable locator with a clone's services.
+    package func install(_ entries: [ServiceLocatorKeyID: LocatorEntry]) {
+        lock.withLock { self.entries = entries }
+    }
+
+    /// Sets the parent, unless the locator is read-only or the chain would loop.
+    package func setParent(_ newParent: LocatorParent?, owner: AnyObject & Sendable) -> Result<Void, ServiceLocatorError> {
+        let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentLock.withLock {
+            var ancestor = newParent?.storage
+            while let current = ancestor {
+                if current === self {
+                    return (.parentCycle(locator: type(of: owner)), false)
+                }
+                ancestor = current.currentParent?.storage
+            }
+            return lock.withLock {
+                if frozen.load(ordering: .relaxed) {
+                    return (.readOnly(locator: type(of: owner), change: "set parent"), assertOnRefusal)
+                }
+                parent = newParent
+                return nil
+            }
+        }
+        guard let refusal else { return .success(()) }
+        return Self.refuse(refusal.error, owner: owner, assert: refusal.assert)
+    }
+
+    /// Reports a refusal to the `ServiceLocatorLogger`s, asserts when asked to, and returns it.
+    package static func refuse(
+        _ error: ServiceLocatorError,
+        owner: AnyObject & Sendable,
+        assert: Bool
+    ) -> Result<Void, ServiceLocatorError> {
+        LogRecorder.shared.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
+        if assert {
+            assertionFailure(error.description)
+        }
+        return .failure(error)
+    }
+}

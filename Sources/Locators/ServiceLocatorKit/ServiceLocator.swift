@@ -1,0 +1,228 @@
+/// A dynamic container of services stored under typed keys.
+///
+/// ```swift
+/// enum ServiceLocatorKeys {
+///     static let lazyService = ServiceLocatorEasyKey<LazyService>()
+/// }
+///
+/// let locator = ServiceLocator()
+/// locator.addLazyService(key: ServiceLocatorKeys.lazyService) { LazyService() }
+/// locator.setReadOnly()
+/// let service = try locator.tryService(key: ServiceLocatorKeys.lazyService)
+/// ```
+///
+/// Every service is kept as a `ServiceProvider`, so it is made as its provider says. The
+/// locator is thread-safe, and a factory may get other services from the same locator. After
+/// `setReadOnly()` changes are refused and a get takes no lock. A get that misses asks the
+/// `parent` chain.
+///
+/// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
+open class ServiceLocator: @unchecked Sendable {
+    // All state lives in `storage`, which synchronizes itself.
+    package let storage: LocatorStorage
+
+    /// A new, empty, writable locator that asks `parent` for the services it lacks.
+    public required init(parent: ServiceLocator? = nil) {
+        storage = LocatorStorage(parent: parent.map { LocatorParent(locator: $0, storage: $0.storage) })
+    }
+
+    // MARK: - State
+
+    /// The locator asked for the services this one lacks.
+    public final var parent: ServiceLocator? {
+        storage.parentLocator.map { unsafeDowncast($0, to: ServiceLocator.self) }
+    }
+
+    /// Whether changes are refused (after `setReadOnly`).
+    public final var readOnly: Bool { storage.isReadOnly }
+
+    /// Whether `clone()` is refused.
+    public final var denyClone: Bool { storage.denyClone }
+
+    /// The number of services stored in this locator, its parents' not counted.
+    public final var count: Int { storage.count }
+
+    /// Protects the locator from changes: from now on every add, remove and parent change is
+    /// refused, leaving the locator as it is.
+    ///
+    /// - Parameters:
+    ///   - denyClone: whether `clone()` is refused too.
+    ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
+    ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
+    /// - Returns: a failure only when an earlier call set another `denyClone`.
+    @discardableResult
+    public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
+        -> Result<Void, ServiceLocatorError>
+    {
+        storage.setReadOnly(denyClone: denyClone, assertionFailure: assertionFailure, owner: self)
+    }
+
+    /// Sets the locator asked for the services this one lacks.
+    ///
+    /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
+    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then.
+    @discardableResult
+    public final func setParent(_ parent: ServiceLocator?) -> Result<Void, ServiceLocatorError> {
+        storage.setParent(parent.map { LocatorParent(locator: $0, storage: $0.storage) }, owner: self)
+    }
+
+    /// A writable locator of the same type holding the same providers (a lazy singleton made
+    /// before the clone is the same instance in both) and the same parent.
+    ///
+    /// When `denyClone` is set, the refusal is reported (and asserted when `setReadOnly` asked
+    /// for it), and a new, empty, writable locator is returned instead.
+    public final func clone() -> Self {
+        guard let state = storage.cloneState(owner: self) else {
+            return Self(parent: nil)
+        }
+        let copy = Self(parent: nil)
+        copy.storage.install(state.entries)
+        if let parent = state.parent {
+            _ = copy.storage.setParent(parent, owner: copy)
+        }
+        return copy
+    }
+
+    // MARK: - Adding
+
+    /// Stores `provider` under `key` (the recommended way to add a service).
+    ///
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorKey>(
+        key: Key,
+        provider: ServiceProvider<Key.ServiceType>
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.add(key.keyID, entry: ServiceEntry(provider: provider), owner: self)
+    }
+
+    /// Stores the params `provider` under `key`. When its params are optional, the service can
+    /// also be got without params.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorParamsKey>(
+        key: Key,
+        provider: ServiceParamsProvider<Key.ServiceType, Key.ParamsType>
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.add(key.keyID, entry: ParamsServiceEntry(paramsProvider: provider), owner: self)
+    }
+
+    /// Stores an existing `service` under `key` (like an `atOne` factory).
+    @discardableResult
+    public final func addService<Key: ServiceLocatorKey>(key: Key, service: Key.ServiceType)
+        -> Result<Void, ServiceLocatorError>
+    {
+        addService(key: key, provider: ServiceProvider(service))
+    }
+
+    /// Stores a provider of `factory` under `key`.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory>(key: Key, factory: Factory)
+        -> Result<Void, ServiceLocatorError>
+    where Factory.ServiceType == Key.ServiceType {
+        addService(key: key, provider: ServiceProvider(factory: factory))
+    }
+
+    /// Stores a params provider of `factory` under `key`.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+        key: Key,
+        factory: Factory
+    ) -> Result<Void, ServiceLocatorError>
+    where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType {
+        addService(key: key, provider: ServiceParamsProvider(factory: factory))
+    }
+
+    /// Stores a params provider of `factory`, whose params are the optional of the key's, under
+    /// `key`: the service is got with the key's params or, as the factory allows, without.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+        key: Key,
+        factory: Factory
+    ) -> Result<Void, ServiceLocatorError>
+    where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType? {
+        storage.add(key.keyID, entry: ParamsServiceEntry(paramsProvider: factory.serviceProvider()), owner: self)
+    }
+
+    /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
+    @discardableResult
+    public final func addLazyService<Key: ServiceLocatorKey>(
+        key: Key,
+        _ factory: @escaping () throws -> Key.ServiceType
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(key: key, provider: ServiceProvider(mode: .lazy, factory: factory))
+    }
+
+    /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
+    /// written `addService(key:) { ... }`.
+    @discardableResult
+    public final func addService<Key: ServiceLocatorKey>(
+        key: Key,
+        manyFactory: @escaping () throws -> Key.ServiceType
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(key: key, provider: ServiceProvider(mode: .many, factory: manyFactory))
+    }
+
+    /// Removes the service stored under `key` in this locator (parents are not changed).
+    ///
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
+    ///   removed), `.serviceNotFound` when nothing was stored under `key`.
+    @discardableResult
+    public final func removeService<Key: ServiceLocatorKey>(key: Key) -> Result<Void, ServiceLocatorError> {
+        storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self)
+    }
+
+    // MARK: - Getting
+
+    /// The service stored under `key`, or `nil` when it is missing or cannot be made.
+    public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
+        try? storage.service(key.keyID, as: Key.ServiceType.self)
+    }
+
+    /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
+    public final func getService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) -> Key.ServiceType? {
+        try? storage.service(key.keyID, as: Key.ServiceType.self, params: params)
+    }
+
+    /// The service stored under `key`.
+    ///
+    /// - Throws: `ServiceLocatorError.serviceNotFound` when nothing is stored under `key` here or
+    ///   in a parent, `.wrongParams` when the service needs params, or the provider's
+    ///   `ServiceObtainError` when its factory fails.
+    public final func tryService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
+        try storage.service(key.keyID, as: Key.ServiceType.self)
+    }
+
+    /// The service stored under `key` made from `params`.
+    ///
+    /// - Throws: `ServiceLocatorError.serviceNotFound`, `.wrongParams` when the stored service
+    ///   takes other params, or the provider's `ServiceObtainError`.
+    public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
+        -> Key.ServiceType
+    {
+        try storage.service(key.keyID, as: Key.ServiceType.self, params: params)
+    }
+
+    /// The service stored under `key`, or the error, as a `Result`.
+    public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
+        Result { try storage.service(key.keyID, as: Key.ServiceType.self) }
+    }
+
+    /// The provider that gives the service under `key` without params (for a params service
+    /// with optional params: the one made with `nil` params), or `nil`.
+    public final func getServiceProvider<Key: ServiceLocatorKey>(key: Key) -> ServiceProvider<Key.ServiceType>? {
+        try? storage.provider(key.keyID, as: Key.ServiceType.self)
+    }
+
+    /// The params provider stored under `key`, or `nil`.
+    public final func getServiceProvider<Key: ServiceLocatorParamsKey>(key: Key)
+        -> ServiceParamsProvider<Key.ServiceType, Key.ParamsType>?
+    {
+        try? storage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
+    }
+
+    /// The service under `key` as `Any`, for callers with untyped params (Objective-C style
+    /// wrappers); `nil` params means none.
+    package final func anyService<Key: ServiceLocatorKey>(key: Key, params: Any?) throws -> Any {
+        try storage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
+    }
+}

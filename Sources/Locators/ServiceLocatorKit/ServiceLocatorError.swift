@@ -1,0 +1,67 @@
+import Foundation
+
+/// Why a locator could not give a service or refused a change.
+///
+/// A factory that fails is not a locator error: `tryService` passes the provider's
+/// `ServiceObtainError` through unchanged.
+public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible {
+    /// Nothing is stored for `key` in the locator or its parents; `service` is the type asked for.
+    case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type)
+
+    /// The params given do not fit the service stored for `key`.
+    ///
+    /// `expected` is the params type the service takes (`nil`: it takes none); `received` is the
+    /// type of the params given (`nil`: none were given).
+    case wrongParams(key: ServiceLocatorKeyID, service: Any.Type, expected: Any.Type?, received: Any.Type?)
+
+    /// The service stored for `key` is a `stored`, not the `requested` type (two key types share
+    /// one `storeKey`).
+    case wrongServiceType(key: ServiceLocatorKeyID, requested: Any.Type, stored: Any.Type)
+
+    /// `locator` is read-only, so `change` was refused and nothing changed.
+    case readOnly(locator: Any.Type, change: String)
+
+    /// `locator` denies clones, so an empty locator was given instead of a copy.
+    case cloneDenied(locator: Any.Type)
+
+    /// Setting the parent would make the parent chain of a `locator` loop back to itself.
+    case parentCycle(locator: Any.Type)
+
+    /// The shared `locator` was asked for before it was set up.
+    case sharedRequireSetup(locator: Any.Type)
+
+    /// The shared `locator` is read-only and may not be replaced.
+    case sharedReadOnly(locator: Any.Type)
+
+    /// A sentence naming the locator or service and the cause.
+    public var errorDescription: String? {
+        switch self {
+        case let .serviceNotFound(key, service):
+            return "Service \(Self.name(service)) not found for key '\(key)'"
+        case let .wrongParams(key, service, expected, received):
+            let expectedText = expected.map { "params of type \(Self.name($0))" } ?? "no params"
+            let receivedText = received.map { "params of type \(Self.name($0))" } ?? "no params"
+            return "Wrong params for service \(Self.name(service)) (key '\(key)'): it takes \(expectedText), "
+                + "but got \(receivedText)"
+        case let .wrongServiceType(key, requested, stored):
+            return "Service for key '\(key)' is \(Self.name(stored)), not the requested \(Self.name(requested))"
+        case let .readOnly(locator, change):
+            return "\(Self.name(locator)) is read-only: refused to \(change)"
+        case let .cloneDenied(locator):
+            return "\(Self.name(locator)) denies clone: an empty locator was made instead"
+        case let .parentCycle(locator):
+            return "\(Self.name(locator)) parent refused: the parent chain would loop"
+        case let .sharedRequireSetup(locator):
+            return "Shared \(Self.name(locator)) is not set up"
+        case let .sharedReadOnly(locator):
+            return "Shared \(Self.name(locator)) is read-only: it may not be set up again"
+        }
+    }
+
+    /// The same text as `errorDescription`.
+    public var description: String { errorDescription ?? "" }
+
+    static func name(_ type: Any.Type) -> String {
+        String(reflecting: type)
+    }
+}

@@ -1,0 +1,55 @@
+/// The identity of a slot in a locator: what two keys must share to name the same service.
+///
+/// The easy keys (`ServiceLocatorEasyKey`, `ServiceLocatorParamsEasyKey`) and
+/// `ServiceEasyLocator` name a slot by the service type; other keys name it by their `storeKey`.
+/// Comparing and hashing an identity builds no string, so a get costs the same whatever the
+/// number of services.
+public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
+    private enum Storage: Sendable {
+        case type(Any.Type)
+        case name(String)
+    }
+
+    private let storage: Storage
+
+    /// The slot named by the service type `serviceType`.
+    public init(serviceType: Any.Type) {
+        storage = .type(serviceType)
+    }
+
+    /// The slot named by the string `storeKey`.
+    public init(storeKey: String) {
+        storage = .name(storeKey)
+    }
+
+    /// The service type naming the slot, when the slot is named by a type.
+    public var serviceType: Any.Type? {
+        if case .type(let type) = storage { return type }
+        return nil
+    }
+
+    /// The name of the slot: its `storeKey`, or the full name of its service type.
+    public var description: String {
+        switch storage {
+        case .type(let type): return String(reflecting: type)
+        case .name(let name): return name
+        }
+    }
+
+    /// Whether `lhs` and `rhs` name the same slot.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case let (.type(left), .type(right)): return ObjectIdentifier(left) == ObjectIdentifier(right)
+        case let (.name(left), .name(right)): return left == right
+        default: return false
+        }
+    }
+
+    /// Hashes the slot's identity.
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .type(let type): hasher.combine(ObjectIdentifier(type))
+        case .name(let name): hasher.combine(name)
+        }
+    }
+}

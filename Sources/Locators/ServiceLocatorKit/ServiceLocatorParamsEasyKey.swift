@@ -1,0 +1,18 @@
+/// The ready-made key of a `ServiceType` service got with `ParamsType` params; its slot is the
+/// service type, the same as `ServiceLocatorEasyKey<ServiceType>`'s.
+///
+/// ```swift
+/// enum ServiceLocatorKeys {
+///     static let secondService = ServiceLocatorParamsEasyKey<SecondService, SecondServiceParams?>()
+/// }
+/// ```
+public struct ServiceLocatorParamsEasyKey<ServiceType, ParamsType>: ServiceLocatorParamsKey {
+    /// A key of the `ServiceType` service got with `ParamsType` params.
+    public init() {}
+
+    /// The full name of `ServiceType` (built when asked; gets use `keyID`).
+    public var storeKey: String { String(reflecting: ServiceType.self) }
+
+    /// The slot named by `ServiceType`.
+    public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: ServiceType.self) }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import Testing
+import ServiceLocatorKit
+
+@Suite("ServiceLocator: threads")
+struct ServiceLocatorConcurrencyTests {
+    static let threads = 8
+    static let perThread = 200
+
+    @Test func concurrentAddsLoseNothing() throws {
+        let locator = ServiceLocator()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<Self.perThread {
+                let key = NamedKey<NumberService>(storeKey: "service-\(thread)-\(index)")
+                locator.addService(key: key, service: NumberService(number: thread * Self.perThread + index))
+                // Reads interleave with the writes of other threads.
+                _ = locator.getService(key: NamedKey<NumberService>(storeKey: "service-0-\(index)"))
+            }
+        }
+        #expect(locator.count == Self.threads * Self.perThread)
+        for thread in 0..<Self.threads {
+            for index in 0..<Self.perThread {
+                let key = NamedKey<NumberService>(storeKey: "service-\(thread)-\(index)")
+                #expect(try locator.tryService(key: key).number == thread * Self.perThread + index)
+            }
+        }
+    }
+
+    @Test func concurrentGetsFromReadOnlyMakeTheSingletonOnce() {
+        let counter = Counter()
+        let locator = ServiceLocator()
+        locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
+        locator.addLazyService(key: Keys.dependent) { [unowned locator] in
+            counter.increment()
+            return DependentService(first: try locator.tryService(key: Keys.first))
+        }
+        locator.setReadOnly(assertionFailure: false)
+
+        let results = ResultBox<ObjectIdentifier>()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            for _ in 0..<Self.perThread {
+                if let service = locator.getService(key: Keys.dependent) {
+                    results.append(ObjectIdentifier(service))
+                }
+            }
+        }
+        #expect(counter.value == 1)
+        #expect(results.count == Self.threads * Self.perThread)
+        #expect(results.distinct == 1)
+    }
+
+    @Test func writableLocatorServesFactoriesThatUseItWhileOthersWrite() throws {
+        let locator = ServiceLocator()
+        locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
+        locator.addService(key: Keys.dependent) { [unowned locator] in
+            DependentService(first: try locator.tryService(key: Keys.first))
+        }
+        let failures = ResultBox<String>()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<Self.perThread / 4 {
+                if thread % 2 == 0 {
+                    locator.addService(key: NamedKey<ManyService>(storeKey: "extra-\(thread)-\(index)")) {
+                        ManyService()
+                    }
+                } else if (try? locator.tryService(key: Keys.dependent).first.name) != "dependency" {
+                    failures.append("get \(thread)-\(index)")
+                }
+            }
+        }
+        #expect(failures.count == 0)
+        #expect(locator.count == 2 + (Self.threads / 2) * (Self.perThread / 4))
+    }
+
+    @Test func parentChangesFromManyThreadsNeverLoop() {
+        let locators = (0..<4).map { _ in ServiceLocator() }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<50 {
+                let child = locators[(thread + index) % locators.count]
+                let parent = locators[(thread + index + 1 + thread % 2) % locators.count]
+                child.setParent(parent)
+            }
+        }
+        // Whatever was kept, each chain ends.
+        for locator in locators {
+            var seen = 0
+            var current: ServiceLocator? = locator
+            while let next = current?.parent, seen <= locators.count {
+                current = next
+                seen += 1
+            }
+            #expect(seen < locators.count)
+            #expect(locator.getService(key: Keys.first) == nil)
+        }
+    }
+}
+
+/// Collects values from many threads.
+final class ResultBox<Value: Hashable & Sendable>: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLockBox()
+    private var values: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { values.append(value) } }
+    var count: Int { lock.withLock { values.count } }
+    var distinct: Int { lock.withLock { Set(values).count } }
+}

@@ -1,0 +1,90 @@
+import Testing
+import ServiceLocatorKit
+
+@Suite("ServiceLocator: parent chains")
+struct ServiceLocatorParentTests {
+    @Test func missingKeyIsAskedOfTheParentChain() throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService(name: "root"))
+        root.addService(key: Keys.params, factory: ParamsServiceFactory())
+        let middle = ServiceLocator(parent: root)
+        middle.addLazyService(key: Keys.lazy) { LazyService() }
+        let leaf = ServiceLocator(parent: middle)
+        #expect(leaf.parent === middle)
+        #expect(middle.parent === root)
+
+        #expect(try leaf.tryService(key: Keys.first).name == "root")
+        #expect(try leaf.tryService(key: Keys.lazy) === middle.tryService(key: Keys.lazy))
+        #expect(try leaf.tryService(key: Keys.params, params: "p").text == "p")
+        #expect(leaf.getServiceProvider(key: Keys.first) === root.getServiceProvider(key: Keys.first))
+        #expect(leaf.count == 0)
+
+        let error = #expect(throws: ServiceLocatorError.self) { try leaf.tryService(key: Keys.many) }
+        guard case .serviceNotFound? = error else {
+            Issue.record("expected serviceNotFound, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func ownServiceHidesTheParents() throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService(name: "root"))
+        let child = ServiceLocator(parent: root)
+        child.addService(key: Keys.first, service: FirstService(name: "child"))
+        #expect(try child.tryService(key: Keys.first).name == "child")
+        child.removeService(key: Keys.first)
+        #expect(try child.tryService(key: Keys.first).name == "root")
+    }
+
+    @Test func readOnlyParentsAreReadToo() throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService(name: "root"))
+        root.setReadOnly(assertionFailure: false)
+        let child = ServiceLocator(parent: root)
+        child.setReadOnly(assertionFailure: false)
+        #expect(try child.tryService(key: Keys.first).name == "root")
+        #expect(child.parent === root)
+        #expect(child.getService(key: Keys.lazy) == nil)
+    }
+
+    @Test func parentCanBeSetAndCleared() throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService())
+        let child = ServiceLocator()
+        #expect(child.getService(key: Keys.first) == nil)
+        #expect(child.setParent(root).failure == nil)
+        #expect(child.getService(key: Keys.first) != nil)
+        #expect(child.setParent(nil).failure == nil)
+        #expect(child.getService(key: Keys.first) == nil)
+    }
+
+    @Test func loopingChainIsRefused() {
+        let log = RefusalLog.shared
+        let a = ServiceLocator()
+        let b = ServiceLocator(parent: a)
+        let c = ServiceLocator(parent: b)
+
+        for (locator, parent) in [(a, a), (a, b), (a, c), (b, c)] {
+            let refusal = locator.setParent(parent).failure
+            guard case .parentCycle(let type)? = refusal else {
+                Issue.record("expected parentCycle, got \(String(describing: refusal))")
+                continue
+            }
+            #expect(same(type, ServiceLocator.self))
+        }
+        #expect(a.parent == nil)
+        #expect(b.parent === a)
+        #expect(log.errors(of: a).count == 3)
+        // Gets still end.
+        #expect(c.getService(key: Keys.first) == nil)
+    }
+
+    @Test func cloneKeepsTheParent() throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService(name: "root"))
+        let child = ServiceLocator(parent: root)
+        let copy = child.clone()
+        #expect(copy.parent === root)
+        #expect(try copy.tryService(key: Keys.first).name == "root")
+    }
+}

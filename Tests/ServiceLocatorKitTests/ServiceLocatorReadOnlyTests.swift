@@ -1,0 +1,167 @@
+import Testing
+import ServiceLocatorKit
+
+@Suite("ServiceLocator: readOnly, clone, shared instance")
+struct ServiceLocatorReadOnlyTests {
+    @Test func readOnlyRefusesEveryChangeAndKeepsTheLocator() throws {
+        let log = RefusalLog.shared
+        let locator = ServiceLocator()
+        let first = FirstService()
+        locator.addService(key: Keys.first, service: first)
+        #expect(locator.readOnly == false)
+        #expect(locator.setReadOnly(denyClone: false, assertionFailure: false).failure == nil)
+        #expect(locator.readOnly)
+        #expect(locator.denyClone == false)
+
+        let refusals: [ServiceLocatorError?] = [
+            locator.addService(key: Keys.lazy, factory: LazyServiceFactory()).failure,
+            locator.addService(key: Keys.first, service: FirstService(name: "other")).failure,
+            locator.addLazyService(key: Keys.many) { ManyService() }.failure,
+            locator.addService(key: Keys.many) { ManyService() }.failure,
+            locator.addService(key: Keys.number, factory: NumberServiceFactory()).failure,
+            locator.removeService(key: Keys.first).failure,
+            locator.setParent(ServiceLocator()).failure,
+        ]
+        for refusal in refusals {
+            guard case .readOnly(let type, _)? = refusal else {
+                Issue.record("expected readOnly, got \(String(describing: refusal))")
+                continue
+            }
+            #expect(same(type, ServiceLocator.self))
+        }
+        #expect(refusals[0]?.description.contains("LazyService") == true)
+        #expect(refusals[5]?.description.contains("remove") == true)
+
+        // Unchanged.
+        #expect(try locator.tryService(key: Keys.first) === first)
+        #expect(locator.getService(key: Keys.lazy) == nil)
+        #expect(locator.count == 1)
+        #expect(locator.parent == nil)
+        // Reported.
+        #expect(log.errors(of: locator).count == refusals.count)
+    }
+
+    @Test func setReadOnlyAgainKeepsTheFirstDenyClone() {
+        let locator = ServiceLocator()
+        locator.setReadOnly(denyClone: true, assertionFailure: false)
+        #expect(locator.setReadOnly(denyClone: true).failure == nil)
+        guard case .readOnly? = locator.setReadOnly(denyClone: false).failure else {
+            Issue.record("changing denyClone of a read-only locator should be refused")
+            return
+        }
+        #expect(locator.denyClone)
+    }
+
+    @Test func cloneSharesProvidersAndIsWritable() throws {
+        let locator = ServiceLocator()
+        locator.addLazyService(key: Keys.lazy) { LazyService() }
+        locator.addService(key: Keys.many) { ManyService() }
+        let made = try locator.tryService(key: Keys.lazy)
+        locator.setReadOnly(denyClone: false, assertionFailure: false)
+
+        let copy = locator.clone()
+        #expect(copy !== locator)
+        #expect(copy.readOnly == false)
+        #expect(copy.denyClone == false)
+        #expect(try copy.tryService(key: Keys.lazy) === made)
+        #expect(copy.getServiceProvider(key: Keys.many) === locator.getServiceProvider(key: Keys.many))
+
+        copy.addService(key: Keys.first, service: FirstService())
+        #expect(copy.getService(key: Keys.first) != nil)
+        #expect(locator.getService(key: Keys.first) == nil)
+        copy.removeService(key: Keys.lazy)
+        #expect(locator.getService(key: Keys.lazy) === made)
+    }
+
+    @Test func deniedCloneIsAnEmptyWritableLocatorOfTheSameType() {
+        let log = RefusalLog.shared
+        let locator = AppLocator()
+        locator.addService(key: Keys.first, service: FirstService())
+        locator.setReadOnly(assertionFailure: false)
+        #expect(locator.denyClone)
+
+        let copy = locator.clone()
+        #expect(type(of: copy) == AppLocator.self)
+        #expect(copy.count == 0)
+        #expect(copy.getService(key: Keys.first) == nil)
+        #expect(copy.readOnly == false)
+        #expect(copy.addService(key: Keys.first, service: FirstService()).failure == nil)
+
+        let errors = log.errors(of: locator)
+        #expect(errors.count == 1)
+        guard case .cloneDenied(let type)? = errors.first else {
+            Issue.record("expected cloneDenied, got \(errors)")
+            return
+        }
+        #expect(same(type, AppLocator.self))
+    }
+
+    @Test func subclassSharedInstance() throws {
+        let log = RefusalLog.shared
+        let holder = SharedServiceLocator<AppLocator>()
+        #expect(holder.locator == nil)
+        let error = #expect(throws: ServiceLocatorError.self) { try holder.tryLocator() }
+        guard case .sharedRequireSetup(let type)? = error else {
+            Issue.record("expected sharedRequireSetup, got \(String(describing: error))")
+            return
+        }
+        #expect(same(type, AppLocator.self))
+
+        let locator = AppLocator()
+        locator.addService(key: Keys.first, service: FirstService(name: "shared"))
+        locator.setReadOnly(assertionFailure: false)
+        #expect(holder.setup(locator, assertionFailure: false).failure == nil)
+        #expect(holder.readOnly)
+        #expect(try holder.tryLocator() === locator)
+        #expect(try holder.tryLocator().tryService(key: Keys.first).name == "shared")
+
+        guard case .sharedReadOnly? = holder.setup(AppLocator()).failure else {
+            Issue.record("a second setup should be refused")
+            return
+        }
+        #expect(holder.locator === locator)
+        #expect(log.errors(of: holder).count == 1)
+    }
+
+    @Test func sharedInstanceMayBeReplacedUntilLocked() {
+        let holder = SharedServiceLocator<ServiceLocator>()
+        let first = ServiceLocator()
+        let second = ServiceLocator()
+        #expect(holder.setup(first, readOnlySharedAfter: false).failure == nil)
+        #expect(holder.readOnly == false)
+        #expect(holder.setup(second).failure == nil)
+        #expect(holder.locator === second)
+        #expect(holder.readOnly)
+    }
+
+    #if DEBUG
+    @Test func readOnlyChangeAssertsWhenAskedTo() async {
+        await #expect(processExitsWith: .failure) {
+            let locator = ServiceLocator()
+            locator.setReadOnly()
+            locator.addService(key: Keys.first, service: FirstService())
+        }
+    }
+
+    @Test func deniedCloneAssertsWhenAskedTo() async {
+        await #expect(processExitsWith: .failure) {
+            let locator = ServiceLocator()
+            locator.setReadOnly(denyClone: true, assertionFailure: true)
+            _ = locator.clone()
+        }
+    }
+
+    @Test func lockedSharedSetupAssertsWhenAskedTo() async {
+        await #expect(processExitsWith: .failure) {
+            let holder = SharedServiceLocator<ServiceLocator>()
+            holder.setup(ServiceLocator())
+            holder.setup(ServiceLocator())
+        }
+    }
+    #endif
+}
+
+/// An app's locator subclass with a shared instance, as the 2.x docs suggest.
+final class AppLocator: ServiceLocator, @unchecked Sendable {
+    static let holder = SharedServiceLocator<AppLocator>()
+}
