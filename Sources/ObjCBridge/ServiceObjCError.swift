@@ -7,7 +7,8 @@ import Foundation
 /// - `NSLocalizedDescriptionKey`: the Swift error's message, naming the service type and the
 ///   cause (for obtain failures, the `ServiceObtainError.fatalMessage`);
 /// - `NSUnderlyingErrorKey`: the original Swift error, unchanged;
-/// - `ServiceObjCError.serviceTypeKey`: the name of the service type that was asked for.
+/// - `ServiceObjCError.serviceTypeKey`: the name of the service type that was asked for (absent
+///   only when a locator key made from a bare `storeKey` found nothing).
 ///
 /// ```swift
 /// var error: NSError?
@@ -20,7 +21,8 @@ public enum ServiceObjCError {
     /// The domain of every `NSError` the wrappers give: `"ServiceContainerKitObjC.ServiceError"`.
     public static let domain = "ServiceContainerKitObjC.ServiceError"
 
-    /// The `userInfo` key of the full name of the service type that was asked for (a `String`).
+    /// The `userInfo` key of the full name of the service type that was asked for (a `String`;
+    /// absent when the type is not known, as for a missing `ServiceLocatorObjCKey(storeKey:)`).
     public static let serviceTypeKey = "ServiceContainerKitObjC.ServiceType"
 
     /// The code of `error` when it is one of the wrappers' errors, otherwise `nil`.
@@ -30,17 +32,13 @@ public enum ServiceObjCError {
     }
 
     /// An error of the wrappers' domain with `code`, describing `underlying` for a `service`.
-    static func make(code: ServiceObjCErrorCode, service: Any.Type, underlying: any Error, message: String)
+    static func make(code: ServiceObjCErrorCode, service: Any.Type?, underlying: any Error, message: String)
         -> NSError
     {
-        NSError(
-            domain: domain,
-            code: code.rawValue,
-            userInfo: [
-                NSLocalizedDescriptionKey: message,
-                NSUnderlyingErrorKey: underlying,
-                serviceTypeKey: String(reflecting: service),
-            ]
-        )
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: underlying]
+        if let service {
+            userInfo[serviceTypeKey] = String(reflecting: service)
+        }
+        return NSError(domain: domain, code: code.rawValue, userInfo: userInfo)
     }
 }

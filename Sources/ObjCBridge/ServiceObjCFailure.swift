@@ -8,21 +8,25 @@ enum ServiceObjCFailure: Error {
     case obtain(ServiceObtainError)
     /// The service is not an `NSObject`.
     case notNSObject(ServiceNotNSObjectError)
+    /// Another error (a locator's), with its code decided by whoever caught it, and the service
+    /// type asked for when it is known.
+    case other(any Error, code: ServiceObjCErrorCode, service: Any.Type?)
 
     /// The service is handed out as an `NSObject`, or refused (and the refusal reported to the
     /// `ProvidersLogger`s) when it is not one.
+    /// `serviceType` is the type asked for, named in the report and the error.
     @inlinable
-    static func object<Service>(_ service: Service, of type: Service.Type) throws(ServiceObjCFailure) -> NSObject {
+    static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
         if let object = service as? NSObject {
             return object
         }
-        throw refuse(service, of: type)
+        throw refuse(service, as: serviceType)
     }
 
     @usableFromInline
-    static func refuse<Service>(_ service: Service, of type: Service.Type) -> ServiceObjCFailure {
-        LogRecorder.shared.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: type) }
-        return .notNSObject(ServiceNotNSObjectError(service: type, obtainedType: Swift.type(of: service as Any)))
+    static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
+        LogRecorder.shared.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
+        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: service as Any)))
     }
 
     /// The code of the `NSError`.
@@ -34,6 +38,8 @@ enum ServiceObjCFailure: Error {
             return error.isWrongParams && !error.isNested ? .wrongParams : .obtainFailure
         case .notNSObject:
             return .notNSObject
+        case .other(_, let code, _):
+            return code
         }
     }
 
@@ -42,6 +48,7 @@ enum ServiceObjCFailure: Error {
         switch self {
         case .obtain(let error): return error.fatalMessage
         case .notNSObject(let error): return error.description
+        case .other(let error, _, _): return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
         }
     }
 
@@ -58,6 +65,8 @@ enum ServiceObjCFailure: Error {
             return ServiceObjCError.make(code: code, service: requested, underlying: error, message: message)
         case .notNSObject(let error):
             return ServiceObjCError.make(code: code, service: error.service, underlying: error, message: message)
+        case .other(let error, _, let service):
+            return ServiceObjCError.make(code: code, service: service, underlying: error, message: message)
         }
     }
 }

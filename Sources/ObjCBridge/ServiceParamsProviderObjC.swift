@@ -46,7 +46,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
             (params: Any?) throws(ServiceObjCFailure) -> NSObject in
             let service = try Self.service(of: provider, params: params)
-            return try ServiceObjCFailure.object(service, of: ServiceType.self)
+            return try ServiceObjCFailure.object(service, as: ServiceType.self)
         }
     }
 

@@ -49,7 +49,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
             } catch {
                 throw .obtain(error)
             }
-            return try ServiceObjCFailure.object(service, of: ServiceType.self)
+            return try ServiceObjCFailure.object(service, as: ServiceType.self)
         }
     }
 

@@ -147,6 +147,89 @@ final class AppServicesObjC: NSObject, Sendable {
     }
 }
 
+// MARK: Guide: locator keys
+enum AppLocatorKeys {
+    static let profile = ProfileServiceFactory.defaultKey
+    static let imageLoader = ImageLoaderFactory.defaultKey
+}
+
+extension ServiceLocatorObjCKey {
+    static let profile = ServiceLocatorObjCKey(AppLocatorKeys.profile)
+    static let imageLoader = ServiceLocatorObjCKey(AppLocatorKeys.imageLoader)
+}
+
+func makeAppLocatorObjC() -> ServiceLocatorObjC {
+    let locator = ServiceLocator()
+    locator.addService(key: AppLocatorKeys.profile, factory: ProfileServiceFactory())
+    locator.addService(key: AppLocatorKeys.imageLoader, factory: ImageLoaderFactory())
+    locator.setReadOnly()
+    return ServiceLocatorObjC(locator)
+}
+// MARK: end
+
+// MARK: Guide: easy locator setup
+protocol Analytics: AnyObject, Sendable {
+    func track(_ event: String)
+}
+
+final class AnalyticsService: NSObject, Analytics {
+    func track(_ event: String) {}
+}
+
+func makeAppEasyLocatorObjC() -> ServiceEasyLocatorObjC {
+    let locator = ServiceEasyLocator()
+    locator.addService(factory: ProfileServiceFactory())
+    locator.addService(factory: ImageLoaderFactory())
+    locator.addService(AnalyticsService() as any Analytics)
+    locator.setReadOnly()
+    return ServiceEasyLocatorObjC(locator)
+}
+// MARK: end
+
+@Suite struct ObjCBridgeLocatorGuideTests {
+    @Test func locatorWithKeys() throws {
+        // MARK: Guide: locator gets
+        let locator = makeAppLocatorObjC()
+        let profile = locator.getServiceWithKey(.profile) as? ProfileService
+        // [locator getServiceWithKey:ServiceLocatorKey.profile]
+        var error: NSError?
+        let checked = locator.getServiceWithKey(.profile, error: &error)
+        // [locator getServiceWithKey:ServiceLocatorKey.profile error:&error]
+        let loader = locator.getServiceWithKey(.imageLoader, params: "https://img") as? ImageLoader
+        // [locator getServiceWithKey:ServiceLocatorKey.imageLoader params:@"https://img"]
+        let checkedLoader = locator.getServiceWithKey(.imageLoader, params: "https://img", error: &error)
+        // [locator getServiceWithKey:ServiceLocatorKey.imageLoader params:@"https://img" error:&error]
+        // MARK: end
+
+        #expect(profile?.userName == "guest")
+        #expect(checked as? ProfileService === profile)
+        #expect(loader?.baseURL == "https://img")
+        #expect((checkedLoader as? ImageLoader)?.baseURL == "https://img")
+        #expect(error == nil)
+    }
+
+    @Test func easyLocator() throws {
+        // MARK: Guide: easy locator gets
+        let locator = makeAppEasyLocatorObjC()
+        let profile = locator.getServiceWithClass(ProfileService.self) as? ProfileService
+        // [locator getServiceWithClass:ProfileService.class]
+        var error: NSError?
+        let checked = locator.getServiceWithClass(ProfileService.self, error: &error)
+        // [locator getServiceWithClass:ProfileService.class error:&error]
+        let analytics = locator.getServiceWithProtocol((any Analytics).self) as? any Analytics
+        // [locator getServiceWithProtocol:@protocol(Analytics)]
+        let loader = locator.getServiceWithClass(ImageLoader.self, params: "https://img") as? ImageLoader
+        // [locator getServiceWithClass:ImageLoader.class params:@"https://img"]
+        // MARK: end
+
+        #expect(profile?.userName == "guest")
+        #expect(checked as? ProfileService === profile)
+        #expect(analytics is AnalyticsService)
+        #expect(loader?.baseURL == "https://img")
+        #expect(error == nil)
+    }
+}
+
 // MARK: Guide: logging refusals
 final class ObjCRefusalLogger: ProvidersLogger {
     func serviceProviderObjCNotSupport(type: Any.Type) {
