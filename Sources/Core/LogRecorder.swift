@@ -45,15 +45,22 @@ public final class LogRecorder: @unchecked Sendable {
     }
 
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
+    ///
+    /// An event raised by a logger while it handles another event on the same thread (say, it
+    /// gets a service whose making fails) is not delivered: it would re-enter the logger and
+    /// could repeat without end.
     public func record<EventLogger>(
         _ loggerType: EventLogger.Type,
         _ event: @escaping @Sendable (EventLogger) -> Void
     ) {
+        if LogDelivery.isDelivering { return }
         let current = lock.withLock { loggers }
         for logger in current {
             guard logger is EventLogger else { continue }
             let deliver: @Sendable () -> Void = {
-                if let receiver = logger as? EventLogger { event(receiver) }
+                if let receiver = logger as? EventLogger {
+                    LogDelivery.run { event(receiver) }
+                }
             }
             guard let queue = logger.queue else {
                 deliver()
@@ -79,6 +86,23 @@ public final class LogRecorder: @unchecked Sendable {
 
     func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
         record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
+    }
+}
+
+/// Marks the threads that are delivering an event to a logger.
+enum LogDelivery {
+    private static let key = "ServiceContainerKit.LogDelivery"
+
+    static var isDelivering: Bool {
+        Thread.current.threadDictionary[key] != nil
+    }
+
+    static func run(_ body: () -> Void) {
+        let dictionary = Thread.current.threadDictionary
+        let outer = dictionary[key] != nil
+        dictionary[key] = true
+        defer { if !outer { dictionary[key] = nil } }
+        body()
     }
 }
 

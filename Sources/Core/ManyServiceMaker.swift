@@ -4,14 +4,22 @@ final class ManyServiceMaker<Service>: @unchecked Sendable {
     // Immutable; the factory itself is called concurrently (wrap in a safe provider to
     // serialize a factory with mutable state).
     @usableFromInline let factory: () throws -> Service
+    /// What the cycle check tracks instead of this maker: the params maker whose params it binds.
+    @usableFromInline let boundID: ObjectIdentifier?
 
     init(factory: @escaping () throws -> Service) {
         self.factory = factory
+        self.boundID = nil
+    }
+
+    init(id: ObjectIdentifier, factory: @escaping () throws -> Service) {
+        self.factory = factory
+        self.boundID = id
     }
 
     @inlinable
     func get() throws(ServiceObtainError) -> Service {
-        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
+        try ObtainStack.withEntered(boundID ?? ObjectIdentifier(self), service: Service.self) {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self, factory)
         }

@@ -63,11 +63,11 @@ final class ObtainStack {
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
     @usableFromInline
-    static func withEntered<Service>(
+    static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
-        _ body: () throws(ServiceObtainError) -> Service
-    ) throws(ServiceObtainError) -> Service {
+        _ body: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
         let stack = current
         if stack.contains(id) {
             let error = ServiceObtainError(

@@ -2,8 +2,9 @@ import Foundation
 
 /// The causes of a `ServiceObtainError` that come from the library rather than a factory.
 public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible {
-    /// Params of `received` type were given to a provider that takes `expected`.
-    case wrongParams(expected: Any.Type, received: Any.Type)
+    /// Params of `received` type were given to a provider that takes `expected`; `received` is
+    /// `nil` when no params were given.
+    case wrongParams(expected: Any.Type, received: Any.Type?)
 
     /// The mediator's session is a `received`, but the factory works with `expected` sessions.
     case wrongSession(expected: Any.Type, received: Any.Type)
@@ -18,8 +19,10 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     /// A sentence naming the cause and the types involved.
     public var errorDescription: String? {
         switch self {
-        case let .wrongParams(expected, received):
+        case let .wrongParams(expected, received?):
             return "wrong params type \(name(received)), expected \(name(expected))"
+        case let .wrongParams(expected, nil):
+            return "no params given, expected \(name(expected))"
         case let .wrongSession(expected, received):
             return "wrong session type \(name(received)), expected \(name(expected))"
         case let .invalidFactory(expected, made):

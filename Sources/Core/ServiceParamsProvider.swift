@@ -75,7 +75,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// `ParamsType` fail with `ServiceFactoryError.wrongParams` naming both types.
     public final func getServiceAsResult(untypedParams params: Any?) -> Result<ServiceType, ServiceObtainError> {
         guard let typed = ParamsCast<ParamsType>.cast(params) else {
-            let received: Any.Type = params.map { type(of: $0) } ?? Optional<Any>.self
+            let received: Any.Type? = params.map { type(of: $0) }
             let error = ServiceObtainError(
                 service: ServiceType.self,
                 error: ServiceFactoryError.wrongParams(expected: ParamsType.self, received: received)
@@ -91,14 +91,16 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// A safe provider's converted provider is a `ServiceSafeProvider` that shares its
     /// serialization.
     public func convert(params: ParamsType) -> ServiceProvider<ServiceType> {
-        ServiceProvider(storage: convertedStorage(params: params))
+        let many = ProviderStorage<ServiceType>.many(boundMaker(params: params))
+        guard let serializer else { return ServiceProvider(storage: many) }
+        return ServiceSafeProvider(serialized: SafeServiceCell(serializer: serializer, inner: many))
     }
 
-    func convertedStorage(params: ParamsType) -> ProviderStorage<ServiceType> {
+    /// A maker of the service for fixed `params` that counts as this provider in the cycle
+    /// check, so a converted provider re-entering its params provider is caught at once.
+    func boundMaker(params: ParamsType) -> ManyServiceMaker<ServiceType> {
         let maker = self.maker
-        let many = ProviderStorage<ServiceType>.many(ManyServiceMaker { try maker.factory(params) })
-        guard let serializer else { return many }
-        return .safe(SafeServiceCell(serializer: serializer, inner: many))
+        return ManyServiceMaker(id: ObjectIdentifier(maker)) { try maker.factory(params) }
     }
 }
 

@@ -27,10 +27,10 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     /// A safe provider of this service made with fixed `params`, sharing this provider's
     /// serialization.
     public override func convert(params: ParamsType) -> ServiceSafeProvider<ServiceType> {
-        ServiceSafeProvider(storage: convertedStorage(params: params))
+        ServiceSafeProvider(serialized: SafeServiceCell(serializer: serializer!, inner: .many(boundMaker(params: params))))
     }
 
-    /// Makes a service for `params` without the serialization.
+    /// Makes a service for `params` without the serialization: the factory may run concurrently.
     public func getServiceAsResultNotSafe(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try maker.get(params) }
     }

@@ -6,13 +6,16 @@
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
 /// ```
 public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType>, @unchecked Sendable {
+    // The designated inits deliberately do not override `init(storage:)`: a subclass that
+    // overrides all of its superclass's designated inits inherits the convenience inits, and
+    // those would make unserialized providers.
     init(safeStorage inner: ProviderStorage<ServiceType>, kind: ServiceSafeProviderKind) {
         super.init(storage: .safe(SafeServiceCell(serializer: ServiceSerializer(kind: kind), inner: inner)))
     }
 
-    @usableFromInline
-    override init(storage: ProviderStorage<ServiceType>) {
-        super.init(storage: storage)
+    /// A provider over storage that is already serialized (a converted safe params provider).
+    init(serialized cell: SafeServiceCell<ServiceType>) {
+        super.init(storage: .safe(cell))
     }
 
     /// A safe provider of `factory`'s service.
@@ -53,7 +56,8 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         self.init(safeStorage: .make(mode: mode, factory: factory), kind: kind)
     }
 
-    /// Gets the service without the serialization: as fast as a plain provider, and as safe.
+    /// Gets the service without the serialization, as a plain provider would: `lazy`, `weak`
+    /// and session services are still made once, but a `many` factory may run concurrently.
     public func getServiceAsResultNotSafe() -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try storage.getNotSafe() }
     }

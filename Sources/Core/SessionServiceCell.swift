@@ -48,9 +48,13 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
         let (session, version) = mediator.subscribe(id: ObjectIdentifier(self)) { [weak self] session, version, policy in
             self?.apply(session, version: version, policy: policy)
         }
-        lock.withLock {
-            appliedVersion = version
-            start(session)
+        withSelfEntered {
+            lock.withLock {
+                // An update that raced with the subscription may have been applied already.
+                guard case .pending = state else { return }
+                appliedVersion = version
+                start(session)
+            }
         }
     }
 
@@ -91,13 +95,11 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
         }
     }
 
-    /// Adopts `session` as the current one; runs under `lock`.
+    /// Adopts `session` as the current one; runs under `lock`, inside `withSelfEntered`.
     private func start(_ session: Session) {
         sessionKey = session.key
         currentAtOneError = nil
-        if let typed = session as? Factory.SessionType {
-            state = .active(typed)
-        } else {
+        guard let typed = session as? Factory.SessionType else {
             let error = ServiceObtainError(
                 service: Service.self,
                 error: ServiceFactoryError.wrongSession(
@@ -107,18 +109,17 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
             )
             LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
             state = .wrongSession(error)
+            if factory.mode == .atOne { currentAtOneError = error }
+            return
         }
-        if let holder = kept.removeValue(forKey: sessionKey), let service = holder.load(),
-            case .active(let typed) = state
-        {
+        state = .active(typed)
+        if current == nil, let holder = kept.removeValue(forKey: sessionKey), let service = holder.load() {
             factory.activateService(service, session: typed)
             current = holder
         }
-        if factory.mode == .atOne, current == nil, case .active = state {
+        if factory.mode == .atOne, current == nil {
             do throws(ServiceObtainError) {
-                _ = try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
-                    () throws(ServiceObtainError) -> Service in try makeForCurrentSession()
-                }
+                _ = try makeForCurrentSession()
             } catch {
                 currentAtOneError = error
             }
@@ -126,38 +127,82 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
     }
 
     private func apply(_ session: Session, version: UInt64, policy: ServiceSessionRemakePolicy) {
-        lock.withLock {
-            // Two updates racing on other threads may arrive out of order: keep the newest.
-            guard version > appliedVersion else { return }
-            appliedVersion = version
-            let sameSession = session.key == sessionKey
-            switch policy {
-            case .clearAll:
-                kept.removeAll()
-                current = nil
-            case .none, .force:
-                if sameSession {
-                    guard policy == .force else { return }
-                    current = nil
-                } else {
-                    deactivateCurrent()
+        // Services this update lets go are released here, after the lock and the cycle mark,
+        // so that their deinit may use this provider.
+        var released: [ServiceHolder<Service>] = []
+        withSelfEntered {
+            lock.withLock {
+                if case .pending = state {
+                    // The update raced with the subscription and came first: start from it.
+                    appliedVersion = version
+                    start(session)
+                    return
                 }
-                if policy == .force {
-                    kept[session.key] = nil
+                // Two updates racing on other threads may arrive out of order: keep the newest.
+                guard version > appliedVersion else { return }
+                appliedVersion = version
+                let sameSession = session.key == sessionKey
+                if sameSession, policy == .none, case .active = state,
+                    let typed = session as? Factory.SessionType
+                {
+                    // The same session, perhaps with newer values: keep its services.
+                    state = .active(typed)
+                    return
                 }
+                switch policy {
+                case .clearAll:
+                    released.append(contentsOf: kept.values)
+                    kept.removeAll()
+                    dropCurrent(into: &released)
+                case .none, .force:
+                    if sameSession {
+                        dropCurrent(into: &released)
+                    } else {
+                        deactivateCurrent(into: &released)
+                    }
+                    if policy == .force, let stale = kept.removeValue(forKey: session.key) {
+                        released.append(stale)
+                    }
+                }
+                start(session)
             }
-            start(session)
+        }
+        released.removeAll()
+    }
+
+    /// Runs `body` with this provider marked as being obtained on this thread, so that a factory
+    /// hook (`activateService`, `deactivateService`, an `atOne` make) that reaches back into it
+    /// fails with a dependency cycle instead of deadlocking on its lock.
+    private func withSelfEntered(_ body: () -> Void) {
+        do throws(ServiceObtainError) {
+            try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
+                () throws(ServiceObtainError) in body()
+            }
+        } catch {
+            preconditionFailure(
+                "The session of \(ServiceObtainError.name(of: Service.self)) was updated while its service "
+                    + "was being made on the same thread; update sessions outside service factories"
+            )
         }
     }
 
+    private func dropCurrent(into released: inout [ServiceHolder<Service>]) {
+        if let current { released.append(current) }
+        current = nil
+    }
+
     /// Hands the current service to `deactivateService` and keeps or drops it; under `lock`.
-    private func deactivateCurrent() {
-        defer { current = nil }
-        guard let holder = current, let service = holder.load(), case .active(let session) = state else {
+    private func deactivateCurrent(into released: inout [ServiceHolder<Service>]) {
+        guard let holder = current else { return }
+        current = nil
+        guard let service = holder.load(), case .active(let session) = state else {
+            released.append(holder)
             return
         }
         if factory.deactivateService(service, session: session) {
             kept[sessionKey] = holder
+        } else {
+            released.append(holder)
         }
     }
 }

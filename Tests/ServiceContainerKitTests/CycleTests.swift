@@ -105,6 +105,22 @@ struct CycleTests {
         #expect(safeError?.isDependencyCycle == true)
     }
 
+    @Test("A converted provider whose factory asks its params provider fails at once")
+    func convertedProvider() {
+        final class Holder: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceParamsProvider<NodeA, Int>!
+        }
+        let holder = Holder()
+        holder.provider = ServiceParamsProvider { params in
+            if params == 0 { _ = try holder.provider.getService(params: 1) }
+            return NodeA()
+        }
+        let converted = holder.provider.convert(params: 0)
+        let error = #expect(throws: ServiceObtainError.self) { try converted.getService() }
+        expectCycle(error, path: [NodeA.self, NodeA.self], repeated: NodeA.self)
+    }
+
     @Test("A session provider whose factory asks for itself fails with a cycle")
     func session() {
         final class Holder: @unchecked Sendable {

@@ -29,6 +29,34 @@ struct LoggerTests {
         #expect(logger.failures(of: LoggedDependent.self).isEmpty)
     }
 
+    @Test("A logger that gets a failing service while handling an event does not loop")
+    func reentrantLogger() {
+        final class Config: Sendable {}
+        final class Analytics: Sendable {}
+        final class Reentrant: ProvidersLogger, @unchecked Sendable {
+            // Written before registration, read on the failing thread only.
+            var analytics: ServiceProvider<Analytics>?
+            let events = Counter()
+            func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+                guard sameType(type, Config.self) || sameType(type, Analytics.self) else { return }
+                events.increment()
+                _ = analytics?.getServiceAsOptional()
+            }
+        }
+        let config = ServiceProvider<Config>(mode: .lazy) { throw TestError(code: 1) }
+        let analytics = ServiceProvider<Analytics>(mode: .lazy) {
+            _ = try config.getService()
+            return Analytics()
+        }
+        let logger = Reentrant()
+        logger.analytics = analytics
+        logger.register()
+        defer { logger.unregister() }
+        let error = #expect(throws: ServiceObtainError.self) { try analytics.getService() }
+        #expect(sameType(error?.service, Config.self))
+        #expect(logger.events.count == 1)
+    }
+
     @Test("Registering twice delivers once; unregistering stops delivery")
     func registration() {
         let logger = RecordingLogger()

@@ -89,6 +89,7 @@ struct ParamsProviderTests {
             return
         }
         #expect(missing.isWrongParams)
+        #expect(missing.fatalMessage.contains("no params given"))
     }
 
     @Test("nil untyped params stand for nil of an optional params type")

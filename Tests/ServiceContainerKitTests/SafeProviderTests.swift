@@ -106,6 +106,43 @@ struct SafeProviderTests {
         #expect(try viaInit.getService().number == 9)
     }
 
+    @Test("Every way of making a safe provider serializes it, the default kind included")
+    func everySpellingIsSafe() {
+        struct Many: ServiceFactory {
+            let mode: ServiceFactoryMode = .many
+            func makeService() throws -> Service { Service() }
+        }
+        struct Params: ServiceParamsFactory {
+            func makeService(params: Int) throws -> Service { Service(number: params) }
+        }
+        struct Session: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: ServiceVoidSession) throws -> Service { Service() }
+        }
+        let mediator = ServiceVoidSessionMediator()
+        let providers: [ServiceProvider<Service>] = [
+            ServiceSafeProvider(mode: .many) { Service() },
+            ServiceSafeProvider(factory: Many()),
+            ServiceSafeProvider(factory: Params(), params: 1),
+            ServiceSafeProvider(factory: Session(), mediator: mediator),
+            Many().serviceSafeProvider(),
+            Params().serviceSafeProvider(params: 1),
+            Session().serviceSafeProvider(mediator: mediator),
+            ServiceParamsSafeProvider(factory: Params()).convert(params: 1),
+            Params().serviceSafeProvider().convert(params: 2),
+        ]
+        for (index, provider) in providers.enumerated() {
+            guard case .safe = provider.storage else {
+                Issue.record("provider \(index) is not serialized")
+                continue
+            }
+            #expect(provider is ServiceSafeProvider<Service>)
+        }
+        let params: ServiceParamsProvider<Service, Int> = ServiceParamsSafeProvider(factory: Params())
+        #expect(params.serializer != nil)
+        #expect(ServiceParamsSafeProvider<Service, Int> { Service(number: $0) }.serializer != nil)
+    }
+
     @Test("The default kind is lock")
     func defaultKind() {
         guard case .lock = ServiceSafeProviderKind.default else {

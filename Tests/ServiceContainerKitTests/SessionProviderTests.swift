@@ -261,6 +261,96 @@ struct SessionProviderTests {
         #expect(ServiceVoidSession().key == ServiceVoidSession().key)
     }
 
+    @Test("Updating to the same session with newer values hands the new values to the factory")
+    func sameSessionNewValues() throws {
+        struct TokenSession: ServiceSession {
+            var userId: Int
+            var token: String
+            var key: AnyHashable { userId }
+        }
+        struct TokenFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .weak
+            func makeService(session: TokenSession) throws -> Greeter { Greeter(text: session.token) }
+        }
+        let mediator = ServiceSessionMediator(session: TokenSession(userId: 1, token: "old"))
+        let provider = TokenFactory().serviceProvider(mediator: mediator)
+        var held: Greeter? = try provider.getService()
+        #expect(held?.text == "old")
+        mediator.updateSession(TokenSession(userId: 1, token: "new"))
+        #expect(try provider.getService() === held)
+        held = nil
+        #expect(try provider.getService().text == "new")
+    }
+
+    @Test("A session hook that reaches back into its own provider fails instead of deadlocking")
+    func hookReentry() throws {
+        final class Holder: @unchecked Sendable {
+            // Written once, before any session update.
+            var own: ServiceProvider<UserData>!
+            var other: ServiceProvider<Service>!
+            var otherResult: Result<Service, ServiceObtainError>?
+        }
+        struct ReachingFactory: ServiceSessionFactory {
+            let holder: Holder
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: UserSession) throws -> UserData {
+                UserData(userId: session.userId, serial: 0)
+            }
+            func deactivateService(_ service: UserData, session: UserSession) -> Bool {
+                holder.otherResult = holder.other.getServiceAsResult()
+                return false
+            }
+        }
+        let holder = Holder()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        holder.own = ReachingFactory(holder: holder).serviceProvider(mediator: mediator)
+        holder.other = ServiceProvider(mode: .lazy) {
+            Service(number: try holder.own.getService().userId)
+        }
+        _ = try holder.own.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        let error = #expect(throws: ServiceObtainError.self) { try holder.otherResult?.get() }
+        #expect(error?.isDependencyCycle == true)
+        #expect(try holder.own.getService().userId == 2)
+        #expect(try holder.other.getService().number == 2)
+    }
+
+    @Test("An atOne provider on a session of the wrong type reports it in validateAtOneError")
+    func wrongSessionAtOne() {
+        class Base: ServiceSession, @unchecked Sendable {
+            // Immutable after init.
+            let key: AnyHashable
+            init(key: AnyHashable) { self.key = key }
+        }
+        final class Admin: Base, @unchecked Sendable {}
+        struct AdminFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .atOne
+            func makeService(session: Admin) throws -> Int { 1 }
+        }
+        let mediator = ServiceSessionMediator<Base>(session: Base(key: 0))
+        let provider = AdminFactory().serviceProvider(mediator: mediator)
+        let error = #expect(throws: ServiceObtainError.self) { try provider.validateAtOneError() }
+        #expect(error?.isFactoryError == true)
+        mediator.updateSession(Admin(key: 1))
+        #expect(provider.getServiceAsOptional() == 1)
+    }
+
+    @Test("A provider made while the session changes follows the newest session")
+    func subscriptionRace() throws {
+        for round in 0..<50 {
+            let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+            let results = raceOnThreads(2) { index -> ServiceProvider<UserData>? in
+                if index == 0 {
+                    mediator.updateSession(UserSession(userId: round + 1))
+                    return nil
+                }
+                return UserDataFactory(mode: .lazy, log: SessionFactoryLog()).serviceProvider(mediator: mediator)
+            }
+            let provider = try #require(results[1])
+            #expect(try provider.getService().userId == round + 1)
+        }
+    }
+
     @Test("A released provider leaves no observer behind")
     func releasedProvider() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))

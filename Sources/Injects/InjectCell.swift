@@ -1,0 +1,109 @@
+import Synchronization
+
+/// The shared storage of one injected property: the value once injected, the ready handlers,
+/// and the pending injection in a registry.
+///
+/// The value is written once, under `lock`, before `ready` is stored with release ordering; a
+/// read that sees `ready` with acquire ordering reads it with no lock and no lookup. Subclasses
+/// say how the value is obtained at the first read.
+@usableFromInline
+class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`, as said above
+    @usableFromInline final let ready = Atomic<Bool>(false)
+    // Written once under `lock` (see above); read without it only after `ready` was seen.
+    @usableFromInline final var stored: Value?
+    final let site: InjectSite
+    // Guards `stored` until `ready` is set, `handlers` and `waiter`.
+    final let lock = InjectLock()
+    private final var handlers: [(Value) -> Void] = []
+    private final var waiter: (registry: InjectRegistry, id: UInt64)?
+
+    init(site: InjectSite) {
+        self.site = site
+    }
+
+    deinit {
+        if let waiter {
+            waiter.registry.cancelWaiter(waiter.id)
+        }
+    }
+
+    /// The injected value, injecting it now when it is not yet.
+    @inlinable
+    final var value: Value {
+        if ready.load(ordering: .acquiring) {
+            return stored.unsafelyUnwrapped
+        }
+        return valueAtFirstRead()
+    }
+
+    @usableFromInline
+    final func valueAtFirstRead() -> Value {
+        if let value = lock.withLock({ stored }) {
+            return value
+        }
+        return publish(obtainAtFirstRead())
+    }
+
+    /// Obtains the value at a first read that found it not injected; crashes when it cannot.
+    func obtainAtFirstRead() -> Value { preconditionFailure("overridden by every subclass") }
+
+    /// Whether the value is injected (its ready handlers may still be running).
+    final var isReady: Bool {
+        lock.withLock { stored != nil }
+    }
+
+    /// Stores `made` unless a value is already stored, runs the ready handlers, and returns the
+    /// stored value.
+    @discardableResult
+    final func publish(_ made: @autoclosure () -> Value) -> Value {
+        if let value = lock.withLock({ stored }) { return value }
+        let candidate = made()
+        let (winner, handlers, waiter): (Value, [(Value) -> Void], (InjectRegistry, UInt64)?) = lock.withLock {
+            if let value = stored {
+                return (value, [], nil)
+            }
+            stored = candidate
+            defer {
+                self.handlers = []
+                self.waiter = nil
+            }
+            return (candidate, self.handlers, self.waiter)
+        }
+        if let (registry, id) = waiter {
+            registry.cancelWaiter(id)
+        }
+        for handler in handlers { handler(winner) }
+        ready.store(true, ordering: .releasing)
+        return winner
+    }
+
+    /// Runs `handler` with the value: at once when it is injected, else right after injection.
+    final func addReadyHandler(_ handler: @escaping (Value) -> Void) {
+        let value: Value? = lock.withLock {
+            if let value = stored { return value }
+            handlers.append(handler)
+            return nil
+        }
+        if let value { handler(value) }
+    }
+
+    /// Injects from the newest `Source` in `registry` now, or as soon as one is registered.
+    ///
+    /// - Returns: the value when it was injected now.
+    final func injectNowOrWait<Source>(
+        from registry: InjectRegistry,
+        _ source: Source.Type,
+        make: @escaping (Source) -> Value
+    ) -> Value? {
+        let resolution = registry.resolveOrWait(Source.self) { [weak self] found in
+            self?.publish(make(found))
+        }
+        switch resolution {
+        case .found(let found):
+            return publish(make(found))
+        case .waiting(let id):
+            lock.withLock { waiter = (registry, id) }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The documented crashes of the property wrappers and their messages, each naming the inject
+/// site; `fatalError` points at that site too.
+enum InjectFailure {
+    static func name(_ type: Any.Type) -> String {
+        String(reflecting: type)
+    }
+
+    static func missingMessage(_ type: Any.Type, in registry: InjectRegistry, site: InjectSite) -> String {
+        "\(site): no \(registry.itemName) of type \(name(type)) is registered in \(registry.resolverName); "
+            + "register it before the first read of the injected property"
+    }
+
+    static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {
+        "\(site): params of type \(name(params)) for service \(name(service)) were not set before the first read; "
+            + "give them in the attribute or call setParameters(_:lazyInject:) first"
+    }
+
+    static func paramsAlreadySetMessage(service: Any.Type, injected: Bool, site: InjectSite, call: InjectSite)
+        -> String
+    {
+        let state = injected ? "after \(name(service)) was injected" : "twice"
+        return "\(site): setParameters(_:lazyInject:) called \(state) (at \(call.file):\(call.line)); "
+            + "params of a service can be set only once, before it is injected"
+    }
+
+    static func providerFailedMessage(_ error: ServiceObtainError, site: InjectSite) -> String {
+        "\(site): injection failed. \(error.fatalMessage)"
+    }
+
+    /// Stops the program because the provider failed to give the service being injected.
+    static func providerFailed(_ error: ServiceObtainError, site: InjectSite) -> Never {
+        crash(providerFailedMessage(error, site: site), site: site)
+    }
+
+    /// Stops the program with `message`, pointing at the inject site.
+    static func crash(_ message: String, site: InjectSite) -> Never {
+        fatalError(message, file: site.file, line: site.line)
+    }
+}

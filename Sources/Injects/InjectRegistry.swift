@@ -1,0 +1,250 @@
+/// A synchronized list of registered values (containers or entities) resolved by cast, newest
+/// first, with the waiters that want a value of some type as soon as one is registered.
+///
+/// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
+/// the order they were added, so they may register or resolve again.
+final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `lock`
+    /// A registered value. `firstInject` values are removed after their first injection.
+    struct Entry {
+        let id: UInt64
+        let value: Any
+        let firstInject: Bool
+        var injected = false
+    }
+
+    /// Something waiting for a value of one type: a pending injection or a ready handler.
+    struct Waiter {
+        let id: UInt64
+        /// A pending injection counts as an injection of the value it gets; a ready handler does not.
+        let isInjection: Bool
+        /// Returns the work to run with `value` when it is of the awaited type, else `nil`.
+        let match: (Any) -> (() -> Void)?
+    }
+
+    /// What a pending injection found: the value at once, or a waiter to cancel later.
+    enum Resolution<Value> {
+        case found(Value)
+        case waiting(UInt64)
+    }
+
+    /// Names for messages: the resolver's type name and what it holds ("container", "entity").
+    let resolverName: String
+    let itemName: String
+    /// Called outside the lock with each `firstInject` entry at its first injection.
+    private let firstInjected: (@Sendable (_ id: UInt64) -> Void)?
+
+    // Guards `entries`, `waiters` and `lastID`.
+    private let lock = InjectLock()
+    private var entries: [Entry] = []
+    private var waiters: [Waiter] = []
+    private var lastID: UInt64 = 0
+
+    init(
+        resolverName: String,
+        itemName: String,
+        firstInjected: (@Sendable (_ id: UInt64) -> Void)? = nil
+    ) {
+        self.resolverName = resolverName
+        self.itemName = itemName
+        self.firstInjected = firstInjected
+    }
+
+    private func nextID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    /// Registers `values` (the last one newest) and runs the waiters they satisfy.
+    ///
+    /// - Returns: the ids of the new entries and the dynamic types of the values of which one
+    ///   was already registered.
+    @discardableResult
+    func add(_ values: [Any], firstInject: Bool = false) -> (ids: [UInt64], duplicates: [Any.Type]) {
+        var work: [() -> Void] = []
+        var injected: [UInt64] = []
+        var fired: [Waiter] = []
+        let result: (ids: [UInt64], duplicates: [Any.Type]) = lock.withLock {
+            var duplicates: [Any.Type] = []
+            for value in values {
+                let type = Swift.type(of: value)
+                let id = ObjectIdentifier(type)
+                if entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
+                    duplicates.append(type)
+                }
+            }
+            let first = entries.count
+            var ids: [UInt64] = []
+            for value in values {
+                let id = nextID()
+                ids.append(id)
+                entries.append(Entry(id: id, value: value, firstInject: firstInject))
+            }
+            var kept: [Waiter] = []
+            next: for waiter in waiters {
+                for index in (first..<entries.count).reversed() {
+                    guard let run = waiter.match(entries[index].value) else { continue }
+                    work.append(run)
+                    fired.append(waiter)
+                    if waiter.isInjection, let mark = markInjected(at: index) {
+                        injected.append(mark)
+                    }
+                    continue next
+                }
+                kept.append(waiter)
+            }
+            waiters = kept
+            return (ids, duplicates)
+        }
+        report(injected)
+        for run in work { run() }
+        // The fired waiters are released here, outside the lock: their captures may re-enter.
+        fired.removeAll()
+        return result
+    }
+
+    /// Marks the entry at `index` injected; returns its id when that was its first injection.
+    private func markInjected(at index: Int) -> UInt64? {
+        guard entries[index].firstInject, !entries[index].injected else { return nil }
+        entries[index].injected = true
+        return entries[index].id
+    }
+
+    private func report(_ injected: [UInt64]) {
+        guard let firstInjected else { return }
+        for id in injected { firstInjected(id) }
+    }
+
+    /// The index of the newest entry castable to `Value`, with the cast value.
+    private func newest<Value>(_ type: Value.Type) -> (Int, Value)? {
+        for index in entries.indices.reversed() {
+            if let value = entries[index].value as? Value {
+                return (index, value)
+            }
+        }
+        return nil
+    }
+
+    /// Whether a value castable to `type` is registered.
+    func contains<Value>(_ type: Value.Type) -> Bool {
+        lock.withLock { newest(type) != nil }
+    }
+
+    /// The newest value castable to `type`, taken for an injection.
+    func resolve<Value>(_ type: Value.Type) -> Value? {
+        var injected: UInt64?
+        let value: Value? = lock.withLock {
+            guard let (index, value) = newest(type) else { return nil }
+            injected = markInjected(at: index)
+            return value
+        }
+        if let injected { report([injected]) }
+        return value
+    }
+
+    /// The newest value castable to `type` taken for a first read; when there is none, stops the
+    /// program naming the inject `site`.
+    func resolve<Value>(_ type: Value.Type, orCrashAt site: InjectSite) -> Value {
+        if let value = resolve(type) { return value }
+        InjectFailure.crash(InjectFailure.missingMessage(type, in: self, site: site), site: site)
+    }
+
+    /// The newest value castable to `Value` taken for an injection, or, when there is none, a
+    /// waiter that runs `inject` with the first such value registered.
+    func resolveOrWait<Value>(_ type: Value.Type, inject: @escaping (Value) -> Void) -> Resolution<Value> {
+        var injected: UInt64?
+        let resolution: Resolution<Value> = lock.withLock {
+            if let (index, value) = newest(type) {
+                injected = markInjected(at: index)
+                return .found(value)
+            }
+            let id = nextID()
+            waiters.append(Waiter(id: id, isInjection: true) { value in
+                guard let value = value as? Value else { return nil }
+                return { inject(value) }
+            })
+            return .waiting(id)
+        }
+        if let injected { report([injected]) }
+        return resolution
+    }
+
+    /// Runs `handler` at once when a value castable to `type` is registered (returning `nil`),
+    /// else when the first one is registered (returning the waiter's id).
+    func addReadyHandler<Value>(_ type: Value.Type, handler: @escaping () -> Void) -> UInt64? {
+        let id: UInt64? = lock.withLock {
+            if newest(type) != nil { return nil }
+            let id = nextID()
+            waiters.append(Waiter(id: id, isInjection: false) { $0 is Value ? handler : nil })
+            return id
+        }
+        if id == nil { handler() }
+        return id
+    }
+
+    /// Forgets the waiter `id`, if it has not run yet.
+    func cancelWaiter(_ id: UInt64) {
+        let removed: [Waiter] = lock.withLock {
+            let removed = waiters.filter { $0.id == id }
+            waiters.removeAll { $0.id == id }
+            return removed
+        }
+        _ = removed  // released outside the lock: its captures may re-enter
+    }
+
+    /// Whether the waiter `id` is still waiting.
+    func isWaiting(_ id: UInt64) -> Bool {
+        lock.withLock { waiters.contains { $0.id == id } }
+    }
+
+    /// Removes the values castable to `type` (only the newest one when `onlyLast`).
+    func remove<Value>(_ type: Value.Type, onlyLast: Bool) -> Bool {
+        let removed: [Entry] = lock.withLock {
+            if onlyLast {
+                guard let (index, _) = newest(type) else { return [] }
+                return [entries.remove(at: index)]
+            }
+            let matching = entries.filter { $0.value is Value }
+            entries.removeAll { $0.value is Value }
+            return matching
+        }
+        return !removed.isEmpty
+    }
+
+    /// Removes the entries `ids`; returns the removed ones (released outside the lock).
+    @discardableResult
+    func remove(ids: [UInt64]) -> [Entry] {
+        lock.withLock {
+            let removed = entries.filter { ids.contains($0.id) }
+            entries.removeAll { ids.contains($0.id) }
+            return removed
+        }
+    }
+
+    /// Removes the entry `id` when it was never injected; returns its value's type when removed.
+    func removeIfNotInjected(_ id: UInt64) -> Any.Type? {
+        let removed: Entry? = lock.withLock {
+            guard let index = entries.firstIndex(where: { $0.id == id }), !entries[index].injected else {
+                return nil
+            }
+            return entries.remove(at: index)
+        }
+        return removed.map { Swift.type(of: $0.value) }
+    }
+
+    /// Forgets every value and every waiter.
+    func removeAll() {
+        let old: ([Entry], [Waiter]) = lock.withLock {
+            defer {
+                entries = []
+                waiters = []
+            }
+            return (entries, waiters)
+        }
+        _ = old  // released outside the lock: values and waiters may re-enter on release
+    }
+
+    /// The number of registered values and waiting waiters, for tests.
+    var counts: (entries: Int, waiters: Int) {
+        lock.withLock { (entries.count, waiters.count) }
+    }
+}

@@ -1,0 +1,41 @@
+/// The injection state of a `@ServiceParamsInject` property, its projected value
+/// (`$property`): the state of `InjectState` and the way to give params later.
+///
+/// ```swift
+/// $secondService.setParameters(.init(value: "Custom"))
+/// ```
+public struct ParamsInjectState<Service, Params> {
+    let cell: ParamsInjectCell<Service, Params>
+
+    init(cell: ParamsInjectCell<Service, Params>) {
+        self.cell = cell
+    }
+
+    /// Whether the service is injected.
+    public var isReady: Bool { cell.isReady }
+
+    /// Runs `handler` with the service right after it is injected, before its first use; at
+    /// once when it is already injected. See `InjectState.setReadyHandler(_:)`.
+    public func setReadyHandler(_ handler: @escaping (Service) -> Void) {
+        cell.addReadyHandler(handler)
+    }
+
+    /// Gives the params the service is made with. Call it once, before the service is injected;
+    /// a second call, or a call after injection, stops the program naming the inject site.
+    ///
+    /// - Parameters:
+    ///   - params: the params for the provider.
+    ///   - lazyInject: `false` injects now (or as soon as the container is registered), `true`
+    ///     at the first read; `nil` keeps the `lazyInject` given to the attribute.
+    public func setParameters(
+        _ params: Params,
+        lazyInject: Bool? = nil,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) {
+        let call = InjectSite(wrapper: "setParameters", file: file, line: line)
+        cell.setParameters(params, lazyInject: lazyInject, call: call)
+    }
+}
+
+extension ParamsInjectState: Sendable where Service: Sendable {}

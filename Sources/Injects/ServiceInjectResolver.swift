@@ -1,0 +1,77 @@
+/// The registry of containers that `@ServiceInject`, `@ServiceParamsInject` and
+/// `@ServiceProviderInject` inject from.
+///
+/// A container is any value (usually a struct) whose fields hold `ServiceProvider`s or
+/// `ServiceParamsProvider`s, nested fields included. Containers are resolved by cast, newest
+/// first: a container registered as its implementation type is found when asked for by a
+/// protocol it conforms to.
+///
+/// ```swift
+/// ServiceInjectResolver.register(ServicesFactory.makeDefault())
+/// ```
+///
+/// The registry is internally synchronized. Registration runs the pending injections and
+/// ready handlers it satisfies on the registering thread, before it returns.
+public enum ServiceInjectResolver {
+    static let registry = InjectRegistry(resolverName: "ServiceInjectResolver", itemName: "container")
+
+    /// Registers `container`; pending injections and ready handlers waiting for it run now.
+    ///
+    /// - Parameter failureIfContains: when a container of the same type is already registered,
+    ///   stop with an assertion (debug builds) and report it to the `ServiceInjectLogger`s. In
+    ///   every build the new container is registered and is resolved first.
+    public static func register<Container>(_ container: Container, failureIfContains: Bool = true) {
+        registerSome([container], failureIfContains: failureIfContains)
+    }
+
+    /// Registers several containers at once (the last one is the newest).
+    ///
+    /// - Parameter failureIfContains: as in `register(_:failureIfContains:)`, for each container.
+    public static func registerSome(_ containers: [Any], failureIfContains: Bool = true) {
+        let duplicates = registry.add(containers).duplicates
+        guard failureIfContains else { return }
+        for type in duplicates {
+            LogRecorder.shared.record(ServiceInjectLogger.self) {
+                $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
+            }
+            assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")
+        }
+    }
+
+    /// Removes the containers castable to `type`, or only the newest one when `onlyLast`.
+    ///
+    /// Properties already injected keep their services.
+    ///
+    /// - Returns: whether a container was removed.
+    @discardableResult
+    public static func remove<Container>(_ type: Container.Type, onlyLast: Bool = false) -> Bool {
+        registry.remove(type, onlyLast: onlyLast)
+    }
+
+    /// Whether a container castable to `type` is registered.
+    public static func contains<Container>(_ type: Container.Type) -> Bool {
+        registry.contains(type)
+    }
+
+    /// Runs `handler` once a container castable to `type` is registered: at once when one is
+    /// already (returning `nil`), else on the registering thread when one is registered.
+    ///
+    /// - Returns: a token to cancel the handler; releasing it does not cancel.
+    @discardableResult
+    public static func addReadyContainerHandler<Container>(
+        _ type: Container.Type,
+        handler: @escaping () -> Void
+    ) -> ServiceInjectToken? {
+        registry.addReadyHandler(type, handler: handler).map { ServiceInjectToken(registry: registry, id: $0) }
+    }
+
+    /// Removes every container, pending injection and ready handler: the state of a process
+    /// that registered nothing. Meant for tests, to isolate one from another.
+    ///
+    /// Properties already injected keep their services; properties still waiting are no longer
+    /// injected at registration, but a first read still resolves them from the containers
+    /// registered by then.
+    public static func removeAll() {
+        registry.removeAll()
+    }
+}

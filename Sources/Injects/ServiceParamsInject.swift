@@ -1,0 +1,113 @@
+/// Injects a service made by a params provider of a container registered in
+/// `ServiceInjectResolver`, with params given in the attribute or later with
+/// `$property.setParameters(_:lazyInject:)`.
+///
+/// ```swift
+/// struct Dependencies {
+///     @ServiceParamsInject(\Services.firstService, params: .init(value: "Default")) var firstService
+///     @ServiceParamsInject(\Services.secondService, lazyInject: true) var secondService
+///
+///     init(secondValue: String) {
+///         $secondService.setParameters(.init(value: secondValue))
+///     }
+/// }
+/// ```
+///
+/// Until params are given the service is not injected; a first read without params, or with no
+/// container registered, stops the program naming this declaration's file and line. Otherwise
+/// it behaves as `@ServiceInject`.
+@propertyWrapper
+public struct ServiceParamsInject<Container, Service, Params> {
+    @usableFromInline let early: Service?
+    @usableFromInline let cell: ParamsInjectCell<Service, Params>
+
+    init(
+        params: Params?,
+        hasParams: Bool,
+        lazyInject: Bool,
+        file: StaticString,
+        line: UInt,
+        make: @escaping (Container, Params, InjectSite) -> Service
+    ) {
+        let site = InjectSite(wrapper: "ServiceParamsInject", file: file, line: line)
+        let cell = ContainerParamsInjectCell<Container, Service, Params>(lazyInject: lazyInject, site: site) {
+            make($0, $1, site)
+        }
+        self.cell = cell
+        if hasParams, let params {
+            self.early = cell.setParameters(params, lazyInject: nil, call: site)
+        } else {
+            self.early = nil
+        }
+    }
+
+    /// Injects the service made with `params` by the provider at `keyPath` in the registered
+    /// `Container`.
+    public init(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+        params: Params,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) {
+        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line) {
+            ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2)
+        }
+    }
+
+    /// Injects the service of the provider at `keyPath` once params are given with
+    /// `$property.setParameters(_:lazyInject:)`.
+    public init(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) {
+        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line) {
+            ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2)
+        }
+    }
+
+    /// Injects the service made with `params` by the optional provider at `keyPath`: `nil` when
+    /// the container has no provider there.
+    public init<Wrapped>(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
+        params: Params,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Service == Wrapped? {
+        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line) {
+            container, params, site in
+            container[keyPath: keyPath].map { ServiceInjectProviding.service($0, params: params, site: site) }
+        }
+    }
+
+    /// Injects the service of the optional provider at `keyPath` once params are given: `nil`
+    /// when the container has no provider there.
+    public init<Wrapped>(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Service == Wrapped? {
+        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line) {
+            container, params, site in
+            container[keyPath: keyPath].map { ServiceInjectProviding.service($0, params: params, site: site) }
+        }
+    }
+
+    /// The injected service.
+    @inlinable
+    public var wrappedValue: Service {
+        if let early { return early }
+        return cell.value
+    }
+
+    /// The injection state and `setParameters(_:lazyInject:)`.
+    public var projectedValue: ParamsInjectState<Service, Params> {
+        ParamsInjectState(cell: cell)
+    }
+}
+
+extension ServiceParamsInject: Sendable where Service: Sendable {}

@@ -1,0 +1,87 @@
+/// Injects a provider itself (rather than its service) from a container registered in
+/// `ServiceInjectResolver`.
+///
+/// ```swift
+/// struct Dependencies {
+///     @ServiceProviderInject(\Services.firstService) var firstServiceProvider
+/// }
+/// let service = Dependencies().firstServiceProvider.getServiceOrFatal()
+/// ```
+///
+/// The provider is injected when the wrapper is made if the container is registered, else
+/// right after it is registered. A first read with no container registered stops the program,
+/// naming this declaration's file and line.
+@propertyWrapper
+public struct ServiceProviderInject<Container, Provider> {
+    @usableFromInline let early: Provider?
+    @usableFromInline let cell: InjectCell<Provider>
+
+    /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
+    ///
+    /// The building block of the other initializers, for libraries that inject their own
+    /// wrappers of providers (the Objective-C style bridge injects its `ServiceProviderObjC`
+    /// this way).
+    public init<Source>(
+        _ keyPath: KeyPath<Container, Source>,
+        file: StaticString = #file,
+        line: UInt = #line,
+        convert: @escaping (Source) -> Provider
+    ) {
+        let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
+        let cell = RegistryInjectCell<Container, Provider>(registry: ServiceInjectResolver.registry, site: site) {
+            convert($0[keyPath: keyPath])
+        }
+        self.cell = cell
+        self.early = cell.start(lazy: false)
+    }
+
+    /// Injects the provider at `keyPath`.
+    public init<Service>(
+        _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceProvider<Service> {
+        self.init(keyPath, file: file, line: line) { $0 }
+    }
+
+    /// Injects the optional provider at `keyPath`.
+    public init<Service>(
+        _ keyPath: KeyPath<Container, ServiceProvider<Service>?>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceProvider<Service>? {
+        self.init(keyPath, file: file, line: line) { $0 }
+    }
+
+    /// Injects the params provider at `keyPath`.
+    public init<Service, Params>(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceParamsProvider<Service, Params> {
+        self.init(keyPath, file: file, line: line) { $0 }
+    }
+
+    /// Injects the optional params provider at `keyPath`.
+    public init<Service, Params>(
+        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceParamsProvider<Service, Params>? {
+        self.init(keyPath, file: file, line: line) { $0 }
+    }
+
+    /// The injected provider.
+    @inlinable
+    public var wrappedValue: Provider {
+        if let early { return early }
+        return cell.value
+    }
+
+    /// The injection state: `isReady` and `setReadyHandler(_:)`.
+    public var projectedValue: InjectState<Provider> {
+        InjectState(cell: cell)
+    }
+}
+
+extension ServiceProviderInject: Sendable where Provider: Sendable {}

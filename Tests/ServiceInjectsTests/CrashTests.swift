@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import ServiceInjects
+
+// The documented crashes, each checked in a child process: the message must name the inject
+// site (this file and the line of the attribute).
+
+struct CrashServices {
+    let service: ServiceProvider<Tagged>
+    let failing: ServiceProvider<Tagged>
+    let params: ServiceParamsProvider<Tagged, Int>
+
+    static func make() -> CrashServices {
+        CrashServices(
+            service: ServiceProvider(Tagged("ok")),
+            failing: ServiceProvider(mode: .lazy) { throw TestError.failed },
+            params: ServiceParamsProvider { Tagged("\($0)") }
+        )
+    }
+}
+
+final class NoContainerPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceInject(\CrashServices.service) var service
+}
+
+final class NoParamsPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceParamsInject(\CrashServices.params, lazyInject: true) var service
+}
+
+final class ParamsPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceParamsInject(\CrashServices.params, params: 1) var service
+}
+
+final class FailingPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceInject(\CrashServices.failing) var service
+}
+
+final class NoProviderContainerPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceProviderInject(\CrashServices.service) var provider
+}
+
+final class NoEntityController {
+    static let injectLine: UInt = #line + 1
+    @EntityInject(Settings.self) var settings
+}
+
+/// Prints the events to standard error, where the parent process reads them.
+final class StandardErrorInjectLogger: ServiceInjectLogger {
+    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+        FileHandle.standardError.write(Data("logged duplicate \(type)\n".utf8))
+    }
+}
+
+extension InjectsTests {
+    @Suite struct CrashTests {
+        static let file = "ServiceInjectsTests/CrashTests.swift"
+
+        func expectMessage(_ result: ExitTest.Result?, line: UInt, _ fragments: [String]) {
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains("\(Self.file):\(line)"), "\(stderr)")
+            for fragment in fragments {
+                #expect(stderr.contains(fragment), "\(stderr)")
+            }
+        }
+
+        @Test func firstReadWithNoContainer() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = NoContainerPresenter().service
+            }
+            expectMessage(result, line: NoContainerPresenter.injectLine, [
+                "@ServiceInject at", "no container of type ServiceInjectsTests.CrashServices",
+                "ServiceInjectResolver",
+            ])
+        }
+
+        @Test func firstProviderReadWithNoContainer() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = NoProviderContainerPresenter().provider
+            }
+            expectMessage(result, line: NoProviderContainerPresenter.injectLine, [
+                "@ServiceProviderInject at", "no container of type ServiceInjectsTests.CrashServices",
+            ])
+        }
+
+        @Test func paramsReadWithNoParams() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(CrashServices.make())
+                _ = NoParamsPresenter().service
+            }
+            expectMessage(result, line: NoParamsPresenter.injectLine, [
+                "@ServiceParamsInject at", "params of type Swift.Int", "were not set",
+            ])
+        }
+
+        @Test func paramsReadWithNoContainer() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let presenter = NoParamsPresenter()
+                presenter.$service.setParameters(2)
+                _ = presenter.service
+            }
+            expectMessage(result, line: NoParamsPresenter.injectLine, ["no container of type"])
+        }
+
+        @Test func setParametersAfterInjection() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(CrashServices.make())
+                ParamsPresenter().$service.setParameters(2)
+            }
+            expectMessage(result, line: ParamsPresenter.injectLine, [
+                "setParameters(_:lazyInject:) called after ServiceInjectsTests.Tagged was injected",
+                "\(Self.file):",
+            ])
+        }
+
+        @Test func setParametersTwice() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let presenter = NoParamsPresenter()
+                presenter.$service.setParameters(1)
+                presenter.$service.setParameters(2)
+            }
+            expectMessage(result, line: NoParamsPresenter.injectLine, ["setParameters(_:lazyInject:) called twice"])
+        }
+
+        @Test func providerErrorAtCreation() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(CrashServices.make())
+                _ = FailingPresenter()
+            }
+            expectMessage(result, line: FailingPresenter.injectLine, [
+                "injection failed", "Failed to obtain service ServiceInjectsTests.Tagged", "failed",
+            ])
+        }
+
+        @Test func providerErrorAtRegistration() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let presenter = FailingPresenter()
+                ServiceInjectResolver.register(CrashServices.make())
+                _ = presenter
+            }
+            expectMessage(result, line: FailingPresenter.injectLine, ["injection failed", "with error: failed"])
+        }
+
+        @Test func entityReadWithNoEntity() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = NoEntityController().settings
+            }
+            expectMessage(result, line: NoEntityController.injectLine, [
+                "@EntityInject at", "no entity of type ServiceInjectsTests.Settings", "EntityInjectResolver",
+            ])
+        }
+
+        @Test func duplicateContainerAssertsAndIsLogged() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                StandardErrorInjectLogger().register()
+                ServiceInjectResolver.register(CrashServices.make())
+                ServiceInjectResolver.register(CrashServices.make())
+            }
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
+            #expect(stderr.contains("A container of type ServiceInjectsTests.CrashServices is already registered"))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+@testable import ServiceInjects
+
+/// The crash messages, checked in-process (the exit tests check them in a crashing child).
+@Suite struct InjectFailureTests {
+    let site = InjectSite(wrapper: "ServiceInject", file: "Module/Screen.swift", line: 12)
+
+    @Test func siteNamesTheWrapperFileAndLine() {
+        #expect(site.description == "@ServiceInject at Module/Screen.swift:12")
+    }
+
+    @Test func missingNamesTheTypeAndTheResolver() {
+        let message = InjectFailure.missingMessage(TestServices.self, in: EntityInjectResolver.registry, site: site)
+        #expect(message.hasPrefix("@ServiceInject at Module/Screen.swift:12: no entity of type "))
+        #expect(message.contains("ServiceInjectsTests.TestServices is registered in EntityInjectResolver"))
+    }
+
+    @Test func missingParamsNamesBothTypes() {
+        let message = InjectFailure.missingParamsMessage(service: Tagged.self, params: String.self, site: site)
+        #expect(message.contains("params of type Swift.String for service ServiceInjectsTests.Tagged were not set"))
+        #expect(message.contains("Module/Screen.swift:12"))
+    }
+
+    @Test(arguments: [(true, "after ServiceInjectsTests.Tagged was injected"), (false, "twice")])
+    func paramsAlreadySetSaysWhy(injected: Bool, expected: String) {
+        let call = InjectSite(wrapper: "setParameters", file: "Module/Other.swift", line: 40)
+        let message = InjectFailure.paramsAlreadySetMessage(
+            service: Tagged.self, injected: injected, site: site, call: call
+        )
+        #expect(message.contains("setParameters(_:lazyInject:) called \(expected) (at Module/Other.swift:40)"))
+        #expect(message.hasPrefix("@ServiceInject at Module/Screen.swift:12"))
+    }
+
+    @Test func providerFailedCarriesTheObtainError() {
+        let error = ServiceObtainError(service: Tagged.self, error: TestError.failed)
+        let message = InjectFailure.providerFailedMessage(error, site: site)
+        #expect(message == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage)")
+    }
+
+    final class SilentLogger: ServiceInjectLogger {}
+
+    @Test func loggerEventsDefaultToNothing() {
+        let logger = SilentLogger()
+        logger.serviceInjectResolverContainerAlreadyRegistered(type: Tagged.self)
+        logger.entityInjectResolverDidAutoRemove(entityType: Tagged.self, afterInjection: true)
+        #expect(logger.queue == nil)
+    }
+}

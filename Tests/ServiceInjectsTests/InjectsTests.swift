@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ServiceInjects
+
+/// Every test that touches the global registries lives in a suite nested in this one, so they
+/// run one at a time; each starts from empty registries.
+@Suite(.serialized)
+struct InjectsTests {}
+
+/// Empties both registries (the documented reset for tests).
+func resetRegistries() {
+    ServiceInjectResolver.removeAll()
+    EntityInjectResolver.removeAll()
+}
+
+/// Waits until the blocks enqueued on the main queue so far have run: the next main-loop turn.
+@MainActor
+func nextMainLoopTurn() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
+/// A thread-safe counter for handlers and factories.
+final class Counter: @unchecked Sendable {
+    // Guards `count`.
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.withLock { count += 1 }
+    }
+
+    var value: Int { lock.withLock { count } }
+}
+
+/// Records the events of ServiceInjects.
+final class RecordingInjectLogger: ServiceInjectLogger, @unchecked Sendable {
+    // Guards `events`.
+    private let lock = NSLock()
+    private var events: [String] = []
+
+    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+        lock.withLock { events.append("duplicate \(type)") }
+    }
+
+    func entityInjectResolverDidAutoRemove(entityType: Any.Type, afterInjection: Bool) {
+        lock.withLock { events.append("removed \(entityType) injected: \(afterInjection)") }
+    }
+
+    var recorded: [String] { lock.withLock { events } }
+}
+
+enum TestError: Error {
+    case failed
+}
+
+/// A service class that remembers which value it was made with.
+final class Tagged: @unchecked Sendable {
+    let tag: String
+    init(_ tag: String) { self.tag = tag }
+}
+
+/// A simple container for most tests.
+struct TestServices {
+    struct Nested {
+        struct Deeper {
+            let tagged: ServiceProvider<Tagged>
+        }
+        let deeper: Deeper
+    }
+
+    let tagged: ServiceProvider<Tagged>
+    let lazyTagged: ServiceProvider<Tagged>
+    let optionalTagged: ServiceProvider<Tagged>?
+    let missingTagged: ServiceProvider<Tagged>?
+    let params: ServiceParamsProvider<Tagged, String>
+    let optionalParams: ServiceParamsProvider<Tagged, String>?
+    let missingParams: ServiceParamsProvider<Tagged, String>?
+    let nested: Nested
+
+    /// `made` counts the lazy service's making.
+    static func make(tag: String = "main", made: Counter = Counter()) -> TestServices {
+        TestServices(
+            tagged: ServiceProvider(Tagged(tag)),
+            lazyTagged: ServiceProvider(mode: .lazy) {
+                made.increment()
+                return Tagged("lazy-\(tag)")
+            },
+            optionalTagged: ServiceProvider(Tagged("optional-\(tag)")),
+            missingTagged: nil,
+            params: ServiceParamsProvider { Tagged("\(tag)-\($0)") },
+            optionalParams: ServiceParamsProvider { Tagged("optional-\(tag)-\($0)") },
+            missingParams: nil,
+            nested: Nested(deeper: .init(tagged: ServiceProvider(Tagged("nested-\(tag)"))))
+        )
+    }
+}

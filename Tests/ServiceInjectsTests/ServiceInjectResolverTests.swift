@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import ServiceInjects
+
+protocol GreetingContainer {
+    var greeting: ServiceProvider<Tagged> { get }
+}
+
+struct GreetingContainerImpl: GreetingContainer {
+    let greeting: ServiceProvider<Tagged>
+}
+
+struct OtherGreetingContainer: GreetingContainer {
+    let greeting: ServiceProvider<Tagged>
+}
+
+extension InjectsTests {
+    @Suite struct ServiceInjectResolverTests {
+        init() { resetRegistries() }
+
+        @Test func registerAndContains() {
+            #expect(!ServiceInjectResolver.contains(TestServices.self))
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(ServiceInjectResolver.contains(TestServices.self))
+            #expect(!ServiceInjectResolver.contains(GreetingContainerImpl.self))
+        }
+
+        @Test func containerRegisteredAsImplementationIsFoundByProtocol() {
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("impl"))))
+            #expect(ServiceInjectResolver.contains(GreetingContainer.self))
+            #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
+
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(greeting.tag == "impl")
+        }
+
+        @Test func containerRegisteredAsProtocolIsFound() {
+            let container: any GreetingContainer = GreetingContainerImpl(greeting: ServiceProvider(Tagged("proto")))
+            ServiceInjectResolver.register(container)
+            #expect(ServiceInjectResolver.contains(GreetingContainer.self))
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(greeting.tag == "proto")
+        }
+
+        @Test func newestRegistrationIsResolvedFirst() {
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("old"))))
+            ServiceInjectResolver.register(OtherGreetingContainer(greeting: ServiceProvider(Tagged("new"))))
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(greeting.tag == "new")
+            @ServiceInject(\GreetingContainerImpl.greeting) var implGreeting
+            #expect(implGreeting.tag == "old")
+        }
+
+        @Test func sameTypeRegisteredTwiceWithoutFailure() {
+            let logger = RecordingInjectLogger()
+            logger.register()
+            defer { logger.unregister() }
+            ServiceInjectResolver.register(TestServices.make(tag: "one"))
+            ServiceInjectResolver.register(TestServices.make(tag: "two"), failureIfContains: false)
+            @ServiceInject(\TestServices.tagged) var tagged
+            #expect(tagged.tag == "two")
+            #expect(logger.recorded.isEmpty)
+            #expect(ServiceInjectResolver.registry.counts.entries == 2)
+        }
+
+        @Test func registerSomeRegistersEveryContainer() {
+            let waiting = Counter()
+            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { waiting.increment() }
+            ServiceInjectResolver.registerSome([
+                TestServices.make(),
+                GreetingContainerImpl(greeting: ServiceProvider(Tagged("first"))),
+                OtherGreetingContainer(greeting: ServiceProvider(Tagged("second"))),
+            ])
+            #expect(ServiceInjectResolver.contains(TestServices.self))
+            #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
+            #expect(ServiceInjectResolver.contains(OtherGreetingContainer.self))
+            #expect(waiting.value == 1)
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(greeting.tag == "second")
+        }
+
+        @Test func pendingInjectionTakesTheNewestOfSeveralRegisteredAtOnce() {
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(!$greeting.isReady)
+            ServiceInjectResolver.registerSome([
+                GreetingContainerImpl(greeting: ServiceProvider(Tagged("first"))),
+                OtherGreetingContainer(greeting: ServiceProvider(Tagged("second"))),
+            ])
+            #expect($greeting.isReady)
+            #expect(greeting.tag == "second")
+        }
+
+        @Test(arguments: [false, true])
+        func removeRemovesAllOrTheNewest(onlyLast: Bool) {
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("old"))))
+            ServiceInjectResolver.register(OtherGreetingContainer(greeting: ServiceProvider(Tagged("new"))))
+            #expect(ServiceInjectResolver.remove(GreetingContainer.self, onlyLast: onlyLast))
+            #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self) == onlyLast)
+            #expect(!ServiceInjectResolver.contains(OtherGreetingContainer.self))
+            #expect(ServiceInjectResolver.remove(GreetingContainer.self) == onlyLast)
+            #expect(!ServiceInjectResolver.remove(GreetingContainer.self, onlyLast: true))
+        }
+
+        @Test func removedContainerKeepsInjectedServices() {
+            ServiceInjectResolver.register(TestServices.make(tag: "kept"))
+            @ServiceInject(\TestServices.tagged) var tagged
+            ServiceInjectResolver.remove(TestServices.self)
+            #expect(!ServiceInjectResolver.contains(TestServices.self))
+            #expect(tagged.tag == "kept")
+        }
+
+        @Test func readyHandlerRunsAtOnceWhenRegistered() {
+            ServiceInjectResolver.register(TestServices.make())
+            let calls = Counter()
+            let token = ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { calls.increment() }
+            #expect(token == nil)
+            #expect(calls.value == 1)
+        }
+
+        @Test func readyHandlerRunsOnceAtRegistration() throws {
+            let calls = Counter()
+            let token = try #require(
+                ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
+            )
+            #expect(token.isWaiting)
+            #expect(calls.value == 0)
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(calls.value == 0)
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("a"))))
+            #expect(calls.value == 1)
+            #expect(!token.isWaiting)
+            ServiceInjectResolver.register(OtherGreetingContainer(greeting: ServiceProvider(Tagged("b"))))
+            #expect(calls.value == 1)
+        }
+
+        @Test func readyHandlerSurvivesItsTokenAndCanBeCancelled() throws {
+            let kept = Counter()
+            let cancelled = Counter()
+            ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { kept.increment() }
+            let token = try #require(
+                ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { cancelled.increment() }
+            )
+            token.cancel()
+            #expect(!token.isWaiting)
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(kept.value == 1)
+            #expect(cancelled.value == 0)
+        }
+
+        @Test func readyHandlerMayRegisterAnotherContainer() {
+            let calls = Counter()
+            ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+                ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("chained"))))
+            }
+            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
+            #expect(calls.value == 1)
+        }
+
+        @Test func removeAllForgetsContainersAndWaiters() {
+            let calls = Counter()
+            ServiceInjectResolver.register(TestServices.make())
+            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(ServiceInjectResolver.registry.counts == (1, 2))
+
+            ServiceInjectResolver.removeAll()
+            #expect(ServiceInjectResolver.registry.counts == (0, 0))
+            #expect(!ServiceInjectResolver.contains(TestServices.self))
+
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("after"))))
+            #expect(calls.value == 0)
+            #expect(!$greeting.isReady)
+            // A first read still resolves from what is registered by then.
+            #expect(greeting.tag == "after")
+        }
+
+        @Test func releasedWrapperLeavesNoWaiter() {
+            do {
+                @ServiceInject(\TestServices.tagged) var tagged
+                #expect(!$tagged.isReady)
+                #expect(ServiceInjectResolver.registry.counts.waiters == 1)
+            }
+            #expect(ServiceInjectResolver.registry.counts.waiters == 0)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import ServiceInjects
+
+final class TestPresenter {
+    @ServiceInject(\TestServices.tagged) var tagged
+    @ServiceInject(\TestServices.lazyTagged, lazyInject: true) var lazyTagged
+    @ServiceInject(\TestServices.nested.deeper.tagged) var nested
+    @ServiceInject(\TestServices.optionalTagged) var optionalTagged
+    @ServiceInject(\TestServices.missingTagged) var missingTagged
+    @ServiceInject(\TestServices.missingTagged, lazyInject: true) var lazyMissingTagged
+}
+
+extension InjectsTests {
+    @Suite struct ServiceInjectTests {
+        init() { resetRegistries() }
+
+        @Test func injectsAtCreationWhenRegistered() {
+            let made = Counter()
+            ServiceInjectResolver.register(TestServices.make(tag: "a", made: made))
+            let presenter = TestPresenter()
+            #expect(presenter.$tagged.isReady)
+            #expect(presenter.$nested.isReady)
+            #expect(!presenter.$lazyTagged.isReady)
+            #expect(made.value == 0)
+            #expect(presenter.tagged.tag == "a")
+            #expect(presenter.nested.tag == "nested-a")
+            #expect(presenter.optionalTagged?.tag == "optional-a")
+            #expect(presenter.missingTagged == nil)
+            #expect(presenter.lazyMissingTagged == nil)
+            #expect(presenter.$missingTagged.isReady)
+        }
+
+        @Test func lazyInjectionHappensAtFirstReadOnce() {
+            let made = Counter()
+            ServiceInjectResolver.register(TestServices.make(tag: "a", made: made))
+            let presenter = TestPresenter()
+            #expect(made.value == 0)
+            let first = presenter.lazyTagged
+            #expect(made.value == 1)
+            #expect(presenter.$lazyTagged.isReady)
+            #expect(presenter.lazyTagged === first)
+            #expect(first.tag == "lazy-a")
+        }
+
+        @Test func waitingWrapperIsInjectedAtRegistration() {
+            let presenter = TestPresenter()
+            #expect(!presenter.$tagged.isReady)
+            #expect(!presenter.$missingTagged.isReady)
+            ServiceInjectResolver.register(TestServices.make(tag: "late"))
+            #expect(presenter.$tagged.isReady)
+            #expect(presenter.$nested.isReady)
+            #expect(presenter.$missingTagged.isReady)
+            #expect(!presenter.$lazyTagged.isReady)
+            #expect(presenter.tagged.tag == "late")
+            #expect(presenter.lazyTagged.tag == "lazy-late")
+        }
+
+        @Test func injectedServiceStaysAfterANewerContainer() {
+            ServiceInjectResolver.register(TestServices.make(tag: "first"))
+            let presenter = TestPresenter()
+            ServiceInjectResolver.register(TestServices.make(tag: "second"), failureIfContains: false)
+            #expect(presenter.tagged.tag == "first")
+            // A lazy one takes the newest container at its first read.
+            #expect(presenter.lazyTagged.tag == "lazy-second")
+        }
+
+        @Test func readyHandlerRunsRightAfterInjectionBeforeUse() {
+            let presenter = TestPresenter()
+            let order = Box<[String]>([])
+            presenter.$tagged.setReadyHandler { order.value.append("first \($0.tag)") }
+            presenter.$tagged.setReadyHandler { order.value.append("second \($0.tag)") }
+            #expect(order.value.isEmpty)
+            ServiceInjectResolver.register(TestServices.make(tag: "x"))
+            #expect(order.value == ["first x", "second x"])
+            presenter.$tagged.setReadyHandler { order.value.append("at once \($0.tag)") }
+            #expect(order.value == ["first x", "second x", "at once x"])
+        }
+
+        @Test func readyHandlerOfALazyWrapperRunsAtFirstRead() {
+            ServiceInjectResolver.register(TestServices.make(tag: "x"))
+            let presenter = TestPresenter()
+            let seen = Box<String?>(nil)
+            presenter.$lazyTagged.setReadyHandler { service in
+                seen.value = service.tag
+                // The property can be read from its handler.
+                #expect(presenter.lazyTagged === service)
+                #expect(presenter.$lazyTagged.isReady)
+            }
+            #expect(seen.value == nil)
+            #expect(presenter.lazyTagged.tag == "lazy-x")
+            #expect(seen.value == "lazy-x")
+        }
+
+        @Test func releasedPresenterIsNotInjectedLater() {
+            let handlerRuns = Counter()
+            do {
+                let presenter = TestPresenter()
+                presenter.$tagged.setReadyHandler { _ in handlerRuns.increment() }
+            }
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(handlerRuns.value == 0)
+        }
+
+        @Test func wrapperWorksInAStructAndItsCopies() {
+            struct Holder {
+                @ServiceInject(\TestServices.tagged) var tagged
+            }
+            let holder = Holder()
+            let copy = holder
+            ServiceInjectResolver.register(TestServices.make(tag: "shared"))
+            #expect(holder.$tagged.isReady)
+            #expect(copy.tagged === holder.tagged)
+        }
+    }
+
+    @Suite struct ServiceProviderInjectTests {
+        init() { resetRegistries() }
+
+        struct Providers {
+            @ServiceProviderInject(\TestServices.tagged) var tagged
+            @ServiceProviderInject(\TestServices.optionalTagged) var optionalTagged
+            @ServiceProviderInject(\TestServices.missingTagged) var missingTagged
+            @ServiceProviderInject(\TestServices.params) var params
+            @ServiceProviderInject(\TestServices.optionalParams) var optionalParams
+            @ServiceProviderInject(\TestServices.missingParams) var missingParams
+            @ServiceProviderInject(\TestServices.nested.deeper.tagged) var nested
+        }
+
+        @Test func injectsEveryKindOfProvider() throws {
+            ServiceInjectResolver.register(TestServices.make(tag: "p"))
+            let providers = Providers()
+            #expect(providers.tagged.getServiceAsOptional()?.tag == "p")
+            #expect(try #require(providers.optionalTagged).getServiceOrFatal().tag == "optional-p")
+            #expect(providers.missingTagged == nil)
+            #expect(try providers.params.getService(params: "1").tag == "p-1")
+            #expect(try #require(providers.optionalParams).getServiceOrFatal(params: "2").tag == "optional-p-2")
+            #expect(providers.missingParams == nil)
+            #expect(providers.nested.getServiceOrFatal().tag == "nested-p")
+            #expect(providers.$tagged.isReady)
+        }
+
+        @Test func waitsForTheContainer() {
+            let providers = Providers()
+            #expect(!providers.$tagged.isReady)
+            let seen = Box<String?>(nil)
+            providers.$tagged.setReadyHandler { seen.value = $0.getServiceAsOptional()?.tag }
+            ServiceInjectResolver.register(TestServices.make(tag: "later"))
+            #expect(seen.value == "later")
+            #expect(providers.tagged.getServiceOrFatal().tag == "later")
+        }
+
+        @Test func convertInitializerTransformsTheValue() {
+            ServiceInjectResolver.register(TestServices.make(tag: "c"))
+            @ServiceProviderInject(\TestServices.tagged, convert: { $0.getServiceOrFatal().tag.uppercased() })
+            var upper: String
+            #expect(upper == "C")
+        }
+    }
+}
+
+@MainActor
+final class MainActorScreen {
+    @ServiceInject(\TestServices.tagged) var tagged
+    @EntityInject(\Settings.theme.color) var color
+}
+
+extension InjectsTests {
+    @Suite struct MainActorTests {
+        init() { resetRegistries() }
+
+        @Test @MainActor func mainActorScreenIsInjectedByABackgroundRegistration() async {
+            let screen = MainActorScreen()
+            await Task.detached {
+                ServiceInjectResolver.register(TestServices.make(tag: "detached"))
+                EntityInjectResolver.registerForFirstInject(Settings(theme: .init(color: "teal")))
+            }.value
+            #expect(screen.$tagged.isReady)
+            #expect(screen.tagged.tag == "detached")
+            #expect(screen.color == "teal")
+        }
+    }
+}
