@@ -186,6 +186,20 @@ func makeAppEasyLocatorObjC() -> ServiceEasyLocatorObjC {
 }
 // MARK: end
 
+// MARK: Guide: injected container
+// Its properties are only set while it is made; each injects itself safely from any thread.
+final class ServicesObjC: NSObject, @unchecked Sendable {
+    static let shared = ServicesObjC()
+
+    @ServiceProviderInject(objc: \AppServices.profile)
+    var profile
+
+    @ServiceProviderInject(objc: \AppServices.imageLoader)
+    var imageLoader
+}
+// At start-up: ServiceInjectResolver.register(AppServices())
+// MARK: end
+
 @Suite struct ObjCBridgeLocatorGuideTests {
     @Test func locatorWithKeys() throws {
         // MARK: Guide: locator gets
@@ -227,6 +241,25 @@ func makeAppEasyLocatorObjC() -> ServiceEasyLocatorObjC {
         #expect(analytics is AnalyticsService)
         #expect(loader?.baseURL == "https://img")
         #expect(error == nil)
+    }
+
+    @Test func injectedContainer() throws {
+        // The registry is shared with suites that reset it: register until the shared
+        // container is injected.
+        for _ in 0..<5 where !(ServicesObjC.shared.$profile.isReady && ServicesObjC.shared.$imageLoader.isReady) {
+            ServiceInjectResolver.register(AppServices(), failureIfContains: false)
+        }
+        defer { ServiceInjectResolver.remove(AppServices.self) }
+
+        // MARK: Guide: injected container gets
+        let profile = ServicesObjC.shared.profile.getService() as? ProfileService
+        // [Services.shared.profile getService]
+        let loader = ServicesObjC.shared.imageLoader.getServiceWithParams("https://img") as? ImageLoader
+        // [Services.shared.imageLoader getServiceWithParams:@"https://img"]
+        // MARK: end
+
+        #expect(profile?.userName == "guest")
+        #expect(loader?.baseURL == "https://img")
     }
 }
 
