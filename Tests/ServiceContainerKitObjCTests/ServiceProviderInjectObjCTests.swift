@@ -13,7 +13,9 @@ struct ObjCInjectServices {
     let optionalGreeting: ServiceProvider<any GreetingService>? = ServiceProvider(Greeter(greeting: "optional"))
     let missingFirst: ServiceProvider<FirstService>? = nil
     let optionalGreeter: ServiceParamsProvider<Greeter, String>? = GreeterFactory().serviceProvider()
-    let optionalGreetingMaker: ServiceParamsProvider<any GreetingService, String>? = nil
+    let optionalGreetingMaker: ServiceParamsProvider<any GreetingService, String>? = ServiceParamsProvider {
+        Greeter(greeting: "optional \($0)")
+    }
     let missingGreeter: ServiceParamsProvider<Greeter, String>? = nil
 }
 
@@ -131,7 +133,7 @@ final class IdentityServicesObjC: NSObject {
         #expect(services.missingFirst == nil)
         let optionalGreeter: ServiceParamsProviderObjC? = services.optionalGreeter
         #expect((optionalGreeter?.getServiceWithParams("Bo") as? Greeter)?.greeting == "Hello, Bo")
-        #expect(services.optionalGreetingMaker == nil)
+        #expect((services.optionalGreetingMaker?.getServiceWithParams("made") as? Greeter)?.greeting == "optional made")
         #expect(services.missingGreeter == nil)
     }
 
