@@ -126,10 +126,39 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
 /// Casts untyped params to `Params`, letting a missing value stand for `nil` of an optional
 /// type; shared by every product that takes params as `Any?`.
 package enum ParamsCast<Params> {
+    /// `params` as a `Params`, or `nil` when they are not one.
+    ///
+    /// Swift casts a `nil` of any optional type to every other optional type; here a `nil` must
+    /// be of `Params` itself, and a missing value stands for `nil` only when `Params` is optional.
     package static func cast(_ params: Any?) -> Params? {
-        if let params {
-            return params as? Params
+        guard let params else {
+            guard let optionalType = Params.self as? any OptionalParams.Type else { return nil }
+            return optionalType.noneValue as? Params
         }
-        return Optional<Any>.none as Any as? Params
+        if let optional = params as? any OptionalParams, optional.isNone, type(of: params) != Params.self {
+            return nil
+        }
+        return params as? Params
+    }
+
+    /// Whether a get without params can be served: `Params` is an optional type.
+    package static var acceptsMissingParams: Bool {
+        Params.self is any OptionalParams.Type
+    }
+}
+
+/// Lets `ParamsCast` recognize optional types and their `nil` at run time.
+package protocol OptionalParams {
+    /// `nil` of this optional type.
+    static var noneValue: Any { get }
+    /// Whether this value is `nil`.
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalParams {
+    package static var noneValue: Any { Optional<Wrapped>.none as Any }
+    package var isNone: Bool {
+        if case .none = self { return true }
+        return false
     }
 }

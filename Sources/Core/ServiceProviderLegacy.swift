@@ -26,3 +26,21 @@ extension ServiceProvider {
         self.init(mode: .many, factory: factory)
     }
 }
+
+extension ServiceFactory {
+    /// The 1.x/2.x name of `makeService()`, kept for call sites such as
+    /// `UserServiceFactory().createService()`. A factory must implement `makeService()`.
+    @available(*, deprecated, renamed: "makeService()")
+    public func createService() throws -> ServiceType {
+        try makeService()
+    }
+}
+
+extension ServiceParamsFactory {
+    /// The 1.x/2.x name of `makeService(params:)`, kept for call sites. A factory must implement
+    /// `makeService(params:)`.
+    @available(*, deprecated, renamed: "makeService(params:)")
+    public func createService(params: ParamsType) throws -> ServiceType {
+        try makeService(params: params)
+    }
+}

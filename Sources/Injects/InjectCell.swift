@@ -13,7 +13,7 @@ class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`
     @usableFromInline final var stored: Value?
     final let site: InjectSite
     // Guards `stored` until `ready` is set, `handlers` and `waiter`.
-    final let lock = InjectLock()
+    final let lock = ServiceLock()
     private final var handlers: [(Value) -> Void] = []
     private final var waiter: (registry: InjectRegistry, id: UInt64)?
 

@@ -34,7 +34,7 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     private let firstInjected: (@Sendable (_ id: UInt64) -> Void)?
 
     // Guards `entries`, `waiters` and `lastID`.
-    private let lock = InjectLock()
+    private let lock = ServiceLock()
     private var entries: [Entry] = []
     private var waiters: [Waiter] = []
     private var lastID: UInt64 = 0

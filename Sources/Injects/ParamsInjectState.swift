@@ -38,4 +38,4 @@ public struct ParamsInjectState<Service, Params> {
     }
 }
 
-extension ParamsInjectState: Sendable where Service: Sendable {}
+extension ParamsInjectState: Sendable where Service: Sendable, Params: Sendable {}

@@ -110,4 +110,4 @@ public struct ServiceParamsInject<Container, Service, Params> {
     }
 }
 
-extension ServiceParamsInject: Sendable where Service: Sendable {}
+extension ServiceParamsInject: Sendable where Service: Sendable, Params: Sendable {}

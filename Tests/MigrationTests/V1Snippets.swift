@@ -214,3 +214,13 @@ extension ParamsService: ServiceSupportFactoryParams {
     let mode: ServiceFactoryType = .lazy
     #expect(mode == ServiceFactoryMode.lazy)
 }
+
+@available(*, deprecated, message: "exercises the 1.x spellings on purpose")
+@Test func v1CreateServiceCallSites() throws {
+    let made: SingletonService = try V1.SingletonServiceFactory().createService()
+    #expect(made !== SingletonService())
+    struct Echo: ServiceParamsFactory {
+        func makeService(params: String) throws -> String { params }
+    }
+    #expect(try Echo().createService(params: "echo") == "echo")
+}

@@ -112,3 +112,32 @@ struct ParamsProviderTests {
         }
     }
 }
+
+@Suite("Untyped params casting")
+struct ParamsCastTests {
+    @Test("nil of another optional type is not nil of the params type")
+    func foreignNil() {
+        #expect(ParamsCast<String?>.cast(Optional<Int>.none as Any) == nil)
+        #expect(ParamsCast<String?>.cast(Optional<String>.none as Any) == .some(nil))
+        #expect(ParamsCast<String?>.cast("text") == .some("text"))
+        #expect(ParamsCast<String?>.cast(nil) == .some(nil))
+        #expect(ParamsCast<String>.cast(nil) == nil)
+        #expect(ParamsCast<String>.cast(3) == nil)
+    }
+
+    @Test("Missing params stand for nil only when the params type is optional")
+    func missingParams() throws {
+        #expect(ParamsCast<Any>.cast(nil) == nil)
+        #expect(!ParamsCast<Any>.acceptsMissingParams)
+        #expect(ParamsCast<Int?>.acceptsMissingParams)
+        #expect(!ParamsCast<Int>.acceptsMissingParams)
+        let provider = ServiceParamsProvider<String, Any> { "\($0)" }
+        #expect(provider.getServiceAsOptional(params: 1) == "1")
+        #expect(throws: ServiceObtainError.self) { try provider.getServiceAsResult(untypedParams: nil).get() }
+        let optional = ServiceParamsProvider<String, Int?> { "\($0 ?? -1)" }
+        #expect(throws: ServiceObtainError.self) {
+            try optional.getServiceAsResult(untypedParams: Optional<String>.none as Any).get()
+        }
+        #expect(try optional.getServiceAsResult(untypedParams: nil).get() == "-1")
+    }
+}

@@ -20,8 +20,8 @@ struct DatabaseFactory: ServiceFactory {
 /// A key of its own: several `Settings` live side by side under different names.
 struct SettingsKey: ServiceLocatorKey {
     typealias ServiceType = Settings
-    let name: String
-    var storeKey: String { "settings." + name }
+    let storeKey: String
+    init(name: String) { storeKey = "settings." + name }
 }
 
 enum AppKeys {

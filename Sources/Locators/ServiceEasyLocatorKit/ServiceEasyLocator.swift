@@ -108,6 +108,32 @@ open class ServiceEasyLocator: @unchecked Sendable {
         storage.add(Self.id(Service.self), entry: ParamsServiceEntry(paramsProvider: provider), owner: self)
     }
 
+    /// Not available: a provider passed without a label would be stored as the service itself.
+    @available(*, unavailable, message: "add a provider with addService(provider:)")
+    public final func addService<Service>(_ provider: ServiceProvider<Service>) -> Result<Void, ServiceLocatorError> {
+        fatalError("unavailable")
+    }
+
+    /// Not available: a provider passed without a label would be stored as the service itself.
+    @available(*, unavailable, message: "add a params provider with addService(provider:)")
+    public final func addService<Service, Params>(_ provider: ServiceParamsProvider<Service, Params>)
+        -> Result<Void, ServiceLocatorError>
+    {
+        fatalError("unavailable")
+    }
+
+    /// Not available: a factory passed without a label would be stored as the service itself.
+    @available(*, unavailable, message: "add a factory with addService(factory:)")
+    public final func addService<Factory: ServiceFactory>(_ factory: Factory) -> Result<Void, ServiceLocatorError> {
+        fatalError("unavailable")
+    }
+
+    /// Not available: a factory passed without a label would be stored as the service itself.
+    @available(*, unavailable, message: "add a factory with addService(factory:)")
+    public final func addService<Factory: ServiceParamsFactory>(_ factory: Factory) -> Result<Void, ServiceLocatorError> {
+        fatalError("unavailable")
+    }
+
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
     /// `addService(shared as SharedServicing)` is got by `SharedServicing.self`.
     @discardableResult
