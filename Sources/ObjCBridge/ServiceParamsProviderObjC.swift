@@ -43,9 +43,10 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, safe params providers included.
     @inlinable
     public convenience init<ServiceType, ParamsType>(_ provider: ServiceParamsProvider<ServiceType, ParamsType>) {
+        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
             (params: Any?) throws(ServiceObjCFailure) -> NSObject in
-            let service = try Self.service(of: provider, params: params)
+            let service = try Self.service(of: provider, params: params, castsHere: castsHere)
             return try ServiceObjCFailure.object(service, as: ServiceType.self)
         }
     }
@@ -55,23 +56,23 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     public convenience init<ServiceType: NSObject, ParamsType>(
         _ provider: ServiceParamsProvider<ServiceType, ParamsType>
     ) {
+        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
             (params: Any?) throws(ServiceObjCFailure) -> NSObject in
-            try Self.service(of: provider, params: params)
+            try Self.service(of: provider, params: params, castsHere: castsHere)
         }
     }
 
-    /// Casts `params` where the caller's types are known (so the cast is specialized) and gets
-    /// the service; params of the wrong type are left to the provider, which makes and reports
-    /// the `wrongParams` error.
+    /// Gets the service, casting `params` here when `castsHere` (the cast is then specialized
+    /// for the caller's types); otherwise, and for missing params or params of the wrong type,
+    /// the provider reads them (and makes and reports the `wrongParams` error).
     @inlinable
     static func service<ServiceType, ParamsType>(
         of provider: ServiceParamsProvider<ServiceType, ParamsType>,
-        params: Any?
+        params: Any?,
+        castsHere: Bool
     ) throws(ServiceObjCFailure) -> ServiceType {
-        // `nil` stands for `nil` of an optional `ParamsType`, as the provider reads it.
-        let typed: ParamsType? = if let params { params as? ParamsType } else { Optional<Any>.none as Any as? ParamsType }
-        guard let typed else {
+        guard castsHere, let params, let typed = params as? ParamsType else {
             switch provider.getServiceAsResult(untypedParams: params) {
             case .success(let service): return service
             case .failure(let error): throw .obtain(error)

@@ -65,6 +65,36 @@ import Testing
         #expect(ServiceObjCError.code(of: try bridgeError(error)) == .wrongParams)
     }
 
+    @Test func nilOfAnotherOptionalTypeIsWrongParams() throws {
+        let objc = ServiceParamsProviderObjC(OptionalParamsFactory().serviceProvider())
+
+        var error: NSError?
+        #expect(objc.getServiceWithParams(Optional<String>.none as Any, andReturnError: &error) == nil)
+        #expect(ServiceObjCError.code(of: try bridgeError(error)) == .wrongParams)
+        #expect((objc.getServiceWithParams(Optional<Int>.none as Any) as? FirstService)?.name == "number -1")
+    }
+
+    @Test func foundationParamsForOptionalParamsAreAccepted() throws {
+        let objc = ServiceParamsProviderObjC(ServiceParamsProvider<FirstService, String?> { FirstService(name: $0 ?? "none") })
+
+        #expect((objc.getServiceWithParams(NSString(string: "ns")) as? FirstService)?.name == "ns")
+        #expect((objc.getServiceWithParams("swift") as? FirstService)?.name == "swift")
+        #expect((objc.getServiceWithParams(nil) as? FirstService)?.name == "none")
+        #expect(objc.getServiceWithParams(NSNumber(value: 1)) == nil)
+    }
+
+    @Test func paramsOfTypeAnyAreNeverMissing() throws {
+        let objc = ServiceParamsProviderObjC(ServiceParamsProvider<FirstService, Any> { FirstService(name: "\($0)") })
+
+        #expect((objc.getServiceWithParams(5) as? FirstService)?.name == "5")
+        #expect((objc.getServiceWithParams(Optional<Int>.some(6) as Any) as? FirstService)?.name == "Optional(6)")
+        for params in [nil, Optional<Int>.none as Any] {
+            var error: NSError?
+            #expect(objc.getServiceWithParams(params, andReturnError: &error) == nil)
+            #expect(ServiceObjCError.code(of: try bridgeError(error)) == .wrongParams)
+        }
+    }
+
     @Test func factoryFailureIsAnObtainFailure() throws {
         let objc = ServiceParamsProviderObjC(ServiceParamsProvider<FirstService, String> { reason in
             throw TestFactoryError(reason: reason)
