@@ -1,6 +1,5 @@
 // The examples of docs/objc-bridge.md, compiled and checked here so that they stay copy-paste
 // ready. Keep the two in step.
-import Foundation
 import ServiceContainerKitObjC
 import Testing
 
