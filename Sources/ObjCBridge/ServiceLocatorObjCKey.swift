@@ -1,0 +1,115 @@
+import Foundation
+
+/// A `ServiceLocator` key for Objective-C style callers (visible as `ServiceLocatorKey` to
+/// Objective-C on Apple platforms).
+///
+/// Make one in Swift from a typed key, usually as a static property that Objective-C style
+/// code reads:
+///
+/// ```swift
+/// extension ServiceLocatorObjCKey {
+///     static let firstService = ServiceLocatorObjCKey(FirstServiceFactory.defaultKey)
+/// }
+/// // [locator getServiceWithKey:ServiceLocatorKey.firstService]
+/// let service = locator.getServiceWithKey(.firstService)
+/// ```
+///
+/// A key made from a typed key gets its service the typed way (no `Any` round trip when no
+/// params are given) and names its service type in errors. A key made from a bare `storeKey`
+/// finds services added with keys whose slot is their `storeKey` (custom `ServiceLocatorKey`
+/// types), whatever their type; easy keys name their slot by type, so wrap the easy key itself.
+#if canImport(ObjectiveC)
+@objc(ServiceLocatorKey)
+#endif
+public final class ServiceLocatorObjCKey: NSObject, Sendable {
+    /// The key's store key: the name of its slot.
+    public let storeKey: String
+
+    /// The service type of the typed key, or `nil` for a key made from a bare `storeKey`.
+    public let serviceType: Any.Type?
+
+    @usableFromInline let keyID: ServiceLocatorKeyID
+    @usableFromInline let obtain: @Sendable (ServiceLocator, Any?) throws(ServiceObjCFailure) -> NSObject
+
+    @usableFromInline
+    init(
+        storeKey: String,
+        keyID: ServiceLocatorKeyID,
+        serviceType: Any.Type?,
+        obtain: @escaping @Sendable (ServiceLocator, Any?) throws(ServiceObjCFailure) -> NSObject
+    ) {
+        self.storeKey = storeKey
+        self.keyID = keyID
+        self.serviceType = serviceType
+        self.obtain = obtain
+        super.init()
+    }
+
+    /// Wraps the typed `key`; params keys included.
+    @inlinable
+    public convenience init<Key: ServiceLocatorKey>(_ key: Key) {
+        self.init(storeKey: key.storeKey, keyID: key.keyID, serviceType: Key.ServiceType.self) {
+            locator, params throws(ServiceObjCFailure) -> NSObject in
+            guard let params else {
+                let service: Key.ServiceType
+                do {
+                    service = try locator.tryService(key: key)
+                } catch {
+                    throw .locator(error, service: Key.ServiceType.self)
+                }
+                return try ServiceObjCFailure.object(service, as: Key.ServiceType.self)
+            }
+            return try Self.service(in: locator, key: key, params: params)
+        }
+    }
+
+    /// The service under the typed `key` made from untyped `params`, which the locator casts.
+    @usableFromInline
+    static func service<Key: ServiceLocatorKey>(
+        in locator: ServiceLocator,
+        key: Key,
+        params: Any
+    ) throws(ServiceObjCFailure) -> NSObject {
+        let service: Any
+        do {
+            service = try locator.anyService(key: key, params: params)
+        } catch {
+            throw .locator(error, service: Key.ServiceType.self)
+        }
+        return try ServiceObjCFailure.object(service, as: Key.ServiceType.self)
+    }
+
+    /// A key of the slot named `storeKey`, whatever the type of the service stored there.
+    public convenience init(storeKey: String) {
+        let keyID = ServiceLocatorKeyID(storeKey: storeKey)
+        self.init(storeKey: storeKey, keyID: keyID, serviceType: nil) {
+            locator, params throws(ServiceObjCFailure) -> NSObject in
+            guard let entry = locator.storage.lookup(keyID) else {
+                throw .locator(ServiceLocatorError.serviceNotFound(key: keyID, service: Any.self), service: nil)
+            }
+            let service: Any
+            do {
+                service = try entry.anyService(key: keyID, params: params).get()
+            } catch {
+                throw .locator(error, service: entry.serviceType)
+            }
+            return try ServiceObjCFailure.object(service, as: entry.serviceType)
+        }
+    }
+
+    /// Keys are equal when they name the same slot.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? ServiceLocatorObjCKey else { return false }
+        return keyID == other.keyID
+    }
+
+    /// The hash of the slot the key names.
+    public override var hash: Int {
+        keyID.hashValue
+    }
+
+    /// Names the class and the key's slot.
+    public override var description: String {
+        "ServiceLocatorObjCKey(\(keyID))"
+    }
+}

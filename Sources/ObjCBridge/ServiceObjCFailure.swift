@@ -1,0 +1,72 @@
+import Foundation
+
+/// Why a wrapper could not hand out a service; turned into an `NSError` only when asked for,
+/// so a successful get builds nothing.
+@usableFromInline
+enum ServiceObjCFailure: Error {
+    /// The provider failed.
+    case obtain(ServiceObtainError)
+    /// The service is not an `NSObject`.
+    case notNSObject(ServiceNotNSObjectError)
+    /// Another error (a locator's), with its code decided by whoever caught it, and the service
+    /// type asked for when it is known.
+    case other(any Error, code: ServiceObjCErrorCode, service: Any.Type?)
+
+    /// The service is handed out as an `NSObject`, or refused (and the refusal reported to the
+    /// `ProvidersLogger`s) when it is not one.
+    /// `serviceType` is the type asked for, named in the report and the error.
+    @inlinable
+    static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
+        if let object = service as? NSObject {
+            return object
+        }
+        throw refuse(service, as: serviceType)
+    }
+
+    @usableFromInline
+    static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
+        LogRecorder.shared.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
+        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: service as Any)))
+    }
+
+    /// The code of the `NSError`.
+    var code: ServiceObjCErrorCode {
+        switch self {
+        case .obtain(let error):
+            // Only the caller's own params are "wrong params"; a dependency made with wrong
+            // params is a failure of the service asked for.
+            return error.isWrongParams && !error.isNested ? .wrongParams : .obtainFailure
+        case .notNSObject:
+            return .notNSObject
+        case .other(_, let code, _):
+            return code
+        }
+    }
+
+    /// The message of the error: the Swift error's message, naming the service.
+    var message: String {
+        switch self {
+        case .obtain(let error): return error.fatalMessage
+        case .notNSObject(let error): return error.description
+        case .other(let error, _, _): return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        }
+    }
+
+    /// Stops the program with the message, for the `OrFatal` gets.
+    func stop() -> Never {
+        fatalError(message)
+    }
+
+    /// The `NSError` an Objective-C style caller receives.
+    var nsError: NSError {
+        switch self {
+        case .obtain(let error):
+            let requested = error.pathServices.first ?? error.service
+            return ServiceObjCError.make(code: code, service: requested, underlying: error, message: message)
+        case .notNSObject(let error):
+            return ServiceObjCError.make(code: code, service: error.service, underlying: error, message: message)
+        case .other(let error, _, let service):
+            return ServiceObjCError.make(code: code, service: service, underlying: error, message: message)
+        }
+    }
+}

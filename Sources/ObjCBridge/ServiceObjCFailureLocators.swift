@@ -1,0 +1,27 @@
+import Foundation
+
+extension ServiceObjCFailure {
+    /// The failure of a locator get that threw `error`; `service` is the type asked for, when
+    /// known.
+    ///
+    /// A missing service, or one of another type under the key, is `serviceNotFound`; params
+    /// the stored service does not take are `wrongParams`; a provider's failure stays an obtain
+    /// failure.
+    @usableFromInline
+    static func locator(_ error: any Error, service: Any.Type?) -> ServiceObjCFailure {
+        if let obtainError = error as? ServiceObtainError {
+            return .obtain(obtainError)
+        }
+        guard let locatorError = error as? ServiceLocatorError else {
+            return .other(error, code: .obtainFailure, service: service)
+        }
+        switch locatorError {
+        case .serviceNotFound, .wrongServiceType:
+            return .other(locatorError, code: .serviceNotFound, service: service)
+        case .wrongParams:
+            return .other(locatorError, code: .wrongParams, service: service)
+        default:
+            return .other(locatorError, code: .obtainFailure, service: service)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// An `NSObject` wrapper over a `ServiceParamsProvider` for callers that think in Objective-C
+/// terms (visible as `ServiceParamsProvider` to Objective-C on Apple platforms).
+///
+/// Params come untyped, as Objective-C has them: params that are not the provider's
+/// `ParamsType` give a `ServiceObjCErrorCode.wrongParams` error, and `nil` stands for `nil`
+/// when `ParamsType` is optional.
+///
+/// ```swift
+/// let objc = ServiceParamsProviderObjC(GreeterFactory().serviceProvider())
+/// let greeter = objc.getServiceWithParams("Ann") as? Greeter   // [provider getServiceWithParams:@"Ann"]
+/// ```
+///
+/// A service that is not an `NSObject` is refused as `ServiceProviderObjC` does.
+#if canImport(ObjectiveC)
+@objc(ServiceParamsProvider)
+#endif
+public final class ServiceParamsProviderObjC: NSObject, Sendable {
+    @usableFromInline let obtain: @Sendable (Any?) throws(ServiceObjCFailure) -> NSObject
+    private let swiftProvider: any AnyObject & Sendable
+
+    /// The service type of the wrapped provider.
+    public let serviceType: Any.Type
+
+    /// The params type of the wrapped provider.
+    public let paramsType: Any.Type
+
+    @usableFromInline
+    init(
+        provider: any AnyObject & Sendable,
+        serviceType: Any.Type,
+        paramsType: Any.Type,
+        obtain: @escaping @Sendable (Any?) throws(ServiceObjCFailure) -> NSObject
+    ) {
+        self.swiftProvider = provider
+        self.serviceType = serviceType
+        self.paramsType = paramsType
+        self.obtain = obtain
+        super.init()
+    }
+
+    /// Wraps `provider`, safe params providers included.
+    @inlinable
+    public convenience init<ServiceType, ParamsType>(_ provider: ServiceParamsProvider<ServiceType, ParamsType>) {
+        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
+        self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
+            (params: Any?) throws(ServiceObjCFailure) -> NSObject in
+            let service = try Self.service(of: provider, params: params, castsHere: castsHere)
+            return try ServiceObjCFailure.object(service, as: ServiceType.self)
+        }
+    }
+
+    /// Wraps `provider`, whose services are `NSObject`s.
+    @inlinable
+    public convenience init<ServiceType: NSObject, ParamsType>(
+        _ provider: ServiceParamsProvider<ServiceType, ParamsType>
+    ) {
+        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
+        self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
+            (params: Any?) throws(ServiceObjCFailure) -> NSObject in
+            try Self.service(of: provider, params: params, castsHere: castsHere)
+        }
+    }
+
+    /// Gets the service, casting `params` here when `castsHere` (the cast is then specialized
+    /// for the caller's types); otherwise, and for missing params or params of the wrong type,
+    /// the provider reads them (and makes and reports the `wrongParams` error).
+    @inlinable
+    static func service<ServiceType, ParamsType>(
+        of provider: ServiceParamsProvider<ServiceType, ParamsType>,
+        params: Any?,
+        castsHere: Bool
+    ) throws(ServiceObjCFailure) -> ServiceType {
+        guard castsHere, let params, let typed = params as? ParamsType else {
+            switch provider.getServiceAsResult(untypedParams: params) {
+            case .success(let service): return service
+            case .failure(let error): throw .obtain(error)
+            }
+        }
+        do throws(ServiceObtainError) {
+            return try provider.getService(params: typed)
+        } catch {
+            throw .obtain(error)
+        }
+    }
+
+    /// The wrapped provider as a `ServiceParamsProvider<ServiceType, ParamsType>`, or `nil`
+    /// when its types differ.
+    ///
+    /// ```swift
+    /// let provider: ServiceParamsProvider<Greeter, String>? = objc.provider()
+    /// ```
+    public func provider<ServiceType, ParamsType>(
+        of type: ServiceType.Type = ServiceType.self,
+        params: ParamsType.Type = ParamsType.self
+    ) -> ServiceParamsProvider<ServiceType, ParamsType>? {
+        swiftProvider as? ServiceParamsProvider<ServiceType, ParamsType>
+    }
+
+    /// A service made for `params`, or `nil` when it cannot be made
+    /// (`[provider getServiceWithParams:params]`).
+    #if canImport(ObjectiveC)
+    @objc(getServiceWithParams:)
+    #endif
+    public func getServiceWithParams(_ params: Any?) -> Any? {
+        do {
+            return try obtain(params)
+        } catch {
+            return nil
+        }
+    }
+
+    /// A service made for `params`; when it cannot be made, stops the program with a message
+    /// naming the service and the cause (`[provider getServiceOrFatalWithParams:params]`).
+    #if canImport(ObjectiveC)
+    @objc(getServiceOrFatalWithParams:)
+    #endif
+    public func getServiceOrFatalWithParams(_ params: Any?) -> Any {
+        do {
+            return try obtain(params)
+        } catch {
+            error.stop()
+        }
+    }
+
+    /// A service made for `params`, or `nil` with the reason written to `error`
+    /// (`[provider getServiceWithParams:params andReturnError:&error]`).
+    ///
+    /// - Parameter error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
+    ///   and `nil` on success; may itself be `nil`.
+    #if canImport(ObjectiveC)
+    @objc(getServiceWithParams:andReturnError:)
+    #endif
+    public func getServiceWithParams(_ params: Any?, andReturnError error: ServiceErrorPointer) -> Any? {
+        do {
+            let service = try obtain(params)
+            error?.pointee = nil
+            return service
+        } catch let failure {
+            error?.pointee = failure.nsError
+            return nil
+        }
+    }
+
+    /// Names the class, the service type and the params type.
+    public override var description: String {
+        "ServiceParamsProviderObjC<\(String(reflecting: serviceType)), \(String(reflecting: paramsType))>"
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// An `NSObject` wrapper over a `ServiceProvider` for callers that think in Objective-C terms
+/// (visible as `ServiceProvider` to Objective-C on Apple platforms).
+///
+/// Make it in Swift from any provider, safe and session providers included; callers get the
+/// service with the methods spelled as the Objective-C selectors:
+///
+/// ```swift
+/// let objc = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
+/// let service = objc.getService() as? FirstService         // [provider getService]
+/// var error: NSError?
+/// let other = objc.getServiceAndReturnError(&error)        // [provider getServiceAndReturnError:&error]
+/// ```
+///
+/// A service is handed out when it is an `NSObject` (or bridges to one, as `String` does to
+/// `NSString`); any other service is refused with a `ServiceObjCErrorCode.notNSObject` error
+/// and reported to the `ProvidersLogger`s. A successful get costs the provider's get plus that
+/// cast.
+#if canImport(ObjectiveC)
+@objc(ServiceProvider)
+#endif
+public final class ServiceProviderObjC: NSObject, Sendable {
+    @usableFromInline let obtain: @Sendable () throws(ServiceObjCFailure) -> NSObject
+    private let swiftProvider: any AnyObject & Sendable
+
+    /// The service type of the wrapped provider.
+    public let serviceType: Any.Type
+
+    @usableFromInline
+    init(
+        provider: any AnyObject & Sendable,
+        serviceType: Any.Type,
+        obtain: @escaping @Sendable () throws(ServiceObjCFailure) -> NSObject
+    ) {
+        self.swiftProvider = provider
+        self.serviceType = serviceType
+        self.obtain = obtain
+        super.init()
+    }
+
+    /// Wraps `provider`, whose services are checked to be `NSObject`s on each get.
+    @inlinable
+    public convenience init<ServiceType>(_ provider: ServiceProvider<ServiceType>) {
+        self.init(provider: provider, serviceType: ServiceType.self) { () throws(ServiceObjCFailure) -> NSObject in
+            let service: ServiceType
+            do throws(ServiceObtainError) {
+                service = try provider.getService()
+            } catch {
+                throw .obtain(error)
+            }
+            return try ServiceObjCFailure.object(service, as: ServiceType.self)
+        }
+    }
+
+    /// Wraps `provider`, whose services are `NSObject`s.
+    @inlinable
+    public convenience init<ServiceType: NSObject>(_ provider: ServiceProvider<ServiceType>) {
+        self.init(provider: provider, serviceType: ServiceType.self) { () throws(ServiceObjCFailure) -> NSObject in
+            do throws(ServiceObtainError) {
+                return try provider.getService()
+            } catch {
+                throw .obtain(error)
+            }
+        }
+    }
+
+    /// Wraps the provider of `provider`'s service made with fixed `params`
+    /// (`provider.convert(params:)`).
+    @inlinable
+    public convenience init<ServiceType, ParamsType>(
+        _ provider: ServiceParamsProvider<ServiceType, ParamsType>,
+        params: ParamsType
+    ) {
+        self.init(provider.convert(params: params))
+    }
+
+    /// The wrapped provider as a `ServiceProvider<ServiceType>`, or `nil` when it provides
+    /// another type.
+    ///
+    /// ```swift
+    /// let provider: ServiceProvider<FirstService>? = objc.provider()
+    /// ```
+    public func provider<ServiceType>(of type: ServiceType.Type = ServiceType.self) -> ServiceProvider<ServiceType>? {
+        swiftProvider as? ServiceProvider<ServiceType>
+    }
+
+    /// The service, or `nil` when it cannot be had (`[provider getService]`).
+    #if canImport(ObjectiveC)
+    @objc(getService)
+    #endif
+    public func getService() -> Any? {
+        do {
+            return try obtain()
+        } catch {
+            return nil
+        }
+    }
+
+    /// The service; when it cannot be had, stops the program with a message naming the
+    /// service and the cause (`[provider getServiceOrFatal]`).
+    #if canImport(ObjectiveC)
+    @objc(getServiceOrFatal)
+    #endif
+    public func getServiceOrFatal() -> Any {
+        do {
+            return try obtain()
+        } catch {
+            error.stop()
+        }
+    }
+
+    /// The service, or `nil` with the reason written to `error`
+    /// (`[provider getServiceAndReturnError:&error]`).
+    ///
+    /// - Parameter error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
+    ///   and `nil` on success; may itself be `nil`.
+    #if canImport(ObjectiveC)
+    @objc(getServiceAndReturnError:)
+    #endif
+    public func getServiceAndReturnError(_ error: ServiceErrorPointer) -> Any? {
+        do {
+            let service = try obtain()
+            error?.pointee = nil
+            return service
+        } catch let failure {
+            error?.pointee = failure.nsError
+            return nil
+        }
+    }
+
+    /// Names the class and the service type.
+    public override var description: String {
+        "ServiceProviderObjC<\(String(reflecting: serviceType))>"
+    }
+}

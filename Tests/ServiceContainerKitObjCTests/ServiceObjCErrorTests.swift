@@ -1,0 +1,39 @@
+import Foundation
+import ServiceContainerKitObjC
+import Testing
+
+@Suite struct ServiceObjCErrorTests {
+    @Test func codesAreDistinctAndStable() {
+        let codes = ServiceObjCErrorCode.allCases.map(\.rawValue)
+        #expect(codes == [1, 2, 3, 4])
+        #expect(ServiceObjCErrorCode.obtainFailure.rawValue == 1)
+        #expect(ServiceObjCErrorCode.notNSObject.rawValue == 2)
+        #expect(ServiceObjCErrorCode.serviceNotFound.rawValue == 3)
+        #expect(ServiceObjCErrorCode.wrongParams.rawValue == 4)
+    }
+
+    @Test func domainIsDocumented() {
+        #expect(ServiceObjCError.domain == "ServiceContainerKitObjC.ServiceError")
+    }
+
+    @Test(arguments: ServiceObjCErrorCode.allCases)
+    func codeOfAnErrorOfTheDomain(code: ServiceObjCErrorCode) {
+        let error = NSError(domain: ServiceObjCError.domain, code: code.rawValue)
+        #expect(ServiceObjCError.code(of: error) == code)
+    }
+
+    @Test func codeOfOtherErrorsIsNil() {
+        #expect(ServiceObjCError.code(of: NSError(domain: "Other", code: 1)) == nil)
+        #expect(ServiceObjCError.code(of: NSError(domain: ServiceObjCError.domain, code: 99)) == nil)
+    }
+
+    @Test func notNSObjectErrorNamesTheService() {
+        let same = ServiceNotNSObjectError(service: ValueService.self, obtainedType: ValueService.self)
+        #expect(same.description == same.errorDescription)
+        #expect(same.description
+            == "Service \(String(reflecting: ValueService.self)) cannot be handed to an Objective-C style caller: it is not an NSObject")
+
+        let behind = ServiceNotNSObjectError(service: (any Sendable).self, obtainedType: ValueService.self)
+        #expect(behind.description.contains("it is a \(String(reflecting: ValueService.self)), which is not an NSObject"))
+    }
+}
