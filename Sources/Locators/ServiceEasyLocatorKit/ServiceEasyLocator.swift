@@ -78,14 +78,8 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// When `denyClone` is set, the refusal is reported (and asserted when `setReadOnly` asked
     /// for it), and a new, empty, writable locator is returned instead.
     public final func clone() -> Self {
-        guard let state = storage.cloneState(owner: self) else {
-            return Self(parent: nil)
-        }
         let copy = Self(parent: nil)
-        copy.storage.install(state.entries)
-        if let parent = state.parent {
-            _ = copy.storage.setParent(parent, owner: copy)
-        }
+        storage.fillClone(copy.storage, owner: self, copyOwner: copy)
         return copy
     }
 

@@ -199,7 +199,7 @@ package final class LocatorStorage: @unchecked Sendable {
     }
 
     /// The services and parent to copy into a clone, or `nil` (reported) when clones are denied.
-    package func cloneState(owner: AnyObject & Sendable) -> LocatorCloneState? {
+    private func cloneState(owner: AnyObject & Sendable) -> LocatorCloneState? {
         let state: (denied: Bool, assert: Bool, copy: LocatorCloneState?) = lock.withLock {
             if denyCloneValue { return (true, assertOnRefusal, nil) }
             return (false, false, LocatorCloneState(entries: entries, parent: parent))
@@ -210,9 +210,19 @@ package final class LocatorStorage: @unchecked Sendable {
         return state.copy
     }
 
-    /// Fills a new, writable locator with a clone's services.
-    package func install(_ entries: [ServiceLocatorKeyID: LocatorEntry]) {
-        lock.withLock { self.entries = entries }
+    /// Fills `copy`, the storage of a new locator `copyOwner`, with this locator's services and
+    /// parent: the work of `clone()`. When clones are denied, the refusal is reported and `copy`
+    /// stays empty. A copy that its own initializer already made read-only is left as it is.
+    package func fillClone(_ copy: LocatorStorage, owner: AnyObject & Sendable, copyOwner: AnyObject & Sendable) {
+        guard let state = cloneState(owner: owner) else { return }
+        let filled: Bool = copy.lock.withLock {
+            guard !copy.frozen.load(ordering: .relaxed) else { return false }
+            copy.entries = state.entries
+            return true
+        }
+        if filled, let parent = state.parent {
+            _ = copy.setParent(parent, owner: copyOwner)
+        }
     }
 
     /// Sets the parent, unless the locator is read-only or the chain would loop.
