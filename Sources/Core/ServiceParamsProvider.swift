@@ -155,7 +155,11 @@ package enum ParamsCast<Params> {
             guard let optionalType = Params.self as? any OptionalParams.Type else { return nil }
             return optionalType.noneValue as? Params
         }
-        if let optional = params as? any OptionalParams, optional.isNone, type(of: params) != Params.self {
+        let paramsType = type(of: params)
+        // Params of exactly `Params` (the usual case) need no further check.
+        if paramsType != Params.self, paramsType is any OptionalParams.Type,
+            let optional = params as? any OptionalParams, optional.isNone
+        {
             return nil
         }
         return params as? Params
