@@ -20,15 +20,16 @@
 /// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
 open class ServiceEasyLocator: @unchecked Sendable {
     // All state lives in `storage`, which synchronizes itself.
-    package let storage: LocatorStorage
+    @usableFromInline package let storage: LocatorStorage
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceEasyLocator? = nil) {
         storage = LocatorStorage(parent: parent.map { LocatorParent(locator: $0, storage: $0.storage) })
     }
 
-    @inline(__always)
-    private static func id<Service>(_ type: Service.Type) -> ServiceLocatorKeyID {
+    /// The slot of a `type` service: the type itself.
+    @inlinable @inline(__always)
+    static func id<Service>(_ type: Service.Type) -> ServiceLocatorKeyID {
         ServiceLocatorKeyID(serviceType: type)
     }
 
@@ -176,13 +177,15 @@ open class ServiceEasyLocator: @unchecked Sendable {
     // MARK: - Getting
 
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
+    @inlinable
     public final func getService<Service>() -> Service? {
-        try? storage.service(Self.id(Service.self), as: Service.self)
+        storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
+    @inlinable
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
-        try? storage.service(Self.id(Service.self), as: Service.self)
+        storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.
@@ -229,8 +232,9 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// The provider that gives the service without params (for a params service with optional
     /// params: the one made with `nil` params), or `nil`.
+    @inlinable
     public final func getServiceProvider<Service>(serviceType: Service.Type = Service.self) -> ServiceProvider<Service>? {
-        try? storage.provider(Self.id(Service.self), as: Service.self)
+        storage.plainProvider(Self.id(Service.self), as: Service.self)
     }
 
     /// The params provider of the service, or `nil`.

@@ -9,11 +9,25 @@ package class LocatorEntry: @unchecked Sendable {
     package let paramsType: Any.Type?
     package let paramsTypeID: ObjectIdentifier?
 
-    init(serviceType: Any.Type, paramsType: Any.Type?) {
+    /// The `ServiceProvider<Service>` that gives the service without params (`nil` for a params
+    /// service whose params are not optional), kept here so that a typed get, once it has
+    /// checked `serviceTypeID`, reaches it with a plain downcast, without the metadata of the
+    /// generic subclass.
+    package let plainProvider: AnyObject?
+
+    init(serviceType: Any.Type, paramsType: Any.Type?, plainProvider: AnyObject?) {
         self.serviceType = serviceType
         self.serviceTypeID = ObjectIdentifier(serviceType)
         self.paramsType = paramsType
         self.paramsTypeID = paramsType.map(ObjectIdentifier.init)
+        self.plainProvider = plainProvider
+    }
+
+    /// `plainProvider` when the entry holds a service of the type whose identifier is
+    /// `serviceTypeID`; `nil` otherwise.
+    @inline(__always)
+    final func plainProvider(serving serviceTypeID: ObjectIdentifier) -> AnyObject? {
+        serviceTypeID == self.serviceTypeID ? plainProvider : nil
     }
 
     /// The service as `Any`, for callers that know its type only at run time; `nil` params means

@@ -5,14 +5,23 @@ import Synchronization
 /// A writable locator guards its state with a lock held only to read or write the dictionary,
 /// never while a provider runs, so a factory may use the same locator. `setReadOnly` freezes
 /// the state: from then on a get reads it without any lock, after one acquire load.
+///
+/// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
+/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorEntry]`
+/// dictionary. The typed gets are `@inlinable`, so that the caller's specialized code reaches
+/// the provider and its inlinable get without generic indirection.
+@usableFromInline
 package final class LocatorStorage: @unchecked Sendable {
-    // `entries`, `parent`, `denyCloneValue` and `assertOnRefusal` are guarded by `lock`.
-    // `frozen` is set once, under `lock` and with release ordering, after the last write to
-    // `entries` and `parent`; neither is written again, so a reader that saw `frozen` set (with
-    // acquire ordering) reads them without the lock.
+    // `typeEntries`, `nameEntries`, `parent`, `denyCloneValue` and `assertOnRefusal` are
+    // guarded by `lock`. `frozen` is set once, under `lock` and with release ordering, after the
+    // last write to the entries and `parent`; none is written again, so a reader that saw
+    // `frozen` set (with acquire ordering) reads them without the lock.
     private let lock = ServiceLock()
     private let frozen = Atomic<Bool>(false)
-    private var entries: [ServiceLocatorKeyID: LocatorEntry] = [:]
+    // Every access is under `lock` or after `frozen` was set, which already excludes
+    // overlapping writes: the run-time exclusivity check would only add cost to every get.
+    @exclusivity(unchecked) private var typeEntries: [ObjectIdentifier: LocatorEntry] = [:]
+    @exclusivity(unchecked) private var nameEntries: [String: LocatorEntry] = [:]
     private var parent: LocatorParent?
     private var denyCloneValue = false
     private var assertOnRefusal = false
@@ -43,32 +52,96 @@ package final class LocatorStorage: @unchecked Sendable {
 
     /// The number of services stored here (parents excluded).
     package var count: Int {
-        if frozen.load(ordering: .acquiring) { return entries.count }
-        return lock.withLock { entries.count }
+        if frozen.load(ordering: .acquiring) { return typeEntries.count + nameEntries.count }
+        return lock.withLock { typeEntries.count + nameEntries.count }
     }
 
-    /// The entry for `id` here, or else the parent to ask next.
+    /// What a look-up found in one locator: `found` made from the entry of the slot, or the
+    /// parent to ask next (`nil`: the chain ends).
+    private enum Step<Found> {
+        case found(Found)
+        case next(LocatorStorage?)
+    }
+
+    /// `use` applied to the entry that `read` finds here, or else the parent to ask next.
     @inline(__always)
-    private func local(_ id: ServiceLocatorKeyID) -> (entry: LocatorEntry?, next: LocatorStorage?) {
+    private func step<Found>(
+        _ read: (LocatorStorage) -> LocatorEntry?,
+        _ use: (LocatorEntry) -> Found
+    ) -> Step<Found> {
         if frozen.load(ordering: .acquiring) {
-            if let entry = entries[id] { return (entry, nil) }
-            return (nil, parent?.storage)
+            if let entry = read(self) { return .found(use(entry)) }
+            return .next(parent?.storage)
         }
         return lock.withLock {
-            if let entry = entries[id] { return (entry, nil) }
-            return (nil, parent?.storage)
+            if let entry = read(self) { return .found(use(entry)) }
+            return .next(parent?.storage)
+        }
+    }
+
+    /// `use` applied to the entry that `read` finds in this locator or the nearest parent where
+    /// it finds one; `nil` when none has one. This locator is asked first, outside the loop, so
+    /// that a hit here (the usual case) holds no extra reference to it.
+    @inline(__always)
+    private func find<Found>(
+        _ read: (LocatorStorage) -> LocatorEntry?,
+        _ use: (LocatorEntry) -> Found
+    ) -> Found? {
+        var storage: LocatorStorage
+        switch step(read, use) {
+        case .found(let found): return found
+        case .next(let next?): storage = next
+        case .next(nil): return nil
+        }
+        while true {
+            switch storage.step(read, use) {
+            case .found(let found): return found
+            case .next(let next?): storage = next
+            case .next(nil): return nil
+            }
         }
     }
 
     /// The entry for `id` in this locator or the nearest parent that has one.
     package func lookup(_ id: ServiceLocatorKeyID) -> LocatorEntry? {
-        var storage = self
-        while true {
-            let found = storage.local(id)
-            if let entry = found.entry { return entry }
-            guard let next = found.next else { return nil }
-            storage = next
+        switch id.storage {
+        case .type(let type):
+            let typeID = ObjectIdentifier(type)
+            return find({ $0.typeEntries[typeID] }, { $0 })
+        case .name(let name):
+            return find({ $0.nameEntries[name] }, { $0 })
         }
+    }
+
+    /// The `plainProvider` of the entry of the slot named by the type whose identifier is
+    /// `typeID`, here or in the nearest parent that has one, when that entry holds a service of
+    /// the type whose identifier is `serviceTypeID`; `nil` otherwise.
+    @usableFromInline
+    package func plainProvider(typeID: ObjectIdentifier, serviceTypeID: ObjectIdentifier) -> AnyObject? {
+        find({ $0.typeEntries[typeID] }, { $0.plainProvider(serving: serviceTypeID) }) ?? nil
+    }
+
+    /// The same as `plainProvider(typeID:serviceTypeID:)` for the slot named `name`.
+    @usableFromInline
+    package func plainProvider(name: String, serviceTypeID: ObjectIdentifier) -> AnyObject? {
+        find({ $0.nameEntries[name] }, { $0.plainProvider(serving: serviceTypeID) }) ?? nil
+    }
+
+    /// The provider that gives the `Service` service for `id` without params, or `nil` when
+    /// there is none (missing, of another type, or needing params): the path of the typed gets
+    /// that answer `nil` on failure. Inlined into the caller, where `Service` is known, so the
+    /// only call left is the non-generic look-up.
+    @inlinable
+    package func plainProvider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> ServiceProvider<Service>? {
+        let serviceTypeID = ObjectIdentifier(Service.self)
+        let found: AnyObject?
+        switch id.storage {
+        case .type(let type): found = plainProvider(typeID: ObjectIdentifier(type), serviceTypeID: serviceTypeID)
+        case .name(let name): found = plainProvider(name: name, serviceTypeID: serviceTypeID)
+        }
+        // `serviceTypeID` was checked, so the entry is a `ServiceEntry<Service>` whose
+        // `plainProvider` is a `ServiceProvider<Service>`.
+        return found.map { unsafeDowncast($0, to: ServiceProvider<Service>.self) }
     }
 
     /// The entry for `id`, checked to hold a `Service` service.
@@ -152,7 +225,10 @@ package final class LocatorStorage: @unchecked Sendable {
     ) -> Result<Void, ServiceLocatorError> {
         let refusedAssert: Bool? = lock.withLock {
             if frozen.load(ordering: .relaxed) { return assertOnRefusal }
-            entries[id] = entry
+            switch id.storage {
+            case .type(let type): typeEntries[ObjectIdentifier(type)] = entry
+            case .name(let name): nameEntries[name] = entry
+            }
             return nil
         }
         guard let assert = refusedAssert else { return .success(()) }
@@ -168,7 +244,12 @@ package final class LocatorStorage: @unchecked Sendable {
     ) -> Result<Void, ServiceLocatorError> {
         let outcome: (refused: Bool, assert: Bool, removed: Bool) = lock.withLock {
             if frozen.load(ordering: .relaxed) { return (true, assertOnRefusal, false) }
-            return (false, false, entries.removeValue(forKey: id) != nil)
+            let removed: LocatorEntry?
+            switch id.storage {
+            case .type(let type): removed = typeEntries.removeValue(forKey: ObjectIdentifier(type))
+            case .name(let name): removed = nameEntries.removeValue(forKey: name)
+            }
+            return (false, false, removed != nil)
         }
         if outcome.refused {
             let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
@@ -202,7 +283,7 @@ package final class LocatorStorage: @unchecked Sendable {
     private func cloneState(owner: AnyObject & Sendable) -> LocatorCloneState? {
         let state: (denied: Bool, assert: Bool, copy: LocatorCloneState?) = lock.withLock {
             if denyCloneValue { return (true, assertOnRefusal, nil) }
-            return (false, false, LocatorCloneState(entries: entries, parent: parent))
+            return (false, false, LocatorCloneState(typeEntries: typeEntries, nameEntries: nameEntries, parent: parent))
         }
         if state.denied {
             _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: state.assert)
@@ -217,7 +298,8 @@ package final class LocatorStorage: @unchecked Sendable {
         guard let state = cloneState(owner: owner) else { return }
         let filled: Bool = copy.lock.withLock {
             guard !copy.frozen.load(ordering: .relaxed) else { return false }
-            copy.entries = state.entries
+            copy.typeEntries = state.typeEntries
+            copy.nameEntries = state.nameEntries
             return true
         }
         if filled, let parent = state.parent {

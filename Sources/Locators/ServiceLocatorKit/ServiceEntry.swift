@@ -1,17 +1,18 @@
 /// A stored `Service` service, got without params through `provider`.
 package class ServiceEntry<Service>: LocatorEntry, @unchecked Sendable {
-    // Immutable. `nil` for a params service whose params are not optional.
-    package let provider: ServiceProvider<Service>?
+    /// The provider of the service without params; `nil` for a params service whose params are
+    /// not optional.
+    package final var provider: ServiceProvider<Service>? {
+        plainProvider.map { unsafeDowncast($0, to: ServiceProvider<Service>.self) }
+    }
 
     /// An entry of a plain provider.
     package init(provider: ServiceProvider<Service>) {
-        self.provider = provider
-        super.init(serviceType: Service.self, paramsType: nil)
+        super.init(serviceType: Service.self, paramsType: nil, plainProvider: provider)
     }
 
     init(provider: ServiceProvider<Service>?, paramsType: Any.Type) {
-        self.provider = provider
-        super.init(serviceType: Service.self, paramsType: paramsType)
+        super.init(serviceType: Service.self, paramsType: paramsType, plainProvider: provider)
     }
 
     /// The service without params.

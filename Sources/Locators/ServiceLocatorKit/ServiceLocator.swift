@@ -19,7 +19,7 @@
 /// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
 open class ServiceLocator: @unchecked Sendable {
     // All state lives in `storage`, which synchronizes itself.
-    package let storage: LocatorStorage
+    @usableFromInline package let storage: LocatorStorage
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceLocator? = nil) {
@@ -168,8 +168,9 @@ open class ServiceLocator: @unchecked Sendable {
     // MARK: - Getting
 
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
+    @inlinable
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
-        try? storage.service(key.keyID, as: Key.ServiceType.self)
+        storage.plainProvider(key.keyID, as: Key.ServiceType.self)?.getServiceAsOptional()
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
@@ -203,8 +204,9 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// The provider that gives the service under `key` without params (for a params service
     /// with optional params: the one made with `nil` params), or `nil`.
+    @inlinable
     public final func getServiceProvider<Key: ServiceLocatorKey>(key: Key) -> ServiceProvider<Key.ServiceType>? {
-        try? storage.provider(key.keyID, as: Key.ServiceType.self)
+        storage.plainProvider(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The params provider stored under `key`, or `nil`.

@@ -7,11 +7,13 @@
 /// ```
 public struct ServiceLocatorEasyKey<ServiceType>: ServiceLocatorKey {
     /// A key of the `ServiceType` service.
+    @inlinable
     public init() {}
 
     /// The full name of `ServiceType` (built when asked; gets use `keyID`).
     public var storeKey: String { String(reflecting: ServiceType.self) }
 
     /// The slot named by `ServiceType`.
+    @inlinable
     public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: ServiceType.self) }
 }

@@ -5,19 +5,24 @@
 /// Comparing and hashing an identity builds no string, so a get costs the same whatever the
 /// number of services.
 public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
-    private enum Storage: Sendable {
+    /// What names the slot. Locators keep the two kinds of slots apart, so a type slot is
+    /// found by the type's `ObjectIdentifier` alone.
+    @usableFromInline
+    enum Storage: Sendable {
         case type(Any.Type)
         case name(String)
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// The slot named by the service type `serviceType`.
+    @inlinable
     public init(serviceType: Any.Type) {
         storage = .type(serviceType)
     }
 
     /// The slot named by the string `storeKey`.
+    @inlinable
     public init(storeKey: String) {
         storage = .name(storeKey)
     }

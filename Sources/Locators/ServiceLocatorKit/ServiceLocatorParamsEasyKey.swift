@@ -8,11 +8,13 @@
 /// ```
 public struct ServiceLocatorParamsEasyKey<ServiceType, ParamsType>: ServiceLocatorParamsKey {
     /// A key of the `ServiceType` service got with `ParamsType` params.
+    @inlinable
     public init() {}
 
     /// The full name of `ServiceType` (built when asked; gets use `keyID`).
     public var storeKey: String { String(reflecting: ServiceType.self) }
 
     /// The slot named by `ServiceType`.
+    @inlinable
     public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: ServiceType.self) }
 }
