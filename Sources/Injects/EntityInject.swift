@@ -39,7 +39,7 @@ public struct EntityInject<Value> {
     @inlinable
     public var wrappedValue: Value {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: Unmanaged.passUnretained(cell))
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

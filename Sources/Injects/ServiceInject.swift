@@ -67,7 +67,7 @@ public struct ServiceInject<Container, Service> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: Unmanaged.passUnretained(cell))
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

@@ -101,7 +101,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: Unmanaged.passUnretained(cell))
     }
 
     /// The injection state and `setParameters(_:lazyInject:)`.

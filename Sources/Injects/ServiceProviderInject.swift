@@ -75,7 +75,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public var wrappedValue: Provider {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: Unmanaged.passUnretained(cell))
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
