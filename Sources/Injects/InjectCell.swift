@@ -40,11 +40,16 @@ class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`
 
     /// The value of `cell`, read without retaining the cell.
     ///
-    /// A wrapper's getter calls it with its own `cell`, which the wrapper, held by its owner for
-    /// the whole call, keeps alive. A plain `cell.value` would copy the cell out of the owner's
-    /// storage, a retain and a release around every read only the first read needs; here only
-    /// that first read (`valueAtFirstRead(of:)`) holds the cell.
-    @inlinable
+    /// A wrapper's getter calls it with its `unmanagedCell`, which its `cell` keeps alive as long
+    /// as the wrapper, so as long as the getter runs (its owner holds it). Reading through the
+    /// strong `cell` would copy it out of the owner's storage: a retain and a release around
+    /// every read, which only the first read needs; here only that first read
+    /// (`valueAtFirstRead(of:)`) holds the cell.
+    ///
+    /// Specialized in the caller but not inlined: inlined into a getter, it would leave the
+    /// first-read call in the getter, and the optimizer keeps a copy of the wrapper (a retained
+    /// cell) alive around such a call.
+    @inlinable @inline(never)
     static func value(of cell: Unmanaged<InjectCell<Value>>) -> Value {
         let ready = cell._withUnsafeGuaranteedRef { $0.ready.load(ordering: .acquiring) }
         if ready {
@@ -53,7 +58,7 @@ class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`
         return valueAtFirstRead(of: cell)
     }
 
-    // Kept out of line so that the read inlined into a getter stays small.
+    // Out of line: the read above stays a few instructions.
     @usableFromInline @inline(never)
     static func valueAtFirstRead(of cell: Unmanaged<InjectCell<Value>>) -> Value {
         cell.takeUnretainedValue().value
