@@ -9,8 +9,10 @@ import Synchronization
 @usableFromInline
 class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`, as said above
     @usableFromInline final let ready = Atomic<Bool>(false)
-    // Written once under `lock` (see above); read without it only after `ready` was seen.
-    @usableFromInline final var stored: Value?
+    // Written once under `lock` (see above); read without it only after `ready` was seen. Those
+    // two rules already make every access exclusive, so the dynamic exclusivity check, which
+    // would cost more than the read itself, is left out.
+    @exclusivity(unchecked) @usableFromInline final var stored: Value?
     final let site: InjectSite
     // Guards `stored` until `ready` is set, `handlers` and `waiter`.
     final let lock = ServiceLock()
@@ -34,6 +36,32 @@ class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`
             return stored.unsafelyUnwrapped
         }
         return valueAtFirstRead()
+    }
+
+    /// The value of `cell`, read without retaining the cell.
+    ///
+    /// A wrapper's getter calls it with its `unmanagedCell`, which its `cell` keeps alive as long
+    /// as the wrapper, so as long as the getter runs (its owner holds it). Reading through the
+    /// strong `cell` would copy it out of the owner's storage: a retain and a release around
+    /// every read, which only the first read needs; here only that first read
+    /// (`valueAtFirstRead(of:)`) holds the cell.
+    ///
+    /// Specialized in the caller but not inlined: inlined into a getter, it would leave the
+    /// first-read call in the getter, and the optimizer keeps a copy of the wrapper (a retained
+    /// cell) alive around such a call.
+    @inlinable @inline(never)
+    static func value(of cell: Unmanaged<InjectCell<Value>>) -> Value {
+        let ready = cell._withUnsafeGuaranteedRef { $0.ready.load(ordering: .acquiring) }
+        if ready {
+            return cell._withUnsafeGuaranteedRef { $0.stored.unsafelyUnwrapped }
+        }
+        return valueAtFirstRead(of: cell)
+    }
+
+    // Out of line: the read above stays a few instructions.
+    @usableFromInline @inline(never)
+    static func valueAtFirstRead(of cell: Unmanaged<InjectCell<Value>>) -> Value {
+        cell.takeUnretainedValue().value
     }
 
     @usableFromInline

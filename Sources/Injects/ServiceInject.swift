@@ -19,6 +19,9 @@
 public struct ServiceInject<Container, Service> {
     @usableFromInline let early: Service?
     @usableFromInline let cell: InjectCell<Service>
+    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
+    // wrapper is.
+    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Service>>
 
     init(
         lazyInject: Bool,
@@ -31,6 +34,7 @@ public struct ServiceInject<Container, Service> {
             make($0, site)
         }
         self.cell = cell
+        self.unmanagedCell = .passUnretained(cell)
         self.early = cell.start(lazy: lazyInject)
     }
 
@@ -67,7 +71,7 @@ public struct ServiceInject<Container, Service> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: unmanagedCell)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

@@ -20,6 +20,9 @@
 public struct ServiceParamsInject<Container, Service, Params> {
     @usableFromInline let early: Service?
     @usableFromInline let cell: ParamsInjectCell<Service, Params>
+    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
+    // wrapper is.
+    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Service>>
 
     init(
         params: Params?,
@@ -34,6 +37,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
             make($0, $1, site)
         }
         self.cell = cell
+        self.unmanagedCell = .passUnretained(cell)
         if hasParams, let params {
             self.early = cell.setParameters(params, lazyInject: nil, call: site)
         } else {
@@ -101,7 +105,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: unmanagedCell)
     }
 
     /// The injection state and `setParameters(_:lazyInject:)`.

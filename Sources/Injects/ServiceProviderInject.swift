@@ -15,6 +15,9 @@
 public struct ServiceProviderInject<Container, Provider> {
     @usableFromInline let early: Provider?
     @usableFromInline let cell: InjectCell<Provider>
+    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
+    // wrapper is.
+    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Provider>>
 
     /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
     ///
@@ -32,6 +35,7 @@ public struct ServiceProviderInject<Container, Provider> {
             convert($0[keyPath: keyPath])
         }
         self.cell = cell
+        self.unmanagedCell = .passUnretained(cell)
         self.early = cell.start(lazy: false)
     }
 
@@ -75,7 +79,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public var wrappedValue: Provider {
         if let early { return early }
-        return cell.value
+        return InjectCell.value(of: unmanagedCell)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

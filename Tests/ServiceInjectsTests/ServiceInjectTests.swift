@@ -56,6 +56,22 @@ extension InjectsTests {
             #expect(presenter.lazyTagged.tag == "lazy-late")
         }
 
+        @Test func copyOfAWaitingWrapperReadsTheServiceAfterTheOriginalIsGone() {
+            struct Dependencies {
+                @ServiceInject(\TestServices.tagged) var tagged
+                @ServiceInject(\TestServices.lazyTagged, lazyInject: true) var lazyTagged
+            }
+            var original: Dependencies? = Dependencies()
+            let copy = original
+            original = nil
+            #expect(original == nil)
+            ServiceInjectResolver.register(TestServices.make(tag: "copied"))
+            #expect(copy?.$tagged.isReady == true)
+            #expect(copy?.tagged.tag == "copied")
+            #expect(copy?.lazyTagged.tag == "lazy-copied")
+            #expect(copy?.lazyTagged === copy?.lazyTagged)
+        }
+
         @Test func injectedServiceStaysAfterANewerContainer() {
             ServiceInjectResolver.register(TestServices.make(tag: "first"))
             let presenter = TestPresenter()
