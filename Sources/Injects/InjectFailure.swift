@@ -18,7 +18,10 @@ enum InjectFailure {
     static func paramsAlreadySetMessage(service: Any.Type, injected: Bool, site: InjectSite, call: InjectSite)
         -> String
     {
-        let state = injected ? "after \(name(service)) was injected" : "twice"
+        let state =
+            injected
+            ? "after \(name(service)) was injected"
+            : "when params were already given (in the attribute or by an earlier setParameters)"
         return "\(site): setParameters(_:lazyInject:) called \(state) (at \(call.file):\(call.line)); "
             + "params of a service can be set only once, before it is injected"
     }

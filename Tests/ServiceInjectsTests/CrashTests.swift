@@ -123,7 +123,7 @@ extension InjectsTests {
                 presenter.$service.setParameters(1)
                 presenter.$service.setParameters(2)
             }
-            expectMessage(result, line: NoParamsPresenter.injectLine, ["setParameters(_:lazyInject:) called twice"])
+            expectMessage(result, line: NoParamsPresenter.injectLine, ["setParameters(_:lazyInject:) called when params were already given"])
         }
 
         @Test func providerErrorAtCreation() async {

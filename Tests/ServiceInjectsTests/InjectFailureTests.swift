@@ -21,7 +21,7 @@ import Testing
         #expect(message.contains("Module/Screen.swift:12"))
     }
 
-    @Test(arguments: [(true, "after ServiceInjectsTests.Tagged was injected"), (false, "twice")])
+    @Test(arguments: [(true, "after ServiceInjectsTests.Tagged was injected"), (false, "when params were already given (in the attribute or by an earlier setParameters)")])
     func paramsAlreadySetSaysWhy(injected: Bool, expected: String) {
         let call = InjectSite(wrapper: "setParameters", file: "Module/Other.swift", line: 40)
         let message = InjectFailure.paramsAlreadySetMessage(

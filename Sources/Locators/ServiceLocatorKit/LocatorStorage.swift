@@ -242,20 +242,40 @@ package final class LocatorStorage: @unchecked Sendable {
         serviceType: Any.Type,
         owner: AnyObject & Sendable
     ) -> Result<Void, ServiceLocatorError> {
-        let outcome: (refused: Bool, assert: Bool, removed: Bool) = lock.withLock {
-            if frozen.load(ordering: .relaxed) { return (true, assertOnRefusal, false) }
-            let removed: LocatorEntry?
+        enum Outcome {
+            case refused(assert: Bool)
+            case removed
+            case missing
+            // The slot holds a service of another type than the key's: it is left alone, as a
+            // get with that key would not return it either.
+            case otherType(Any.Type)
+        }
+        let outcome: Outcome = lock.withLock {
+            if frozen.load(ordering: .relaxed) { return .refused(assert: assertOnRefusal) }
+            let current: LocatorEntry?
             switch id.storage {
-            case .type(let type): removed = typeEntries.removeValue(forKey: ObjectIdentifier(type))
-            case .name(let name): removed = nameEntries.removeValue(forKey: name)
+            case .type(let type): current = typeEntries[ObjectIdentifier(type)]
+            case .name(let name): current = nameEntries[name]
             }
-            return (false, false, removed != nil)
+            guard let current else { return .missing }
+            guard current.serviceTypeID == ObjectIdentifier(serviceType) else { return .otherType(current.serviceType) }
+            switch id.storage {
+            case .type(let type): typeEntries[ObjectIdentifier(type)] = nil
+            case .name(let name): nameEntries[name] = nil
+            }
+            return .removed
         }
-        if outcome.refused {
+        switch outcome {
+        case .refused(let assert):
             let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
-            return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: outcome.assert)
+            return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+        case .removed:
+            return .success(())
+        case .missing:
+            return .failure(.serviceNotFound(key: id, service: serviceType))
+        case .otherType(let stored):
+            return .failure(.wrongServiceType(key: id, requested: serviceType, stored: stored))
         }
-        return outcome.removed ? .success(()) : .failure(.serviceNotFound(key: id, service: serviceType))
     }
 
     /// Makes the locator read-only. A second call with the same `denyClone` does nothing; one

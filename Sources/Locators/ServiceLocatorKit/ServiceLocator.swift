@@ -159,7 +159,8 @@ open class ServiceLocator: @unchecked Sendable {
     /// Removes the service stored under `key` in this locator (parents are not changed).
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
-    ///   removed), `.serviceNotFound` when nothing was stored under `key`.
+    ///   removed), `.serviceNotFound` when nothing was stored under `key`, `.wrongServiceType`
+    ///   when the key's slot holds a service of another type (which stays).
     @discardableResult
     public final func removeService<Key: ServiceLocatorKey>(key: Key) -> Result<Void, ServiceLocatorError> {
         storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self)
