@@ -7,9 +7,9 @@ class SessionServiceCell<Service>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var current: ServiceHolder<Service>?
     @usableFromInline @exclusivity(unchecked) final var currentAtOneError: ServiceObtainError?
 
-    /// The fast path of `SingletonCreation.obtain`, inlined so it is specialized for `Service`:
+    /// The fast path, inlined so it is specialized for `Service`:
     /// try the lock and read the service kept for the current session (or its `atOne` error);
-    /// anything else goes the slow way, through the subclass.
+    /// anything else goes through the subclass to `SingletonCreation.makeLocked`.
     @inlinable
     final func get() throws(ServiceObtainError) -> Service {
         if lock.tryLock() {

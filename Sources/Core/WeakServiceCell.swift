@@ -10,8 +10,8 @@ final class WeakServiceCell<Service>: @unchecked Sendable {
         self.factory = factory
     }
 
-    /// The fast path of `SingletonCreation.obtain`, inlined so it is specialized for `Service`:
-    /// try the lock and read the held service; anything else goes the slow way.
+    /// The fast path, inlined so it is specialized for `Service`:
+    /// try the lock and read the held service; anything else goes to `SingletonCreation.makeLocked`.
     @inlinable
     func get() throws(ServiceObtainError) -> Service {
         if lock.tryLock() {

@@ -160,3 +160,16 @@ struct CycleTests {
         _ = try graph.a.getService()
     }
 }
+
+@Suite("Deep graphs")
+struct DeepGraphTests {
+    @Test("A chain deeper than the cycle check's first allocation is not a cycle")
+    func deepChain() throws {
+        var provider = ServiceProvider<Int>(mode: .many) { 0 }
+        for _ in 0..<40 {
+            let inner = provider
+            provider = ServiceProvider<Int>(mode: .many) { try inner.getService() + 1 }
+        }
+        #expect(try provider.getService() == 40)
+    }
+}
