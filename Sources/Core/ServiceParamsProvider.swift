@@ -91,17 +91,24 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     ///
     /// `nil` params stand for `nil` when `ParamsType` is optional. Params that are not a
     /// `ParamsType` fail with `ServiceFactoryError.wrongParams` naming both types.
+    @inlinable
     public final func getServiceAsResult(untypedParams params: Any?) -> Result<ServiceType, ServiceObtainError> {
-        guard let typed = ParamsCast<ParamsType>.cast(params) else {
-            let received: Any.Type? = params.map { type(of: $0) }
-            let error = ServiceObtainError(
-                service: ServiceType.self,
-                error: ServiceFactoryError.wrongParams(expected: ParamsType.self, received: received)
-            )
-            LogRecorder.shared.providerMakeFailure(type: ServiceType.self, error: error)
-            return .failure(error)
+        guard let typed = ParamsCast<ParamsType>.cast(params, takesForeignNil: maker.takesForeignNil) else {
+            return .failure(wrongParams(params))
         }
         return getServiceAsResult(params: typed)
+    }
+
+    /// The error for params that are not a `ParamsType`; it is logged.
+    @usableFromInline
+    final func wrongParams(_ params: Any?) -> ServiceObtainError {
+        let received: Any.Type? = params.map { type(of: $0) }
+        let error = ServiceObtainError(
+            service: ServiceType.self,
+            error: ServiceFactoryError.wrongParams(expected: ParamsType.self, received: received)
+        )
+        LogRecorder.shared.providerMakeFailure(type: ServiceType.self, error: error)
+        return error
     }
 
     /// A provider of this service made with fixed `params` on every get.
@@ -129,6 +136,8 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
     @usableFromInline let factory: (Params) throws -> Service
     /// `obtainStackKey`, kept here so a get need not check that the global is initialized.
     @usableFromInline let stackKey = obtainStackKey
+    /// `ParamsCast<Params>.takesForeignNil`, decided once for the untyped get.
+    @usableFromInline let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
     init(factory: @escaping (Params) throws -> Service) {
         self.factory = factory
@@ -144,32 +153,54 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
 }
 
 /// Casts untyped params to `Params`, letting a missing value stand for `nil` of an optional
-/// type; shared by every product that takes params as `Any?`.
+/// type; the one reading of `Any?` params for every product.
+///
+/// Swift casts a `nil` of any optional type to every optional (and `Any`-like) type; here a `nil`
+/// must be of `Params` itself, and a missing value stands for `nil` only when `Params` is
+/// optional. Whether `Params` can take a foreign `nil` at all is a property of the type: callers
+/// that cast often decide it once (`takesForeignNil`) and pass it in, so that params of a
+/// concrete type cost one cast.
+@usableFromInline
 package enum ParamsCast<Params> {
     /// `params` as a `Params`, or `nil` when they are not one.
-    ///
-    /// Swift casts a `nil` of any optional type to every other optional type; here a `nil` must
-    /// be of `Params` itself, and a missing value stands for `nil` only when `Params` is optional.
-    package static func cast(_ params: Any?) -> Params? {
-        guard let params else {
-            guard let optionalType = Params.self as? any OptionalParams.Type else { return nil }
-            return optionalType.noneValue as? Params
-        }
-        let paramsType = type(of: params)
-        // Params of exactly `Params` (the usual case) need no further check.
-        if paramsType != Params.self, paramsType is any OptionalParams.Type,
-            let optional = params as? any OptionalParams, optional.isNone
-        {
-            return nil
-        }
-        return params as? Params
+    @inlinable
+    package static func cast(_ params: Any?, takesForeignNil: Bool = takesForeignNil) -> Params? {
+        guard let params else { return missing() }
+        guard let typed = params as? Params else { return nil }
+        if takesForeignNil, isForeignNil(params) { return nil }
+        return typed
+    }
+
+    /// Whether a `nil` of some other optional type casts to `Params` (an optional or `Any`-like
+    /// type), so that a cast must also look at the dynamic type of the params.
+    @usableFromInline
+    package static var takesForeignNil: Bool {
+        Optional<Int>.none as Any is Params || Optional<ForeignNilProbe>.none as Any is Params
     }
 
     /// Whether a get without params can be served: `Params` is an optional type.
     package static var acceptsMissingParams: Bool {
         Params.self is any OptionalParams.Type
     }
+
+    /// `nil` of `Params` when it is optional.
+    @usableFromInline
+    static func missing() -> Params? {
+        guard let optionalType = Params.self as? any OptionalParams.Type else { return nil }
+        return optionalType.noneValue as? Params
+    }
+
+    /// Whether `params` is a `nil` of another type than `Params`.
+    @usableFromInline
+    static func isForeignNil(_ params: Any) -> Bool {
+        let paramsType = type(of: params)
+        guard paramsType != Params.self, paramsType is any OptionalParams.Type else { return false }
+        return (params as? any OptionalParams)?.isNone ?? false
+    }
 }
+
+/// A type of its own, whose `nil` only an optional or `Any`-like type takes.
+package struct ForeignNilProbe {}
 
 /// Lets `ParamsCast` recognize optional types and their `nil` at run time.
 package protocol OptionalParams {

@@ -43,10 +43,9 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, safe params providers included.
     @inlinable
     public convenience init<ServiceType, ParamsType>(_ provider: ServiceParamsProvider<ServiceType, ParamsType>) {
-        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
             (params: Any?) throws(ServiceObjCFailure) -> NSObject in
-            let service = try Self.service(of: provider, params: params, castsHere: castsHere)
+            let service = try Self.service(of: provider, params: params)
             return try ServiceObjCFailure.object(service, as: ServiceType.self)
         }
     }
@@ -56,32 +55,22 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     public convenience init<ServiceType: NSObject, ParamsType>(
         _ provider: ServiceParamsProvider<ServiceType, ParamsType>
     ) {
-        let castsHere = ServiceObjCParamsCast.castsHere(ParamsType.self)
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
             (params: Any?) throws(ServiceObjCFailure) -> NSObject in
-            try Self.service(of: provider, params: params, castsHere: castsHere)
+            try Self.service(of: provider, params: params)
         }
     }
 
-    /// Gets the service, casting `params` here when `castsHere` (the cast is then specialized
-    /// for the caller's types); otherwise, and for missing params or params of the wrong type,
-    /// the provider reads them (and makes and reports the `wrongParams` error).
+    /// Gets the service for untyped `params`, read as the provider reads them
+    /// (`getServiceAsResult(untypedParams:)`, specialized for the caller's types).
     @inlinable
     static func service<ServiceType, ParamsType>(
         of provider: ServiceParamsProvider<ServiceType, ParamsType>,
-        params: Any?,
-        castsHere: Bool
+        params: Any?
     ) throws(ServiceObjCFailure) -> ServiceType {
-        guard castsHere, let params, let typed = params as? ParamsType else {
-            switch provider.getServiceAsResult(untypedParams: params) {
-            case .success(let service): return service
-            case .failure(let error): throw .obtain(error)
-            }
-        }
-        do throws(ServiceObtainError) {
-            return try provider.getService(params: typed)
-        } catch {
-            throw .obtain(error)
+        switch provider.getServiceAsResult(untypedParams: params) {
+        case .success(let service): return service
+        case .failure(let error): throw .obtain(error)
         }
     }
 

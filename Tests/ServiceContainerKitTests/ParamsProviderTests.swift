@@ -141,3 +141,26 @@ struct ParamsCastTests {
         #expect(try optional.getServiceAsResult(untypedParams: nil).get() == "-1")
     }
 }
+
+@Suite("Params types that take a foreign nil")
+struct ForeignNilTests {
+    @Test("Optional and Any-like params types take a foreign nil; concrete ones do not")
+    func decidedPerType() {
+        #expect(ParamsCast<String?>.takesForeignNil)
+        #expect(ParamsCast<Int??>.takesForeignNil)
+        #expect(ParamsCast<Any>.takesForeignNil)
+        #expect(ParamsCast<(any CustomDebugStringConvertible)>.takesForeignNil)
+        #expect(!ParamsCast<String>.takesForeignNil)
+        #expect(!ParamsCast<Int>.takesForeignNil)
+        #expect(!ParamsCast<(any Greeting)>.takesForeignNil)
+    }
+
+    @Test("A params provider over Any refuses a nil of another type")
+    func anyParams() throws {
+        let provider = ServiceParamsProvider<String, Any> { "\($0)" }
+        #expect(throws: ServiceObtainError.self) {
+            try provider.getServiceAsResult(untypedParams: Optional<Int>.none as Any).get()
+        }
+        #expect(try provider.getServiceAsResult(untypedParams: 5).get() == "5")
+    }
+}

@@ -3,6 +3,7 @@
 package final class ParamsServiceEntry<Service, Params>: ServiceEntry<Service>, @unchecked Sendable {
     // Immutable.
     package let paramsProvider: ServiceParamsProvider<Service, Params>
+    private let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
     package init(paramsProvider: ServiceParamsProvider<Service, Params>) {
         self.paramsProvider = paramsProvider
@@ -11,7 +12,7 @@ package final class ParamsServiceEntry<Service, Params>: ServiceEntry<Service>, 
     }
 
     override package func service(key: ServiceLocatorKeyID, untypedParams params: Any) -> Result<Service, any Error> {
-        guard let typed = ParamsCast<Params>.cast(params) else {
+        guard let typed = ParamsCast<Params>.cast(params, takesForeignNil: takesForeignNil) else {
             return .failure(
                 ServiceLocatorError.wrongParams(
                     key: key, service: Service.self, expected: Params.self, received: type(of: params)
