@@ -53,8 +53,8 @@ public final class LogRecorder: @unchecked Sendable {
         _ loggerType: EventLogger.Type,
         _ event: @escaping @Sendable (EventLogger) -> Void
     ) {
-        if LogDelivery.isDelivering { return }
         let current = lock.withLock { loggers }
+        if current.isEmpty || LogDelivery.isDelivering { return }
         for logger in current {
             guard logger is EventLogger else { continue }
             let deliver: @Sendable () -> Void = {
