@@ -42,14 +42,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     }
 
     private func obtain(_ serviceType: Any.Type, params: Any?, error: ServiceErrorPointer) -> Any? {
-        do {
-            let service = try obtain(serviceType, params: params)
-            error?.pointee = nil
-            return service
-        } catch let failure {
-            error?.pointee = failure.nsError
-            return nil
-        }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain(serviceType, params: params) }
     }
 
     // MARK: - By class

@@ -61,13 +61,6 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     @objc(getServiceWithKey:params:error:)
     #endif
     public func getServiceWithKey(_ key: ServiceLocatorObjCKey, params: Any?, error: ServiceErrorPointer) -> Any? {
-        do {
-            let service = try key.obtain(locator, params)
-            error?.pointee = nil
-            return service
-        } catch let failure {
-            error?.pointee = failure.nsError
-            return nil
-        }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try key.obtain(locator, params) }
     }
 }

@@ -52,6 +52,19 @@ enum ServiceObjCFailure: Error {
         }
     }
 
+    /// The object `body` gets, or `nil` with the failure written to `error`: the
+    /// `...AndReturnError:` / `...error:` form of every get. `error` is set to `nil` on success.
+    static func returning(_ error: ServiceErrorPointer, _ body: () throws(ServiceObjCFailure) -> NSObject) -> Any? {
+        do {
+            let service = try body()
+            error?.pointee = nil
+            return service
+        } catch let failure {
+            error?.pointee = failure.nsError
+            return nil
+        }
+    }
+
     /// Stops the program with the message, for the `OrFatal` gets.
     func stop() -> Never {
         fatalError(message)

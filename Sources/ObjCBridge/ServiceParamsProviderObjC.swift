@@ -122,14 +122,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     @objc(getServiceWithParams:andReturnError:)
     #endif
     public func getServiceWithParams(_ params: Any?, andReturnError error: ServiceErrorPointer) -> Any? {
-        do {
-            let service = try obtain(params)
-            error?.pointee = nil
-            return service
-        } catch let failure {
-            error?.pointee = failure.nsError
-            return nil
-        }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain(params) }
     }
 
     /// Names the class, the service type and the params type.

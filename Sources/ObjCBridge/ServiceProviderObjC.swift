@@ -119,14 +119,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     @objc(getServiceAndReturnError:)
     #endif
     public func getServiceAndReturnError(_ error: ServiceErrorPointer) -> Any? {
-        do {
-            let service = try obtain()
-            error?.pointee = nil
-            return service
-        } catch let failure {
-            error?.pointee = failure.nsError
-            return nil
-        }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain() }
     }
 
     /// Names the class and the service type.
