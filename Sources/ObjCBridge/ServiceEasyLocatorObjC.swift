@@ -42,7 +42,9 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     }
 
     private func obtain(_ serviceType: Any.Type, params: Any?, error: ServiceErrorPointer) -> Any? {
-        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain(serviceType, params: params) }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
+            try obtain(serviceType, params: params)
+        }
     }
 
     // MARK: - By class

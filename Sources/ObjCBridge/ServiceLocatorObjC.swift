@@ -61,6 +61,8 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     @objc(getServiceWithKey:params:error:)
     #endif
     public func getServiceWithKey(_ key: ServiceLocatorObjCKey, params: Any?, error: ServiceErrorPointer) -> Any? {
-        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try key.obtain(locator, params) }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
+            try key.obtain(locator, params)
+        }
     }
 }

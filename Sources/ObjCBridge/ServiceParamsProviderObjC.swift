@@ -122,7 +122,9 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     @objc(getServiceWithParams:andReturnError:)
     #endif
     public func getServiceWithParams(_ params: Any?, andReturnError error: ServiceErrorPointer) -> Any? {
-        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain(params) }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
+            try obtain(params)
+        }
     }
 
     /// Names the class, the service type and the params type.

@@ -119,7 +119,9 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     @objc(getServiceAndReturnError:)
     #endif
     public func getServiceAndReturnError(_ error: ServiceErrorPointer) -> Any? {
-        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in try obtain() }
+        ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
+            try obtain()
+        }
     }
 
     /// Names the class and the service type.
