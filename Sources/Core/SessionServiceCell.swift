@@ -1,21 +1,45 @@
 /// Keeps the service of a session provider; the subclass binds it to a factory and mediator.
 @usableFromInline
 class SessionServiceCell<Service>: @unchecked Sendable {
-    // `current` and `currentAtOneError` are read and written under `lock`, here and in the
-    // subclass (their exclusive access is what the lock ensures).
+    // What a get reads, `published` and `publishedAtOneError`, is written only under both `lock`
+    // and `readLock` (through `current` and `currentAtOneError`), and read under either one:
+    // the subclass under `lock`, the fast path under `readLock`.
     @usableFromInline let lock = ServiceLock()
-    @usableFromInline @exclusivity(unchecked) final var current: ServiceHolder<Service>?
-    @usableFromInline @exclusivity(unchecked) final var currentAtOneError: ServiceObtainError?
+    @usableFromInline let readLock = ServiceSpinLock()
+    @usableFromInline @exclusivity(unchecked) final var published: ServiceHolder<Service>?
+    @usableFromInline @exclusivity(unchecked) final var publishedAtOneError: ServiceObtainError?
+
+    /// The service kept for the current session; read and set under `lock`.
+    ///
+    /// Setting it also takes `readLock`, for the time of the swap only: the replaced holder is
+    /// released after `readLock`, so its service's `deinit` never runs under it.
+    final var current: ServiceHolder<Service>? {
+        get { published }
+        set {
+            var replaced = newValue
+            readLock.withLock { swap(&published, &replaced) }
+        }
+    }
+
+    /// The error of an `atOne` service that failed for the current session; read and set under
+    /// `lock`, like `current`.
+    final var currentAtOneError: ServiceObtainError? {
+        get { publishedAtOneError }
+        set {
+            var replaced = newValue
+            readLock.withLock { swap(&publishedAtOneError, &replaced) }
+        }
+    }
 
     /// The fast path, inlined so it is specialized for `Service`:
-    /// try the lock and read the service kept for the current session (or its `atOne` error);
+    /// try `readLock` and read the service kept for the current session (or its `atOne` error);
     /// anything else goes through the subclass to `SingletonCreation.makeLocked`.
     @inlinable
     final func get() throws(ServiceObtainError) -> Service {
-        if lock.tryLock() {
-            let service = current?.load()
-            let error = service == nil ? currentAtOneError : nil
-            lock.unlock()
+        if readLock.tryLock() {
+            let service = published?.load()
+            let error = service == nil ? publishedAtOneError : nil
+            readLock.unlock()
             if let service { return service }
             if let error { throw error }
         }

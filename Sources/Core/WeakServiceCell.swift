@@ -1,8 +1,10 @@
 /// Keeps a `weak` service: made on a get when none is alive, held weakly.
 @usableFromInline
 final class WeakServiceCell<Service>: @unchecked Sendable {
-    // `held` is read and written under `lock`; `factory` never changes.
+    // `held` is written only under both `lock` and `readLock`, and read under either one;
+    // `factory` never changes.
     @usableFromInline let lock = ServiceLock()
+    @usableFromInline let readLock = ServiceSpinLock()
     private let factory: () throws -> Service
     @usableFromInline @exclusivity(unchecked) var held: WeakServiceReference<Service>?
 
@@ -11,12 +13,13 @@ final class WeakServiceCell<Service>: @unchecked Sendable {
     }
 
     /// The fast path, inlined so it is specialized for `Service`:
-    /// try the lock and read the held service; anything else goes to `SingletonCreation.makeLocked`.
+    /// try `readLock` and read the held service; anything else goes to
+    /// `SingletonCreation.makeLocked`.
     @inlinable
     func get() throws(ServiceObtainError) -> Service {
-        if lock.tryLock() {
+        if readLock.tryLock() {
             let service = held?.load()
-            lock.unlock()
+            readLock.unlock()
             if let service { return service }
         }
         return try make()
@@ -30,7 +33,9 @@ final class WeakServiceCell<Service>: @unchecked Sendable {
             cached: { held?.load() },
             create: { () throws(ServiceObtainError) -> Service in
                 let service = try ServiceMaking.make(Service.self, factory)
-                held = WeakServiceReference(service)
+                // The reference to the service that died is released after `readLock`.
+                var replaced = WeakServiceReference(service)
+                readLock.withLock { swap(&held, &replaced) }
                 return service
             }
         )

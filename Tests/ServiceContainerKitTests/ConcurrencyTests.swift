@@ -40,6 +40,42 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("A weak service that keeps dying is remade while other threads read it")
+    func weakRemadeUnderReads() {
+        let counter = Counter()
+        let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter))
+        let numbers = raceOnThreads(Self.threads) { _ in
+            // Each service is dropped at once, so gets race with the remaking of a dead one.
+            (0..<500).compactMap { _ in provider.getServiceAsOptional()?.number }
+        }
+        #expect(numbers.allSatisfy { $0.count == 500 })
+        let made = counter.count
+        #expect(numbers.allSatisfy { $0.allSatisfy { (1...made).contains($0) } })
+        #expect(made >= 2)
+    }
+
+    @Test("The read lock of the weak and session cells lets one thread in at a time")
+    func spinLockExcludes() {
+        final class Guarded: @unchecked Sendable {
+            // `total` is only touched under `lock`.
+            let lock = ServiceSpinLock()
+            var total = 0
+        }
+        let guarded = Guarded()
+        _ = raceOnThreads(Self.threads) { _ in
+            for _ in 0..<10_000 {
+                guarded.lock.withLock { guarded.total += 1 }
+            }
+            return 0
+        }
+        #expect(guarded.total == Self.threads * 10_000)
+        let tookFree = guarded.lock.tryLock()
+        let tookHeld = guarded.lock.tryLock()
+        guarded.lock.unlock()
+        #expect(tookFree)
+        #expect(!tookHeld)
+    }
+
     @Test("A session service is made exactly once per session")
     func session() {
         for _ in 0..<20 {
