@@ -35,12 +35,6 @@ package final class ServiceLock: @unchecked Sendable {
         precondition(rc == 0, "pthread_mutex_lock failed: \(rc)")
     }
 
-    /// Takes the lock if it is free; `false` when another thread, or this one, holds it.
-    @inlinable
-    package func tryLock() -> Bool {
-        pthread_mutex_trylock(mutex) == 0
-    }
-
     @inlinable
     package func unlock() {
         let rc = pthread_mutex_unlock(mutex)

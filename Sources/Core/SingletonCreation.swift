@@ -5,10 +5,11 @@ enum SingletonCreation {
     /// Enters the cycle check, takes the lock, looks again with `cached`, and makes the service
     /// with `create` if there is still none.
     ///
-    /// A cell's fast path only *tries* its lock and reads its service; when the lock is busy
-    /// (another thread is making the service, or this thread is, which is a cycle) or there is
-    /// no service, the get comes here. The cycle check comes before the wait for the lock, so a
-    /// factory that asks for its own service fails instead of deadlocking.
+    /// A cell's fast path reads its service without this lock (a `lazy` cell with an acquire
+    /// load, a weak or session cell under its `ServiceSpinLock`, which it only tries); when
+    /// there is no service yet, or the read lock is busy, the get comes here. The cycle check
+    /// comes before the wait for the lock, so a factory that asks for its own service (this
+    /// thread holds the lock while making it) fails instead of deadlocking.
     @usableFromInline
     static func makeLocked<Service>(
         id: ObjectIdentifier,
