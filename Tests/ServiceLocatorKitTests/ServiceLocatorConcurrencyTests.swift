@@ -71,6 +71,30 @@ struct ServiceLocatorConcurrencyTests {
         #expect(locator.count == 2 + (Self.threads / 2) * (Self.perThread / 4))
     }
 
+    @Test("A service that a change releases may use the locator in its deinit")
+    func releasedServiceUsesTheLocatorInDeinit() throws {
+        let locator = ServiceLocator()
+        locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
+        let seen = ResultBox<String>()
+        let key = NamedKey<LocatorUser>(storeKey: "user")
+        locator.addService(key: key, service: LocatorUser(locator: locator, seen: seen, tag: "replaced"))
+        // Replacing the service releases the first one, whose deinit reads and writes the
+        // locator; removing releases the second. Released under the locator's lock, they would
+        // wait for it forever, so the changes run on another thread, watched with a timeout.
+        let changes = DispatchGroup()
+        let removal = ResultBox<String>()
+        DispatchQueue.global().async(group: changes) {
+            locator.addService(key: key, service: LocatorUser(locator: locator, seen: seen, tag: "removed"))
+            let removed = locator.removeService(key: key)
+            removal.append((try? removed.get()) == nil ? "failed" : "removed")
+        }
+        try #require(changes.wait(timeout: .now() + 10) == .success, "a released service's deinit waited for the lock")
+        #expect(removal.all == ["removed"])
+        #expect(seen.sorted == ["removed: dependency", "replaced: dependency"])
+        #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "replaced"))?.name == "replaced")
+        #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "removed"))?.name == "removed")
+    }
+
     @Test func parentChangesFromManyThreadsNeverLoop() {
         let locators = (0..<4).map { _ in ServiceLocator() }
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
@@ -95,6 +119,25 @@ struct ServiceLocatorConcurrencyTests {
 }
 
 /// Collects values from many threads.
+/// A service that, when it is released, reads its locator and adds a service to it.
+final class LocatorUser: Sendable {
+    let locator: ServiceLocator
+    let seen: ResultBox<String>
+    let tag: String
+
+    init(locator: ServiceLocator, seen: ResultBox<String>, tag: String) {
+        self.locator = locator
+        self.seen = seen
+        self.tag = tag
+    }
+
+    deinit {
+        let name = locator.getService(key: Keys.first)?.name ?? "nothing"
+        seen.append("\(tag): \(name)")
+        locator.addService(key: NamedKey<FirstService>(storeKey: tag), service: FirstService(name: tag))
+    }
+}
+
 final class ResultBox<Value: Hashable & Sendable>: @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLockBox()
@@ -103,4 +146,9 @@ final class ResultBox<Value: Hashable & Sendable>: @unchecked Sendable {
     func append(_ value: Value) { lock.withLock { values.append(value) } }
     var count: Int { lock.withLock { values.count } }
     var distinct: Int { lock.withLock { Set(values).count } }
+    var all: [Value] { lock.withLock { values } }
+}
+
+extension ResultBox where Value: Comparable {
+    var sorted: [Value] { all.sorted() }
 }

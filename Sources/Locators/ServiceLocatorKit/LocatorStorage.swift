@@ -2,9 +2,11 @@ import Synchronization
 
 /// The services of a locator, shared by `ServiceLocator` and `ServiceEasyLocator`.
 ///
-/// A writable locator guards its state with a lock held only to read or write the dictionary,
-/// never while a provider runs, so a factory may use the same locator. `setReadOnly` freezes
-/// the state: from then on a get reads it without any lock, after one acquire load.
+/// A writable locator guards its state with a `ServiceSpinLock` held only to read or write the
+/// dictionary, never while a provider runs, so a factory may use the same locator; whatever a
+/// change replaces or removes is released after the lock, so a service's `deinit` may use the
+/// locator too. `setReadOnly` freezes the state: from then on a get reads it without any lock,
+/// after one acquire load.
 ///
 /// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
 /// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorEntry]`
@@ -16,7 +18,7 @@ package final class LocatorStorage: @unchecked Sendable {
     // guarded by `lock`. `frozen` is set once, under `lock` and with release ordering, after the
     // last write to the entries and `parent`; none is written again, so a reader that saw
     // `frozen` set (with acquire ordering) reads them without the lock.
-    private let lock = ServiceLock()
+    private let lock = ServiceSpinLock()
     private let frozen = Atomic<Bool>(false)
     // Every access is under `lock` or after `frozen` was set, which already excludes
     // overlapping writes: the run-time exclusivity check would only add cost to every get.
@@ -223,14 +225,17 @@ package final class LocatorStorage: @unchecked Sendable {
         entry: LocatorEntry,
         owner: AnyObject & Sendable
     ) -> Result<Void, ServiceLocatorError> {
+        var replaced: LocatorEntry?
         let refusedAssert: Bool? = lock.withLock {
             if frozen.load(ordering: .relaxed) { return assertOnRefusal }
             switch id.storage {
-            case .type(let type): typeEntries[ObjectIdentifier(type)] = entry
-            case .name(let name): nameEntries[name] = entry
+            case .type(let type): replaced = typeEntries.updateValue(entry, forKey: ObjectIdentifier(type))
+            case .name(let name): replaced = nameEntries.updateValue(entry, forKey: name)
             }
             return nil
         }
+        // The replaced service is released after the lock, not under it.
+        withExtendedLifetime(replaced) {}
         guard let assert = refusedAssert else { return .success(()) }
         let change = "add service \(ServiceLocatorError.name(entry.serviceType)) for key '\(id)'"
         return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
@@ -250,6 +255,7 @@ package final class LocatorStorage: @unchecked Sendable {
             // get with that key would not return it either.
             case otherType(Any.Type)
         }
+        var removed: LocatorEntry?
         let outcome: Outcome = lock.withLock {
             if frozen.load(ordering: .relaxed) { return .refused(assert: assertOnRefusal) }
             let current: LocatorEntry?
@@ -260,11 +266,13 @@ package final class LocatorStorage: @unchecked Sendable {
             guard let current else { return .missing }
             guard current.serviceTypeID == ObjectIdentifier(serviceType) else { return .otherType(current.serviceType) }
             switch id.storage {
-            case .type(let type): typeEntries[ObjectIdentifier(type)] = nil
-            case .name(let name): nameEntries[name] = nil
+            case .type(let type): removed = typeEntries.removeValue(forKey: ObjectIdentifier(type))
+            case .name(let name): removed = nameEntries.removeValue(forKey: name)
             }
             return .removed
         }
+        // The removed service is released after the lock, not under it.
+        withExtendedLifetime(removed) {}
         switch outcome {
         case .refused(let assert):
             let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
@@ -316,12 +324,15 @@ package final class LocatorStorage: @unchecked Sendable {
     /// stays empty. A copy that its own initializer already made read-only is left as it is.
     package func fillClone(_ copy: LocatorStorage, owner: AnyObject & Sendable, copyOwner: AnyObject & Sendable) {
         guard let state = cloneState(owner: owner) else { return }
+        var (typeEntries, nameEntries) = (state.typeEntries, state.nameEntries)
         let filled: Bool = copy.lock.withLock {
             guard !copy.frozen.load(ordering: .relaxed) else { return false }
-            copy.typeEntries = state.typeEntries
-            copy.nameEntries = state.nameEntries
+            swap(&copy.typeEntries, &typeEntries)
+            swap(&copy.nameEntries, &nameEntries)
             return true
         }
+        // What the copy held before is released after its lock, not under it.
+        withExtendedLifetime((typeEntries, nameEntries)) {}
         if filled, let parent = state.parent {
             _ = copy.setParent(parent, owner: copyOwner)
         }
@@ -329,6 +340,7 @@ package final class LocatorStorage: @unchecked Sendable {
 
     /// Sets the parent, unless the locator is read-only or the chain would loop.
     package func setParent(_ newParent: LocatorParent?, owner: AnyObject & Sendable) -> Result<Void, ServiceLocatorError> {
+        var replaced = newParent
         let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentLock.withLock {
             var ancestor = newParent?.storage
             while let current = ancestor {
@@ -341,10 +353,12 @@ package final class LocatorStorage: @unchecked Sendable {
                 if frozen.load(ordering: .relaxed) {
                     return (.readOnly(locator: type(of: owner), change: "set parent"), assertOnRefusal)
                 }
-                parent = newParent
+                swap(&parent, &replaced)
                 return nil
             }
         }
+        // The old parent is released after both locks, not under them.
+        withExtendedLifetime(replaced) {}
         guard let refusal else { return .success(()) }
         return Self.refuse(refusal.error, owner: owner, assert: refusal.assert)
     }
