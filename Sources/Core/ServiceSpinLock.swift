@@ -14,10 +14,11 @@ import Darwin
 /// The weak and session cells guard the service their get reads with it, and a writable
 /// locator its dictionaries, so a get pays one atomic read-modify-write where a
 /// `pthread_mutex_t` costs two, each behind a call. Whoever holds it runs no user code and
-/// takes no other lock, so it is held for nanoseconds (rarely longer, while a dictionary
-/// grows); a thread that finds it taken spins, yielding the processor now and then in case the
-/// holder was preempted. Values replaced under it are released after it, so that no `deinit`
-/// runs under it. Making a service happens under the cell's `ServiceLock`, never under this one.
+/// takes no other lock, so it is held for nanoseconds (longer only while a locator's
+/// dictionary grows); a thread that finds it taken spins briefly, then yields and sleeps (see
+/// `wait()`). It is not recursive: a thread that takes it twice waits for itself forever, so
+/// nothing that may call back into the same owner runs under it, and values replaced under it
+/// are released after it, so that no `deinit` runs under it. Making a service happens under the cell's `ServiceLock`, never under this one.
 @usableFromInline
 package struct ServiceSpinLock: ~Copyable {
     @usableFromInline let locked = Atomic<Bool>(false)
@@ -48,20 +49,30 @@ package struct ServiceSpinLock: ~Copyable {
         }
     }
 
-    /// Spins until the lock is taken.
+    /// Waits until the lock is taken: a short spin, then yields of the processor, then sleeps
+    /// that double from 1 µs to 1 ms. The sleeps let a preempted holder run even when the
+    /// waiter has the higher priority, which yielding alone does not ensure.
     @usableFromInline
     func wait() {
-        var spins = 0
-        while !tryLock() {
+        var attempt = 0
+        var sleepNanoseconds = 1_000
+        repeat {
             // Wait with plain loads, so the waiter does not keep stealing the cache line.
-            while locked.load(ordering: .relaxed) {
+            var spins = 0
+            while locked.load(ordering: .relaxed), spins < 100 {
                 spins += 1
-                if spins == 100 {
-                    spins = 0
+            }
+            if locked.load(ordering: .relaxed) {
+                attempt += 1
+                if attempt <= 16 {
                     sched_yield()
+                } else {
+                    var pause = timespec(tv_sec: 0, tv_nsec: sleepNanoseconds)
+                    nanosleep(&pause, nil)
+                    sleepNanoseconds = min(sleepNanoseconds * 2, 1_000_000)
                 }
             }
-        }
+        } while !tryLock()
     }
 
     /// Runs `body` with the lock held; `body` must be short, must not take other locks, and

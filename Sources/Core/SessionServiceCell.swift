@@ -18,6 +18,7 @@ class SessionServiceCell<Service>: @unchecked Sendable {
         set {
             var replaced = newValue
             readLock.withLock { swap(&published, &replaced) }
+            withExtendedLifetime(replaced) {}
         }
     }
 
@@ -28,6 +29,7 @@ class SessionServiceCell<Service>: @unchecked Sendable {
         set {
             var replaced = newValue
             readLock.withLock { swap(&publishedAtOneError, &replaced) }
+            withExtendedLifetime(replaced) {}
         }
     }
 

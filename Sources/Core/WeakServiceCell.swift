@@ -36,6 +36,7 @@ final class WeakServiceCell<Service>: @unchecked Sendable {
                 // The reference to the service that died is released after `readLock`.
                 var replaced = WeakServiceReference(service)
                 readLock.withLock { swap(&held, &replaced) }
+                withExtendedLifetime(replaced) {}
                 return service
             }
         )

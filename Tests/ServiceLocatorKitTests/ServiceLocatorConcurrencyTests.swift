@@ -87,10 +87,21 @@ struct ServiceLocatorConcurrencyTests {
             locator.addService(key: key, service: LocatorUser(locator: locator, seen: seen, tag: "removed"))
             let removed = locator.removeService(key: key)
             removal.append((try? removed.get()) == nil ? "failed" : "removed")
+            // A parent that the child lets go is released with its services, one of which uses
+            // the child; the child holds the only reference to it.
+            locator.setParent(
+                {
+                    let parent = ServiceLocator()
+                    parent.addService(key: key, service: LocatorUser(locator: locator, seen: seen, tag: "parent"))
+                    return parent
+                }()
+            )
+            locator.setParent(nil)
         }
         try #require(changes.wait(timeout: .now() + 10) == .success, "a released service's deinit waited for the lock")
         #expect(removal.all == ["removed"])
-        #expect(seen.sorted == ["removed: dependency", "replaced: dependency"])
+        #expect(seen.sorted == ["parent: dependency", "removed: dependency", "replaced: dependency"])
+        #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "parent"))?.name == "parent")
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "replaced"))?.name == "replaced")
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "removed"))?.name == "removed")
     }
@@ -118,7 +129,6 @@ struct ServiceLocatorConcurrencyTests {
     }
 }
 
-/// Collects values from many threads.
 /// A service that, when it is released, reads its locator and adds a service to it.
 final class LocatorUser: Sendable {
     let locator: ServiceLocator
@@ -138,6 +148,7 @@ final class LocatorUser: Sendable {
     }
 }
 
+/// Collects values from many threads.
 final class ResultBox<Value: Hashable & Sendable>: @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLockBox()

@@ -325,6 +325,10 @@ package final class LocatorStorage: @unchecked Sendable {
     package func fillClone(_ copy: LocatorStorage, owner: AnyObject & Sendable, copyOwner: AnyObject & Sendable) {
         guard let state = cloneState(owner: owner) else { return }
         var (typeEntries, nameEntries) = (state.typeEntries, state.nameEntries)
+        // The copy gets storage of its own here, outside its lock: storage shared with this
+        // locator would make the first change of either one copy every entry under its lock.
+        typeEntries.reserveCapacity(typeEntries.count)
+        nameEntries.reserveCapacity(nameEntries.count)
         let filled: Bool = copy.lock.withLock {
             guard !copy.frozen.load(ordering: .relaxed) else { return false }
             swap(&copy.typeEntries, &typeEntries)
