@@ -22,12 +22,13 @@ final class ManyServiceMaker<Service>: @unchecked Sendable {
         self.boundID = nil
     }
 
+    @usableFromInline
     init(id: ObjectIdentifier, factory: @escaping () throws -> Service) {
         self.factory = factory
         self.boundID = id
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         try ObtainStack.withEntered(boundID ?? ObjectIdentifier(self), service: Service.self, key: stackKey) {
             () throws(ServiceObtainError) -> Service in

@@ -40,7 +40,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A service made for `params`, or the `ServiceObtainError` saying why it cannot be.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getService(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
         if serializer == nil {
             return try maker.get(params)
@@ -115,17 +115,27 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     ///
     /// A safe provider's converted provider is a `ServiceSafeProvider` that shares its
     /// serialization.
+    ///
+    /// Inlinable, so that the closure binding `params` is compiled for the caller's types.
+    @inlinable
     public func convert(params: ParamsType) -> ServiceProvider<ServiceType> {
-        let many = ProviderStorage<ServiceType>.many(boundMaker(params: params))
+        converted(boundMaker(params: params))
+    }
+
+    /// The provider of `convert(params:)` around `maker`.
+    @usableFromInline
+    final func converted(_ maker: ManyServiceMaker<ServiceType>) -> ServiceProvider<ServiceType> {
+        let many = ProviderStorage<ServiceType>.many(maker)
         guard let serializer else { return ServiceProvider(storage: many) }
         return ServiceSafeProvider(serialized: SafeServiceCell(serializer: serializer, inner: many))
     }
 
     /// A maker of the service for fixed `params` that counts as this provider in the cycle
     /// check, so a converted provider re-entering its params provider is caught at once.
-    func boundMaker(params: ParamsType) -> ManyServiceMaker<ServiceType> {
-        let maker = self.maker
-        return ManyServiceMaker(id: ObjectIdentifier(maker)) { try maker.factory(params) }
+    @inlinable
+    final func boundMaker(params: ParamsType) -> ManyServiceMaker<ServiceType> {
+        let factory = maker.factory
+        return ManyServiceMaker(id: ObjectIdentifier(maker)) { try factory(params) }
     }
 }
 
@@ -143,7 +153,7 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
         self.factory = factory
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func get(_ params: Params) throws(ServiceObtainError) -> Service {
         try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self, key: stackKey) {
             () throws(ServiceObtainError) -> Service in

@@ -13,10 +13,19 @@
 public class ServiceProvider<ServiceType>: @unchecked Sendable {
     // Immutable; every case of `storage` synchronizes itself.
     @usableFromInline let storage: ProviderStorage<ServiceType>
+    /// The maker of a `.many` storage, kept beside it so that a get reaches the maker through a
+    /// stored reference: a get inlined into its caller then costs about what the factory call
+    /// costs, where switching over the storage there would copy it (a retain and a release).
+    @usableFromInline let maker: ManyServiceMaker<ServiceType>?
 
     @usableFromInline
     init(storage: ProviderStorage<ServiceType>) {
         self.storage = storage
+        if case .many(let maker) = storage {
+            self.maker = maker
+        } else {
+            self.maker = nil
+        }
     }
 
     /// A provider that always gives `service` (the equivalent of an `atOne` factory).
@@ -78,21 +87,25 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// The service, or the `ServiceObtainError` saying why it cannot be had.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
-        try storage.get()
+        // Not `if let`: that binding would be a copy, a retain and a release per get.
+        if maker != nil {
+            return try maker!.get()
+        }
+        return try storage.get()
     }
 
     /// The service or the error, as a `Result`.
     @inlinable
     public final func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> {
-        Result { () throws(ServiceObtainError) -> ServiceType in try storage.get() }
+        Result { () throws(ServiceObtainError) -> ServiceType in try getService() }
     }
 
     /// The service, or `nil` when it cannot be had.
     @inlinable
     public final func getServiceAsOptional() -> ServiceType? {
-        try? storage.get()
+        try? getService()
     }
 
     /// The service; when it cannot be had, stops the program with the error's `fatalMessage`
@@ -100,7 +113,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     @inlinable
     public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
         do {
-            return try storage.get()
+            return try getService()
         } catch {
             fatalError(error.fatalMessage, file: file, line: line)
         }
