@@ -115,10 +115,9 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     ///
     /// A safe provider's converted provider is a `ServiceSafeProvider` that shares its
     /// serialization.
-    ///
-    /// Inlinable, so that the closure binding `params` is compiled for the caller's types.
     @inlinable
     public func convert(params: ParamsType) -> ServiceProvider<ServiceType> {
+        // Inlinable, so that the closure binding `params` is compiled for the caller's types.
         converted(boundMaker(params: params))
     }
 
