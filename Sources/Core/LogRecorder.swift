@@ -84,6 +84,7 @@ public final class LogRecorder: @unchecked Sendable {
     /// Events dropped because the main queue was not serviced, for tests and diagnostics.
     var droppedMainQueueEvents: Int { mainMailbox.droppedCount }
 
+    @usableFromInline
     func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
         record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
     }

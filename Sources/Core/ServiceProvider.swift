@@ -70,11 +70,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// When the mediator's session is not a `Factory.SessionType`, gets fail with
     /// `ServiceFactoryError.wrongSession` until the session changes to one that is.
+    @inlinable
     public convenience init<Factory: ServiceSessionFactory, Session>(
         factory: Factory,
         mediator: ServiceSessionMediator<Session>
     ) where Factory.ServiceType == ServiceType {
-        self.init(storage: .session(MediatedSessionCell(factory: factory, mediator: mediator)))
+        self.init(storage: .session(SessionServiceCell(factory: factory, mediator: mediator)))
     }
 
     /// A provider that makes the service with `factory`, kept as `mode` says.

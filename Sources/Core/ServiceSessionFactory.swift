@@ -53,6 +53,7 @@ extension ServiceSessionFactory {
     public func activateService(_ service: ServiceType, session: SessionType) {}
 
     /// A provider of this factory's service bound to `mediator`'s current session.
+    @inlinable
     public func serviceProvider<Session>(
         mediator: ServiceSessionMediator<Session>
     ) -> ServiceProvider<ServiceType> {
@@ -60,6 +61,7 @@ extension ServiceSessionFactory {
     }
 
     /// A session-bound provider whose every get is serialized by `safeThread`.
+    @inlinable
     public func serviceSafeProvider<Session>(
         mediator: ServiceSessionMediator<Session>,
         safeThread kind: ServiceSafeProviderKind = .default
