@@ -1,5 +1,6 @@
 // The examples of README.md and docs/core.md, compiled and run as they are written there.
 import Foundation
+import Synchronization
 import Testing
 
 import ServiceContainerKit
@@ -125,6 +126,16 @@ final class PrintLogger: ProvidersLogger {
     }
 }
 
+final class FailureCounter: ProvidersLogger {
+    let failures = Mutex(0)
+
+    func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+        failures.withLock { $0 += 1 }
+    }
+}
+
+private final class CountedService {}
+
 @Suite("Documentation examples")
 struct DocsExamplesTests {
     @Test("README quick start")
@@ -205,5 +216,16 @@ struct DocsExamplesTests {
         logger.register()
         defer { logger.unregister() }
         #expect(LogRecorder.shared.contains(logger))
+    }
+
+    @Test("docs/core.md: a logger with mutable state counts events from many threads")
+    func failureCounter() throws {
+        let failing = ServiceProvider<CountedService>(mode: .lazy) { throw TestError(code: 7) }
+        let error = try #require(#expect(throws: ServiceObtainError.self) { try failing.getService() })
+        let counter = FailureCounter()
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            counter.serviceProviderMakeFailure(type: CountedService.self, error: error)
+        }
+        #expect(counter.failures.withLock { $0 } == 200)
     }
 }
