@@ -30,8 +30,10 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
 
     /// Makes `session` the current one and updates every bound provider.
     ///
-    /// - Parameter remakePolicy: what happens to kept services; see
-    ///   `ServiceSessionRemakePolicy`. The default is `.none`.
+    /// - Parameters:
+    ///   - session: the new current session.
+    ///   - remakePolicy: what happens to kept services; see
+    ///   ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
         let (newVersion, subscribers) = lock.withLock { () -> (UInt64, [(id: ObjectIdentifier, notify: Observer)]) in
             current = session
