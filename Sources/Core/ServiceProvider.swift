@@ -8,8 +8,8 @@
 ///
 /// Providers are thread-safe: `lazy`, `weak` and session services are made at most once even
 /// when many threads ask at the same moment, and a dependency cycle fails with a
-/// `ServiceObtainError` instead of hanging. A `many` factory is called concurrently; use a
-/// `ServiceSafeProvider` to serialize a factory with mutable state.
+/// ``ServiceObtainError`` instead of hanging. A `many` factory is called concurrently; use a
+/// ``ServiceSafeProvider`` to serialize a factory with mutable state.
 public class ServiceProvider<ServiceType>: @unchecked Sendable {
     // Immutable; every case of `storage` synchronizes itself.
     @usableFromInline let storage: ProviderStorage<ServiceType>
@@ -87,7 +87,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         self.init(storage: .make(mode: mode, factory: factory))
     }
 
-    /// The service, or the `ServiceObtainError` saying why it cannot be had.
+    /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
         // Not `if let`: that binding would be a copy, a retain and a release per get.

@@ -1,6 +1,6 @@
 /// A provider whose every get is serialized, `many` factories with mutable state included.
 ///
-/// It is a `ServiceProvider`, so it can be stored and passed as one.
+/// It is a ``ServiceProvider``, so it can be stored and passed as one.
 ///
 /// ```swift
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)

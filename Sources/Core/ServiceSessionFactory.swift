@@ -1,4 +1,4 @@
-/// How a `ServiceSessionFactory`'s service is made and kept within a session.
+/// How a ``ServiceSessionFactory``'s service is made and kept within a session.
 public enum ServiceSessionFactoryMode: Sendable, Hashable {
     /// Made at once for every new session (and when the provider is made).
     case atOne
@@ -18,7 +18,7 @@ public protocol ServiceSession: Sendable {
 }
 
 /// A factory of singletons that are remade, or deactivated and activated again, when the
-/// current session of a `ServiceSessionMediator` changes.
+/// current session of a ``ServiceSessionMediator`` changes.
 ///
 /// The factory is kept for the provider's whole life; `many` is not a session mode.
 public protocol ServiceSessionFactory {

@@ -36,8 +36,10 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     /// otherwise the update is queued and applied right after the current one (see the type's
     /// documentation).
     ///
-    /// - Parameter remakePolicy: what happens to kept services; see
-    ///   ``ServiceSessionRemakePolicy``. The default is `.none`.
+    /// - Parameters:
+    ///   - session: the new current session.
+    ///   - remakePolicy: what happens to kept services; see
+    ///     ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
         let appliesNow = state.withLock { state in
             state.enqueue(session, policy: remakePolicy)

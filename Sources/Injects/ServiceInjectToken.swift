@@ -2,7 +2,7 @@
 ///
 /// The handler stays subscribed until it runs (once) or `cancel()` is called; releasing the
 /// token does not cancel it, so the token may be ignored. (This is the opposite of
-/// `EntityInjectToken`, whose release removes its entities.) Both resolvers'
+/// ``EntityInjectToken``, whose release removes its entities.) Both resolvers'
 /// `addReadyContainerHandler` return this token.
 public final class ServiceInjectToken: Sendable {
     let registry: InjectRegistry

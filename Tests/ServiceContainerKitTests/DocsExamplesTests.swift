@@ -1,24 +1,14 @@
-// The examples of README.md and docs/core.md, compiled and run as they are written there.
+// The examples of docs/core.md, compiled and run as they are written there.
 import Foundation
+import Synchronization
 import Testing
 
 import ServiceContainerKit
 
-// MARK: - README quick start
-
-protocol SingletonService: AnyObject {}
-final class SingletonServiceImpl: SingletonService {}
+// MARK: - docs/core.md: factories and the services of its examples
 
 protocol LazyService: AnyObject {}
 final class LazyServiceImpl: LazyService {}
-
-protocol FirstService: AnyObject {
-    var singleton: SingletonService { get }
-}
-final class FirstServiceImpl: FirstService {
-    let singleton: SingletonService
-    init(singletonService: SingletonService) { singleton = singletonService }
-}
 
 struct SecondServiceParams {
     var number: Int
@@ -29,25 +19,10 @@ final class SecondService {
     init(lazyService: LazyService) { self.lazyService = lazyService }
 }
 
-struct SingletonServiceFactory: ServiceFactory {
-    let mode: ServiceFactoryMode = .atOne
-    func makeService() throws -> SingletonService {
-        SingletonServiceImpl()
-    }
-}
-
 struct LazyServiceFactory: ServiceFactory {
     let mode: ServiceFactoryMode = .lazy
     func makeService() throws -> LazyService {
         LazyServiceImpl()
-    }
-}
-
-struct FirstServiceFactory: ServiceFactory {
-    let singletonService: ServiceProvider<SingletonService>
-    let mode: ServiceFactoryMode = .many
-    func makeService() throws -> FirstService {
-        FirstServiceImpl(singletonService: try singletonService.getService())
     }
 }
 
@@ -57,30 +32,6 @@ struct SecondServiceFactory: ServiceParamsFactory {
         let instance = SecondService(lazyService: try lazyService.getService())
         instance.number = params?.number ?? -1
         return instance
-    }
-}
-
-struct Services {
-    let singletonService: ServiceProvider<SingletonService>
-    let lazyService: ServiceProvider<LazyService>
-    let firstService: ServiceProvider<FirstService>
-    let secondService: ServiceParamsProvider<SecondService, SecondServiceParams?>
-    let secondServiceNumber0: ServiceProvider<SecondService>
-}
-
-extension Services {
-    static func makeDefault() -> Services {
-        let singletonService = SingletonServiceFactory().serviceProvider()
-        let lazyService = LazyServiceFactory().serviceProvider()
-        let firstService = FirstServiceFactory(singletonService: singletonService).serviceProvider()
-        let secondService = SecondServiceFactory(lazyService: lazyService).serviceProvider()
-        return Services(
-            singletonService: singletonService,
-            lazyService: lazyService,
-            firstService: firstService,
-            secondService: secondService,
-            secondServiceNumber0: secondService.convert(params: .init(number: 0))
-        )
     }
 }
 
@@ -125,22 +76,18 @@ final class PrintLogger: ProvidersLogger {
     }
 }
 
+final class FailureCounter: ProvidersLogger {
+    let failures = Mutex(0)
+
+    func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+        failures.withLock { $0 += 1 }
+    }
+}
+
+private final class CountedService {}
+
 @Suite("Documentation examples")
 struct DocsExamplesTests {
-    @Test("README quick start")
-    func quickStart() throws {
-        let services = Services.makeDefault()
-
-        let first = try services.firstService.getService()
-        let second = services.secondService.getServiceOrFatal(params: .init(number: 5))
-        let secondZero = services.secondServiceNumber0.getServiceAsOptional()
-
-        #expect(first.singleton === (try services.singletonService.getService()))
-        #expect(second.number == 5)
-        #expect(secondZero?.number == 0)
-        #expect(second.lazyService === secondZero?.lazyService)
-    }
-
     @Test("docs/core.md: modes and closures")
     func closures() throws {
         let settings = ServiceProvider<[String: String]>(mode: .lazy) { ["theme": "dark"] }
@@ -205,5 +152,16 @@ struct DocsExamplesTests {
         logger.register()
         defer { logger.unregister() }
         #expect(LogRecorder.shared.contains(logger))
+    }
+
+    @Test("docs/core.md: a logger with mutable state counts events from many threads")
+    func failureCounter() throws {
+        let failing = ServiceProvider<CountedService>(mode: .lazy) { throw TestError(code: 7) }
+        let error = try #require(#expect(throws: ServiceObtainError.self) { try failing.getService() })
+        let counter = FailureCounter()
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            counter.serviceProviderMakeFailure(type: CountedService.self, error: error)
+        }
+        #expect(counter.failures.withLock { $0 } == 200)
     }
 }

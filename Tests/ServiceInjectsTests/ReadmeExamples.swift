@@ -1,5 +1,5 @@
-// The examples of docs/injects.md, compiled and run as tests. Each example lives in its own
-// namespace so that each can name its container `Services` as the guide does.
+// The examples of docs/injects.md and README.md, compiled and run as tests. Each example lives
+// in its own namespace so that each can name its container `Services` as the guide does.
 import Foundation
 import Testing
 import ServiceInjects
@@ -384,17 +384,102 @@ extension InjectsTests {
 
 // MARK: - The README quick start
 
-enum QuickStartExample {
-    final class Greeter: Sendable {
-        func hello() -> String { "Hello" }
+// README.md as written there (its types live in this namespace, and its top-level statements
+// in `run()`).
+enum ReadmeExample {
+    final class Settings: Sendable {
+        let databaseURL: String
+        init(environment: [String: String]) {
+            databaseURL = environment["DATABASE_URL"] ?? "postgres://localhost/app"
+        }
     }
 
-    struct Services { let greeter: ServiceProvider<Greeter> }
-    final class GreetingScreen { @ServiceInject(\Services.greeter) var greeter }
+    final class ConnectionPool: Sendable {
+        let url: String
+        init(url: String) { self.url = url }
+    }
 
-    static func run() -> String {
-        ServiceInjectResolver.register(Services(greeter: ServiceProvider(Greeter())))
-        return GreetingScreen().greeter.hello()
+    final class ReportJob {
+        let pool: ConnectionPool
+        init(pool: ConnectionPool) { self.pool = pool }
+    }
+
+    final class SubsystemLog: Sendable {
+        let label: String
+        init(label: String) { self.label = label }
+    }
+
+    struct SettingsFactory: ServiceFactory {
+        let mode: ServiceFactoryMode = .atOne      // made at once
+        func makeService() throws -> Settings {
+            Settings(environment: ProcessInfo.processInfo.environment)
+        }
+    }
+
+    struct ConnectionPoolFactory: ServiceFactory {
+        let settings: ServiceProvider<Settings>
+        let mode: ServiceFactoryMode = .lazy       // made on the first get
+        func makeService() throws -> ConnectionPool {
+            ConnectionPool(url: try settings.getService().databaseURL)
+        }
+    }
+
+    struct ReportJobFactory: ServiceFactory {
+        let pool: ServiceProvider<ConnectionPool>
+        let mode: ServiceFactoryMode = .many       // a new one on every get
+        func makeService() throws -> ReportJob {
+            ReportJob(pool: try pool.getService())
+        }
+    }
+
+    struct SubsystemLogFactory: ServiceParamsFactory {
+        func makeService(params: String) throws -> SubsystemLog {   // made from params on every get
+            SubsystemLog(label: "server.\(params)")
+        }
+    }
+
+    struct Services {
+        let settings: ServiceProvider<Settings>
+        let connectionPool: ServiceProvider<ConnectionPool>
+        let reportJob: ServiceProvider<ReportJob>
+        let log: ServiceParamsProvider<SubsystemLog, String>
+        let httpLog: ServiceProvider<SubsystemLog>
+    }
+
+    final class ReportHandler {
+        @ServiceInject(\Services.reportJob) var job
+        @ServiceInject(\Services.httpLog) var log
+
+        func handle(path: String) -> String {
+            "\(log.label): \(path) from \(job.pool.url)"
+        }
+    }
+
+    /// The README's gets and its injection, and what they gave.
+    static func run() throws -> (job: ReportJob, databaseLog: SubsystemLog, httpLog: SubsystemLog?, handled: String) {
+        let services = Services.makeDefault()
+
+        let job = try services.reportJob.getService()                  // throws ServiceObtainError
+        let databaseLog = services.log.getServiceOrFatal(params: "db")  // stops with the error's message
+        let httpLog = services.httpLog.getServiceAsOptional()          // nil when it cannot be made
+
+        ServiceInjectResolver.register(Services.makeDefault())
+        return (job, databaseLog, httpLog, ReportHandler().handle(path: "/reports/daily"))
+    }
+}
+
+extension ReadmeExample.Services {
+    static func makeDefault() -> ReadmeExample.Services {
+        let settings = ReadmeExample.SettingsFactory().serviceProvider()
+        let connectionPool = ReadmeExample.ConnectionPoolFactory(settings: settings).serviceProvider()
+        let log = ReadmeExample.SubsystemLogFactory().serviceProvider()
+        return ReadmeExample.Services(
+            settings: settings,
+            connectionPool: connectionPool,
+            reportJob: ReadmeExample.ReportJobFactory(pool: connectionPool).serviceProvider(),
+            log: log,
+            httpLog: log.convert(params: "http")
+        )
     }
 }
 
@@ -402,8 +487,13 @@ extension InjectsTests {
     @Suite struct QuickStartTests {
         init() { resetRegistries() }
 
-        @Test func quickStartGreets() {
-            #expect(QuickStartExample.run() == "Hello")
+        @Test func readmeQuickStart() throws {
+            let result = try ReadmeExample.run()
+            let url = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? "postgres://localhost/app"
+            #expect(result.job.pool.url == url)
+            #expect(result.databaseLog.label == "server.db")
+            #expect(result.httpLog?.label == "server.http")
+            #expect(result.handled == "server.http: /reports/daily from \(url)")
         }
     }
 }
