@@ -48,11 +48,14 @@ let package = Package(
             name: "ServiceContainerKitBenchmarks",
             dependencies: [
                 "ServiceContainerKit", "ServiceInjects", "ServiceLocatorKit", "ServiceEasyLocatorKit",
-                "ServiceContainerKitObjC",
+                "ServiceContainerKitObjC", .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ],
             path: "Benchmarks",
+            exclude: ["CMalloc"],
             swiftSettings: settings
         ),
+        // The C allocator's statistics, for the benchmark's count of heap bytes.
+        .systemLibrary(name: "CMalloc", path: "Benchmarks/CMalloc"),
         .testTarget(
             name: "ServiceContainerKitTests",
             dependencies: ["ServiceContainerKit"],

@@ -27,6 +27,9 @@ struct BenchmarkCase {
     let target: Double?
     /// How many operations one iteration of a body performs (2 when two threads each do one).
     let operationsPerIteration: Int
+    /// The most instructions an operation may execute, against its baseline, when counted under
+    /// callgrind (`--instructions`); `nil` for cases that are only timed.
+    let instructions: InstructionCeiling?
     /// Builds the state (providers, services) and the bodies that use it.
     let prepare: () -> Bodies
 
@@ -35,12 +38,36 @@ struct BenchmarkCase {
         baseline baselineName: String,
         target: Double?,
         operationsPerIteration: Int = 1,
+        instructions: InstructionCeiling? = nil,
         prepare: @escaping () -> Bodies
     ) {
         self.name = name
         self.baselineName = baselineName
         self.target = target
         self.operationsPerIteration = operationsPerIteration
+        self.instructions = instructions
         self.prepare = prepare
+    }
+}
+
+/// The ceiling of a case's instruction count per operation, relative to its baseline's.
+enum InstructionCeiling: CustomStringConvertible {
+    /// At most this many instructions more than the baseline.
+    case extra(Int)
+    /// At most this many times the baseline's instructions.
+    case ratio(Double)
+
+    func allows(subject: Double, baseline: Double) -> Bool {
+        switch self {
+        case .extra(let extra): return subject - baseline <= Double(extra)
+        case .ratio(let ratio): return subject <= baseline * ratio
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .extra(let extra): return "<=+\(extra)"
+        case .ratio(let ratio): return "<=\(Report.format(ratio))x"
+        }
     }
 }

@@ -23,6 +23,15 @@ enum BenchmarkCommand {
             }
         }
 
+        if let name = options.countCase {
+            guard let benchmark = cases.first(where: { $0.name == name }) else {
+                printError("error: no case is named '\(name)'")
+                return 2
+            }
+            InstructionCount.runCounted(benchmark)
+            return 0
+        }
+
         let selected = cases.filter { benchmark in
             guard let filter = options.filter else { return true }
             return benchmark.name.lowercased().contains(filter.lowercased())
@@ -31,6 +40,10 @@ enum BenchmarkCommand {
             printError("error: no case name contains '\(options.filter ?? "")'; cases:\n  "
                 + names.joined(separator: "\n  "))
             return 1
+        }
+
+        if options.instructions {
+            return InstructionCount.run(selected) ? 0 : 1
         }
 
         let settings = options.quick ? HarnessSettings.quick : .full

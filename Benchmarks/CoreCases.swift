@@ -42,9 +42,13 @@ enum CoreCases {
 
     static var singletonGets: [BenchmarkCase] {
         [
-            singletonGet("core/instance get") { ServiceProvider(BenchService(number: 1)) },
-            singletonGet("core/atOne get") { ServiceProvider(mode: .atOne) { BenchService(number: 1) } },
-            singletonGet("core/lazy get (made)") { ServiceProvider(mode: .lazy) { BenchService(number: 1) } },
+            singletonGet("core/instance get", instructions: .extra(25)) { ServiceProvider(BenchService(number: 1)) },
+            singletonGet("core/atOne get", instructions: .extra(25)) {
+                ServiceProvider(mode: .atOne) { BenchService(number: 1) }
+            },
+            singletonGet("core/lazy get (made)", instructions: .extra(25)) {
+                ServiceProvider(mode: .lazy) { BenchService(number: 1) }
+            },
             singletonGet("core/weak get (held)") { ServiceProvider(mode: .weak) { BenchService(number: 1) } },
         ]
     }
@@ -54,9 +58,10 @@ enum CoreCases {
     /// reference holds the service for the whole case, so a weak one stays alive.
     static func singletonGet(
         _ name: String,
+        instructions: InstructionCeiling? = nil,
         make: @escaping () -> ServiceProvider<BenchService>
     ) -> BenchmarkCase {
-        BenchmarkCase(name, baseline: storedReference, target: 2.0) {
+        BenchmarkCase(name, baseline: storedReference, target: 2.0, instructions: instructions) {
             let provider = Holder(make())
             let stored = Holder(try! provider.value.getService())
             return .init(
@@ -176,7 +181,8 @@ enum CoreCases {
             "core/safe \(kindName) get" + (threads == 1 ? "" : ", 2 threads"),
             baseline: baselineName + (threads == 1 ? "" : ", 2 thr."),
             target: target,
-            operationsPerIteration: threads
+            operationsPerIteration: threads,
+            instructions: kindName == "lock" && threads == 1 ? .ratio(1.5) : nil
         ) {
             let provider = Holder<ServiceProvider<BenchService>>(
                 ServiceSafeProvider(mode: .lazy, safeThread: kind) { BenchService(number: 1) }
@@ -452,6 +458,9 @@ final class Batches<Element> {
     func releaseOne() {
         _ = batches.popLast()
     }
+
+    /// The elements of the first batch.
+    var all: [Element] { batches.first ?? [] }
 }
 
 /// Writes `count` entries of a dictionary that already holds them, as a switch updates the

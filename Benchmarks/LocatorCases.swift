@@ -9,6 +9,12 @@ enum LocatorCases {
 
     static var all: [BenchmarkCase] {
         sizes.map(locatorGet) + [locatorGrowth, locatorStringKeyGet] + sizes.map(easyLocatorGet) + [easyLocatorGrowth]
+            + [register]
+    }
+
+    /// The ceiling of the instruction count of a get, for the middle size.
+    static func getInstructions(size: Int) -> InstructionCeiling? {
+        size == 1_000 ? .ratio(1.5) : nil
     }
 
     /// The growth with size, timed as a pair: the get from the largest locator against the same
@@ -65,7 +71,8 @@ enum LocatorCases {
         BenchmarkCase(
             "locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0
+            target: 3.0,
+            instructions: getInstructions(size: size)
         ) {
             let subject = locatorHolder(size: size)
             let baseline = dictionaryHolder(size: size)
@@ -106,7 +113,8 @@ enum LocatorCases {
         BenchmarkCase(
             "easy locator/get, \(size.formatted) services",
             baseline: dictionaryLookup + ", \(size.formatted)",
-            target: 3.0
+            target: 3.0,
+            instructions: getInstructions(size: size)
         ) {
             let subject = easyLocatorHolder(size: size)
             let baseline = dictionaryHolder(size: size)
@@ -142,9 +150,107 @@ enum LocatorCases {
         return Holder((dictionary, ObjectIdentifier(Wanted.self)))
     }
 
+    /// A get does the same: finds the object by its type and hands it out as that type.
     @inline(never)
-    static func lookUp(_ holder: Holder<([ObjectIdentifier: AnyObject], ObjectIdentifier)>) -> AnyObject {
-        holder.value.0[holder.value.1]!
+    static func lookUp(_ holder: Holder<([ObjectIdentifier: AnyObject], ObjectIdentifier)>) -> Wanted {
+        holder.value.0[holder.value.1] as! Wanted
+    }
+
+    // MARK: - Registering
+
+    /// The services the registering case adds: sixteen of distinct types, each added by code
+    /// written for its type, as an app's set-up code is.
+
+    /// `addService(key:service:)` into new locators, sixteen services each, against inserting
+    /// the same instances into new `[ObjectIdentifier: AnyObject]` dictionaries.
+    static var register: BenchmarkCase {
+        BenchmarkCase(
+            "locator/register a service",
+            baseline: "insert into a dictionary by type",
+            target: nil,
+            instructions: .ratio(2.5)
+        ) {
+            let registered = Registered()
+            let locators = Holder(Batches<ServiceLocator>())
+            let dictionaries = Holder(Batches<DictionaryBox>())
+            return .init(
+                subject: { iterations in
+                    let all = locators.value.all
+                    for index in 0..<iterations {
+                        registered.addToLocator[index & 15](all[index >> 4])
+                    }
+                },
+                baseline: { iterations in
+                    let all = dictionaries.value.all
+                    for index in 0..<iterations {
+                        registered.addToDictionary[index & 15](all[index >> 4])
+                    }
+                },
+                setUpSubject: { iterations in
+                    locators.value.fill(1, batchSize: iterations / 16 + 1) { ServiceLocator() }
+                },
+                setUpBaseline: { iterations in
+                    dictionaries.value.fill(1, batchSize: iterations / 16 + 1) { DictionaryBox() }
+                }
+            )
+        }
+    }
+
+    /// A dictionary kept in an object, as a locator keeps its own.
+    final class DictionaryBox {
+        var entries: [ObjectIdentifier: AnyObject] = [:]
+    }
+
+    /// Sixteen services and, for each, a function that adds it to a locator or a dictionary.
+    struct Registered {
+        typealias S0 = Numbered<D0, D0, D0, D0>
+        typealias S1 = Numbered<D0, D0, D0, D1>
+        typealias S2 = Numbered<D0, D0, D0, D2>
+        typealias S3 = Numbered<D0, D0, D0, D3>
+        typealias S4 = Numbered<D0, D0, D0, D4>
+        typealias S5 = Numbered<D0, D0, D0, D5>
+        typealias S6 = Numbered<D0, D0, D0, D6>
+        typealias S7 = Numbered<D0, D0, D0, D7>
+        typealias S8 = Numbered<D0, D0, D0, D8>
+        typealias S9 = Numbered<D0, D0, D0, D9>
+        typealias S10 = Numbered<D0, D0, D1, D0>
+        typealias S11 = Numbered<D0, D0, D1, D1>
+        typealias S12 = Numbered<D0, D0, D1, D2>
+        typealias S13 = Numbered<D0, D0, D1, D3>
+        typealias S14 = Numbered<D0, D0, D1, D4>
+        typealias S15 = Numbered<D0, D0, D1, D5>
+
+        let addToLocator: [(ServiceLocator) -> Void] = [
+            adder(S0()), adder(S1()), adder(S2()), adder(S3()), adder(S4()), adder(S5()), adder(S6()), adder(S7()),
+            adder(S8()), adder(S9()), adder(S10()), adder(S11()), adder(S12()), adder(S13()), adder(S14()),
+            adder(S15()),
+        ]
+        let addToDictionary: [(DictionaryBox) -> Void] = [
+            inserter(S0()), inserter(S1()), inserter(S2()), inserter(S3()), inserter(S4()), inserter(S5()),
+            inserter(S6()), inserter(S7()), inserter(S8()), inserter(S9()), inserter(S10()), inserter(S11()),
+            inserter(S12()), inserter(S13()), inserter(S14()), inserter(S15()),
+        ]
+
+        /// Adds `service` by its type; specialized for each type, as code written for it is.
+        @inline(__always)
+        static func adder<Service: AnyObject>(_ service: Service) -> (ServiceLocator) -> Void {
+            { locator in addOne(locator, service) }
+        }
+
+        @inline(__always)
+        static func inserter<Service: AnyObject>(_ service: Service) -> (DictionaryBox) -> Void {
+            { box in insertOne(box, service) }
+        }
+
+        @inline(never)
+        static func addOne<Service: AnyObject>(_ locator: ServiceLocator, _ service: Service) {
+            _ = locator.addService(key: ServiceLocatorEasyKey<Service>(), service: service)
+        }
+
+        @inline(never)
+        static func insertOne<Service: AnyObject>(_ box: DictionaryBox, _ service: Service) {
+            box.entries[ObjectIdentifier(Service.self)] = service
+        }
     }
 }
 

@@ -115,7 +115,7 @@ enum Report {
         nanoseconds >= 10_000 ? format(nanoseconds / 1000) + " us" : format(nanoseconds) + " ns"
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         if value >= 100 { return String(format: "%.0f", value) }
         if value >= 10 { return String(format: "%.1f", value) }
         return String(format: "%.2f", value)
