@@ -54,12 +54,12 @@ public final class LogRecorder: @unchecked Sendable {
         _ event: @escaping @Sendable (EventLogger) -> Void
     ) {
         let current = lock.withLock { loggers }
-        if current.isEmpty || LogDelivery.isDelivering { return }
+        if current.isEmpty || ThreadContext.isDeliveringLogEvent { return }
         for logger in current {
             guard logger is EventLogger else { continue }
             let deliver: @Sendable () -> Void = {
                 if let receiver = logger as? EventLogger {
-                    LogDelivery.run { event(receiver) }
+                    ThreadContext.withLogDelivery { event(receiver) }
                 }
             }
             guard let queue = logger.queue else {
@@ -87,23 +87,6 @@ public final class LogRecorder: @unchecked Sendable {
     @usableFromInline
     func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
         record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
-    }
-}
-
-/// Marks the threads that are delivering an event to a logger.
-enum LogDelivery {
-    private static let key = "ServiceContainerKit.LogDelivery"
-
-    static var isDelivering: Bool {
-        Thread.current.threadDictionary[key] != nil
-    }
-
-    static func run(_ body: () -> Void) {
-        let dictionary = Thread.current.threadDictionary
-        let outer = dictionary[key] != nil
-        dictionary[key] = true
-        defer { if !outer { dictionary[key] = nil } }
-        body()
     }
 }
 

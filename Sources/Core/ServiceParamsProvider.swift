@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A wrapper over a service made from params: a new service is made on every get.
 ///
 /// ```swift
@@ -15,11 +7,11 @@ import Darwin
 /// ```
 public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable {
     // Immutable; `serializer` is set only for safe providers.
-    @usableFromInline let maker: ParamsServiceMaker<ServiceType, ParamsType>
-    @usableFromInline let serializer: ServiceSerializer?
+    @usableFromInline let maker: ParamsMaker<ServiceType, ParamsType>
+    @usableFromInline let serializer: Serializer?
 
     @usableFromInline
-    init(maker: ParamsServiceMaker<ServiceType, ParamsType>, serializer: ServiceSerializer?) {
+    init(maker: ParamsMaker<ServiceType, ParamsType>, serializer: Serializer?) {
         self.maker = maker
         self.serializer = serializer
     }
@@ -27,7 +19,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// A provider of `factory`'s service.
     public convenience init<Factory: ServiceParamsFactory>(factory: Factory)
     where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
-        self.init(maker: ParamsServiceMaker(factory: factory.makeService(params:)), serializer: nil)
+        self.init(maker: ParamsMaker(factory: factory.makeService(params:)), serializer: nil)
     }
 
     /// A provider that makes the service with `factory`.
@@ -36,28 +28,17 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// let provider = ServiceParamsProvider<Greeter, String> { name in Greeter(name: name) }
     /// ```
     public convenience init(factory: @escaping (ParamsType) throws -> ServiceType) {
-        self.init(maker: ParamsServiceMaker(factory: factory), serializer: nil)
+        self.init(maker: ParamsMaker(factory: factory), serializer: nil)
     }
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     @inlinable @inline(__always)
     public final func getService(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
-        if serializer == nil {
-            return try maker.get(params)
-        }
-        return try serializedGet(params: params)
-    }
-
-    /// The get of a safe provider; kept out of line so the plain get stays small enough to be
-    /// inlined where it is called.
-    @inlinable @inline(never)
-    final func serializedGet(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
         guard let serializer else {
-            return try maker.get(params)
+            return try maker.make(params)
         }
-        return try ObtainStack.withEntered(ObjectIdentifier(serializer), service: ServiceType.self) {
-            () throws(ServiceObtainError) -> ServiceType in
-            try serializer.run { () throws(ServiceObtainError) -> ServiceType in try maker.get(params) }
+        return try serializer.run(ServiceType.self) { () throws(ServiceObtainError) -> ServiceType in
+            try maker.make(params)
         }
     }
 
@@ -115,36 +96,18 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     ///
     /// A safe provider's converted provider is a ``ServiceSafeProvider`` that shares its
     /// serialization.
-    @inlinable
     public func convert(params: ParamsType) -> ServiceProvider<ServiceType> {
-        // Inlinable, so that the closure binding `params` is compiled for the caller's types.
-        converted(boundMaker(params: params))
-    }
-
-    /// The provider of `convert(params:)` around `maker`.
-    @usableFromInline
-    final func converted(_ maker: ManyServiceMaker<ServiceType>) -> ServiceProvider<ServiceType> {
-        let many = ProviderStorage<ServiceType>.many(maker)
-        guard let serializer else { return ServiceProvider(storage: many) }
-        return ServiceSafeProvider(serialized: SafeServiceCell(serializer: serializer, inner: many))
-    }
-
-    /// A maker of the service for fixed `params` that counts as this provider in the cycle
-    /// check, so a converted provider re-entering its params provider is caught at once.
-    @inlinable
-    final func boundMaker(params: ParamsType) -> ManyServiceMaker<ServiceType> {
-        let factory = maker.factory
-        return ManyServiceMaker(id: ObjectIdentifier(maker)) { try factory(params) }
+        let bound = ServiceProvider(source: .many(maker.bound(to: params)))
+        guard let serializer else { return bound }
+        return ServiceSafeProvider(serializing: bound, by: serializer)
     }
 }
 
-/// Makes a params service; its identity is what the cycle check tracks.
+/// Makes a params service; its identity is what the cycle check tracks, for its provider and
+/// every provider `convert(params:)` made from it.
 @usableFromInline
-final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
-    // Immutable.
+final class ParamsMaker<Service, Params>: @unchecked Sendable {  // immutable
     @usableFromInline let factory: (Params) throws -> Service
-    /// `obtainStackKey`, kept here so a get need not check that the global is initialized.
-    @usableFromInline let stackKey = obtainStackKey
     /// `ParamsCast<Params>.takesForeignNil`, decided once for the untyped get.
     @usableFromInline let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
@@ -153,11 +116,18 @@ final class ParamsServiceMaker<Service, Params>: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    func get(_ params: Params) throws(ServiceObtainError) -> Service {
-        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self, key: stackKey) {
+    func make(_ params: Params) throws(ServiceObtainError) -> Service {
+        try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self) {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self) { try factory(params) }
         }
+    }
+
+    /// The source of a provider of the service made with fixed `params`, which counts as this
+    /// maker in the cycle check.
+    func bound(to params: Params) -> ManySource<Service> {
+        let factory = self.factory
+        return ManySource(id: ObjectIdentifier(self)) { try factory(params) }
     }
 }
 

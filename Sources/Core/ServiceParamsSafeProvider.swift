@@ -10,10 +10,7 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
-        super.init(
-            maker: ParamsServiceMaker(factory: factory.makeService(params:)),
-            serializer: ServiceSerializer(kind: kind)
-        )
+        super.init(maker: ParamsMaker(factory: factory.makeService(params:)), serializer: Serializer(kind: kind))
     }
 
     /// A safe provider that makes the service with `factory`.
@@ -21,17 +18,18 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: @escaping (ParamsType) throws -> ServiceType
     ) {
-        super.init(maker: ParamsServiceMaker(factory: factory), serializer: ServiceSerializer(kind: kind))
+        super.init(maker: ParamsMaker(factory: factory), serializer: Serializer(kind: kind))
     }
 
     /// A safe provider of this service made with fixed `params`, sharing this provider's
     /// serialization.
     public override func convert(params: ParamsType) -> ServiceSafeProvider<ServiceType> {
-        ServiceSafeProvider(serialized: SafeServiceCell(serializer: serializer!, inner: .many(boundMaker(params: params))))
+        // The superclass makes a safe provider whenever there is a serializer, as here.
+        super.convert(params: params) as! ServiceSafeProvider<ServiceType>
     }
 
     /// Makes a service for `params` without the serialization: the factory may run concurrently.
     public func getServiceAsResultNotSafe(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
-        Result { () throws(ServiceObtainError) -> ServiceType in try maker.get(params) }
+        Result { () throws(ServiceObtainError) -> ServiceType in try maker.make(params) }
     }
 }

@@ -11,31 +11,61 @@
 /// ``ServiceObtainError`` instead of hanging. A `many` factory is called concurrently; use a
 /// ``ServiceSafeProvider`` to serialize a factory with mutable state.
 public class ServiceProvider<ServiceType>: @unchecked Sendable {
-    // Immutable; every case of `storage` synchronizes itself.
-    @usableFromInline let storage: ProviderStorage<ServiceType>
-    /// The maker of a `.many` storage, kept beside it so that a get reaches the maker through a
-    /// stored reference: a get inlined into its caller then costs about what the factory call
-    /// costs, where switching over the storage there would copy it (a retain and a release).
-    @usableFromInline let maker: ManyServiceMaker<ServiceType>?
+    // Immutable; `lazy` and `source` synchronize themselves.
+
+    /// The service of an instance or `atOne` provider.
+    @usableFromInline let instance: ServiceType?
+    /// The service of a `lazy` provider, once made: its `LazySource`'s cell, kept here so that
+    /// a get reads it without going through the source.
+    @usableFromInline let lazy: OnceCell<ServiceType>?
+    /// Where every other get goes: `lazy` before the service is made, `weak`, `many`, session,
+    /// safe, or the error of an `atOne` factory.
+    @usableFromInline let source: ServiceSource<ServiceType>
 
     @usableFromInline
-    init(storage: ProviderStorage<ServiceType>) {
-        self.storage = storage
-        if case .many(let maker) = storage {
-            self.maker = maker
+    init(instance: ServiceType?, source: ServiceSource<ServiceType>) {
+        self.instance = instance
+        self.source = source
+        if case .lazy(let lazySource) = source {
+            lazy = lazySource.cell
         } else {
-            self.maker = nil
+            lazy = nil
+        }
+    }
+
+    /// A provider of `source` alone.
+    @usableFromInline
+    convenience init(source: ServiceSource<ServiceType>) {
+        self.init(instance: nil, source: source)
+    }
+
+    /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is
+    /// made here.
+    @usableFromInline
+    convenience init(made mode: ServiceFactoryMode, by factory: @escaping () throws -> ServiceType) {
+        switch mode {
+        case .atOne:
+            switch ServiceMaking.result(ServiceType.self, factory) {
+            case .success(let service): self.init(instance: service, source: .none)
+            case .failure(let error): self.init(source: .failed(FailedSource(error)))
+            }
+        case .lazy:
+            self.init(source: .lazy(LazySource(factory: factory)))
+        case .weak:
+            self.init(source: .weak(WeakSource(factory: factory)))
+        case .many:
+            self.init(source: .many(ManySource(factory: factory)))
         }
     }
 
     /// A provider that always gives `service` (the equivalent of an `atOne` factory).
     public convenience init(_ service: ServiceType) {
-        self.init(storage: .ready(service))
+        self.init(instance: service, source: .none)
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
     public convenience init<Factory: ServiceFactory>(factory: Factory) where Factory.ServiceType == ServiceType {
-        self.init(storage: .make(mode: factory.mode, factory: factory.makeService))
+        self.init(made: factory.mode, by: factory.makeService)
     }
 
     /// A provider of a factory whose service type may differ from `ServiceType`, such as a
@@ -47,23 +77,20 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// - Throws: for an `atOne` factory, the error of making the service (or of the cast);
     ///   other modes report their errors on get.
     public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError) {
-        let storage = ProviderStorage<ServiceType>.make(mode: factory.mode) {
+        self.init(made: factory.mode) {
             let made = try factory.makeService()
             guard let service = made as? ServiceType else {
                 throw ServiceFactoryError.invalidFactory(expected: ServiceType.self, made: type(of: made as Any))
             }
             return service
         }
-        if let error = storage.atOneError {
-            throw error
-        }
-        self.init(storage: storage)
+        try validateAtOneError()
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
     public convenience init<Factory: ServiceParamsFactory>(factory: Factory, params: Factory.ParamsType)
     where Factory.ServiceType == ServiceType {
-        self.init(storage: .many(ManyServiceMaker { try factory.makeService(params: params) }))
+        self.init(source: .many(ManySource { try factory.makeService(params: params) }))
     }
 
     /// A provider whose singleton belongs to the current session of `mediator`.
@@ -75,7 +102,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         factory: Factory,
         mediator: ServiceSessionMediator<Session>
     ) where Factory.ServiceType == ServiceType {
-        self.init(storage: .session(SessionServiceCell(factory: factory, mediator: mediator)))
+        self.init(source: .session(SessionServiceCell(factory: factory, mediator: mediator)))
     }
 
     /// A provider that makes the service with `factory`, kept as `mode` says.
@@ -84,17 +111,34 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// let provider = ServiceProvider<Settings>(mode: .lazy) { try Settings.load() }
     /// ```
     public convenience init(mode: ServiceFactoryMode, factory: @escaping () throws -> ServiceType) {
-        self.init(storage: .make(mode: mode, factory: factory))
+        self.init(made: mode, by: factory)
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
+    ///
+    /// An instance or `atOne` service is a stored read; a made `lazy` one, an acquire load and
+    /// a read (both inlined where the get is written); anything else is its source's get,
+    /// compiled once per service type.
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
-        // Not `if let`: that binding would be a copy, a retain and a release per get.
-        if maker != nil {
-            return try maker!.get()
+        if let service = readyService {
+            return service
         }
-        return try storage.get()
+        return try sourceGet()
+    }
+
+    /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):
+    /// reading it runs nothing else.
+    @inlinable @inline(__always)
+    final var readyService: ServiceType? {
+        // Chained rather than bound with `if let`, which would retain the cell around the read.
+        lazy?.value ?? instance
+    }
+
+    /// The get of every other service.
+    @inlinable @inline(never)
+    final func sourceGet() throws(ServiceObtainError) -> ServiceType {
+        try source.get()
     }
 
     /// The service or the error, as a `Result`.
@@ -123,7 +167,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// Throws the error an `atOne` factory failed with, so that a container can check its
     /// services when it is set up; does nothing for other providers.
     public final func validateAtOneError() throws(ServiceObtainError) {
-        if let error = storage.atOneError {
+        if let error = source.atOneError {
             throw error
         }
     }

@@ -6,17 +6,21 @@
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
 /// ```
 public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType>, @unchecked Sendable {
-    // The designated inits deliberately do not override `init(storage:)`: a subclass that
+    /// The provider whose gets are serialized.
+    let unserialized: ServiceProvider<ServiceType>
+
+    // The designated init deliberately does not override one of the superclass: a subclass that
     // overrides all of its superclass's designated inits inherits the convenience inits, and
     // those would make unserialized providers.
     @usableFromInline
-    init(safeStorage inner: ProviderStorage<ServiceType>, kind: ServiceSafeProviderKind) {
-        super.init(storage: .safe(SafeServiceCell(serializer: ServiceSerializer(kind: kind), inner: inner)))
+    init(serializing inner: ServiceProvider<ServiceType>, by serializer: Serializer) {
+        unserialized = inner
+        super.init(instance: nil, source: .safe(SafeSource(serializer: serializer, inner: inner)))
     }
 
-    /// A provider over storage that is already serialized (a converted safe params provider).
-    init(serialized cell: SafeServiceCell<ServiceType>) {
-        super.init(storage: .safe(cell))
+    @usableFromInline
+    convenience init(serializing inner: ServiceProvider<ServiceType>, kind: ServiceSafeProviderKind) {
+        self.init(serializing: inner, by: Serializer(kind: kind))
     }
 
     /// A safe provider of `factory`'s service.
@@ -24,7 +28,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(safeStorage: .make(mode: factory.mode, factory: factory.makeService), kind: kind)
+        self.init(serializing: ServiceProvider(factory: factory), kind: kind)
     }
 
     /// A safe provider made with a params `factory` and fixed `params`.
@@ -33,10 +37,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         params: Factory.ParamsType,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(
-            safeStorage: .many(ManyServiceMaker { try factory.makeService(params: params) }),
-            kind: kind
-        )
+        self.init(serializing: ServiceProvider(factory: factory, params: params), kind: kind)
     }
 
     /// A safe provider whose singleton belongs to the current session of `mediator`.
@@ -46,7 +47,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         mediator: ServiceSessionMediator<Session>,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(safeStorage: .session(SessionServiceCell(factory: factory, mediator: mediator)), kind: kind)
+        self.init(serializing: ServiceProvider(factory: factory, mediator: mediator), kind: kind)
     }
 
     /// A safe provider that makes the service with `factory`, kept as `mode` says.
@@ -55,12 +56,12 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: @escaping () throws -> ServiceType
     ) {
-        self.init(safeStorage: .make(mode: mode, factory: factory), kind: kind)
+        self.init(serializing: ServiceProvider(mode: mode, factory: factory), kind: kind)
     }
 
     /// Gets the service without the serialization, as a plain provider would: `lazy`, `weak`
     /// and session services are still made once, but a `many` factory may run concurrently.
     public func getServiceAsResultNotSafe() -> Result<ServiceType, ServiceObtainError> {
-        Result { () throws(ServiceObtainError) -> ServiceType in try storage.getNotSafe() }
+        unserialized.getServiceAsResult()
     }
 }

@@ -5,7 +5,7 @@
 /// under the lock; two things happen outside it:
 ///
 /// - **Making** (a get that finds no service): the get marks `state.making` with a
-///   `SessionMaking` whose gate it holds, makes the service, and keeps it if its mark is still
+///   `Making` whose gate it holds, makes the service, and keeps it if its mark is still
 ///   there. Other gets wait for the gate, then look again.
 /// - **Switching** (the mediator applies an update; one at a time, in order): a switch first
 ///   waits for a making in progress on another thread, so that what it makes is kept and then
@@ -25,7 +25,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     // in `init`, and read only in `deinit`.
     @usableFromInline let state = Locked(SessionCellState<Service>())
     /// The mark of this cell's switches, which come one at a time; each making has its own.
-    @usableFromInline let switchMark = SessionMaking()
+    @usableFromInline let switchMark = Making()
     @usableFromInline let factory: any SessionFactoryCalls<Service>
     @usableFromInline let source: any SessionSource
     @usableFromInline var subscription: SessionSubscription?
@@ -68,7 +68,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     }
 
     /// The service of the current session, made now if there is none.
-    @inlinable
+    @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         if let service = state.withLock({ $0.current?.load() }) {
             return service
@@ -79,24 +79,12 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     /// The get that found no service: makes it, or waits for the making or switch in progress.
     @inlinable
     func obtain() throws(ServiceObtainError) -> Service {
-        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
-            () throws(ServiceObtainError) -> Service in
-            while true {
-                let making = SessionMaking()
-                let step = making.gate.withLock { _ -> SessionCellState<Service>.Step in
-                    let step = state.withLock { $0.step(making: making) }
-                    guard case .make(let session) = step else { return step }
-                    let made = ServiceMaking.result(Service.self) { try factory.make(session) }
-                    return state.withLock { $0.finish(making: making, made: made, mode: factory.mode) }
-                }
-                switch step {
-                case .done(let service): return service
-                case .failed(let error): throw error
-                case .wait(let other): other.gate.withLock { _ in }
-                case .make: preconditionFailure("a session make step is finished before it is returned")
-                }
-            }
-        }
+        try SingletonMaking.obtain(
+            id: ObjectIdentifier(self),
+            step: { making in state.withLock { $0.step(making: making) } },
+            make: { session in ServiceMaking.result(Service.self) { try factory.make(session) } },
+            finish: { making, made in state.withLock { $0.finish(making: making, made: made, mode: factory.mode) } }
+        )
     }
 
     /// Applies one update of the mediator; called by it, one update at a time, in order.
@@ -106,7 +94,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
         // deinit may use this provider or update the session (that update is then queued).
         var released: [ServiceHolder<Service>] = []
         // A making in progress on this thread is the one whose factory made this update.
-        let makingHere = ObtainStack.isObtaining(ObjectIdentifier(self))
+        let makingHere = ThreadContext.isObtaining(ObjectIdentifier(self))
         // Held while deciding, in case the switch must mark itself.
         let making = switchMark
         while true {
@@ -115,7 +103,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
                     $0.begin(update, making: making, makingHere: makingHere, factory: factory, released: &released)
                 }
                 if plan.runsHooks {
-                    ObtainStack.withMarked(ObjectIdentifier(self)) {
+                    ThreadContext.withMarked(ObjectIdentifier(self)) {
                         runHooks(&plan, released: &released)
                     }
                     state.withLock { $0.end(plan, making: making, released: &released) }
@@ -218,15 +206,6 @@ final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCal
     }
 }
 
-/// Marks a making or a switch in progress; its thread holds `gate` until it is over.
-@usableFromInline
-final class SessionMaking: Sendable {
-    @usableFromInline let gate = Locked(())
-
-    @inlinable
-    init() {}
-}
-
 /// What a switch decided under the lock, and what its hooks found.
 @usableFromInline
 struct SessionSwitchPlan<Service> {
@@ -245,7 +224,7 @@ struct SessionSwitchPlan<Service> {
     /// Whether there are hooks to run; the switch is marked in the state then.
     @usableFromInline var runsHooks = false
     /// A making in progress on another thread, to wait for before applying the update.
-    @usableFromInline var waitFor: SessionMaking?
+    @usableFromInline var waitFor: Making?
 
     // Found by the hooks.
     @usableFromInline var keep: ServiceHolder<Service>?
@@ -270,7 +249,7 @@ struct SessionCellState<Service> {
     /// The error of an `atOne` factory (or of a wrong session), returned until the next update.
     @usableFromInline var atOneError: ServiceObtainError?
     /// The making or switch in progress.
-    @usableFromInline var making: SessionMaking?
+    @usableFromInline var making: Making?
     /// Services that `deactivateService` kept, by session key.
     @usableFromInline var kept: [AnyHashable: ServiceHolder<Service>] = [:]
     /// The size of `kept` at which dead weak services are looked for next.
@@ -278,17 +257,6 @@ struct SessionCellState<Service> {
 
     @usableFromInline
     init() {}
-
-    /// What a get does next.
-    @usableFromInline
-    enum Step {
-        case done(Service)
-        case failed(ServiceObtainError)
-        /// Another making or switch is in progress: wait for its gate, then look again.
-        case wait(SessionMaking)
-        /// Make the service for this session.
-        case make(Any)
-    }
 
     /// Makes `session` the current one; returns the error when the factory does not take it
     /// (for `atOne`, also kept as `atOneError`).
@@ -314,8 +282,8 @@ struct SessionCellState<Service> {
     }
 
     @inlinable
-    mutating func step(making: SessionMaking) -> Step {
-        if let service = current?.load() { return .done(service) }
+    mutating func step(making: Making) -> MakingStep<Service, Any> {
+        if let service = current?.load() { return .found(service) }
         if let atOneError { return .failed(atOneError) }
         if let other = self.making { return .wait(other) }
         switch session {
@@ -333,10 +301,10 @@ struct SessionCellState<Service> {
     /// (an `atOne` failure too), and gives the caller what was made either way.
     @inlinable
     mutating func finish(
-        making: SessionMaking,
+        making: Making,
         made: Result<Service, ServiceObtainError>,
         mode: ServiceSessionFactoryMode
-    ) -> Step {
+    ) -> Result<Service, ServiceObtainError> {
         if self.making === making {
             self.making = nil
             switch made {
@@ -344,10 +312,7 @@ struct SessionCellState<Service> {
             case .failure(let error): if mode == .atOne { atOneError = error }
             }
         }
-        switch made {
-        case .success(let service): return .done(service)
-        case .failure(let error): return .failed(error)
-        }
+        return made
     }
 
     /// Sets the state an update asks for and says which hooks to run; when there are some,
@@ -355,7 +320,7 @@ struct SessionCellState<Service> {
     @inlinable
     mutating func begin(
         _ update: SessionUpdate,
-        making: SessionMaking,
+        making: Making,
         makingHere: Bool,
         factory: any SessionFactoryCalls<Service>,
         released: inout [ServiceHolder<Service>]
@@ -403,7 +368,7 @@ struct SessionCellState<Service> {
 
     /// Publishes what the hooks of a switch found and ends it.
     @inlinable
-    mutating func end(_ plan: SessionSwitchPlan<Service>, making: SessionMaking, released: inout [ServiceHolder<Service>]) {
+    mutating func end(_ plan: SessionSwitchPlan<Service>, making: Making, released: inout [ServiceHolder<Service>]) {
         if let keep = plan.keep, let replaced = kept.updateValue(keep, forKey: plan.oldKey) {
             released.append(replaced)
         }

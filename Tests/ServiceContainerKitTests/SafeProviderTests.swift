@@ -132,7 +132,7 @@ struct SafeProviderTests {
             Params().serviceSafeProvider().convert(params: 2),
         ]
         for (index, provider) in providers.enumerated() {
-            guard case .safe = provider.storage else {
+            guard case .safe = provider.source else {
                 Issue.record("provider \(index) is not serialized")
                 continue
             }

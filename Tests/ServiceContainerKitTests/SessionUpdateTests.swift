@@ -61,7 +61,7 @@ final class WeakProvider: @unchecked Sendable {  // `value` is set once, before 
 extension ServiceProvider {
     /// The session cell of a provider bound to a mediator, for tests.
     var sessionCellForTests: SessionServiceCell<ServiceType> {
-        guard case .session(let cell) = storage else { preconditionFailure("not a session provider") }
+        guard case .session(let cell) = source else { preconditionFailure("not a session provider") }
         return cell
     }
 }

@@ -6,43 +6,48 @@ import Musl
 import Darwin
 #endif
 
-/// The providers whose service is being obtained on the current thread, innermost last.
+/// What the current thread is doing for the library: the providers whose service it is
+/// obtaining, innermost last, and whether it is delivering a log event. The package's one
+/// thread-local state.
 ///
-/// A get that finds its own provider already on the stack is a dependency cycle: it fails at
-/// once instead of deadlocking on the provider's lock or recursing until the stack overflows.
-/// Each thread has its own stack, so no synchronization is needed.
+/// A get that finds its own provider already being obtained is a dependency cycle: it fails at
+/// once instead of waiting for itself or recursing until the stack overflows. A log event
+/// raised while the thread delivers another is dropped, so a logger cannot re-enter itself.
 ///
-/// The stack is plain memory reached through a thread-specific pointer, not an object, so
-/// entering and leaving it on every get costs no reference counting; `withEntered` is inlined
-/// into each provider's get.
+/// Each thread has its own context, so nothing here is synchronized. It is plain memory reached
+/// through a thread-specific pointer, not an object, so entering it on a get costs no reference
+/// counting.
 @usableFromInline
-struct ObtainStack {
+struct ThreadContext {
     @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
     @usableFromInline var capacity: Int
     @usableFromInline var count: Int
+    @usableFromInline var deliveringLogEvent: Bool
 
-    /// The stack of the calling thread, made on first use and freed when the thread exits.
+    /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
-    static var current: UnsafeMutablePointer<ObtainStack> {
-        current(key: obtainStackKey)
+    static var current: UnsafeMutablePointer<ThreadContext> {
+        current(key: threadContextKey)
     }
 
-    /// `current`, for callers that keep `obtainStackKey` at hand (reading the global checks
-    /// that it is initialized, on every get).
+    /// `current`, for callers that keep `threadContextKey` at hand (reading the global checks
+    /// that it is initialized).
     @inlinable
-    static func current(key: pthread_key_t) -> UnsafeMutablePointer<ObtainStack> {
+    static func current(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
         if let raw = pthread_getspecific(key) {
-            return raw.assumingMemoryBound(to: ObtainStack.self)
+            return raw.assumingMemoryBound(to: ThreadContext.self)
         }
         return makeCurrent()
     }
 
     @usableFromInline
-    static func makeCurrent() -> UnsafeMutablePointer<ObtainStack> {
-        let stack = UnsafeMutablePointer<ObtainStack>.allocate(capacity: 1)
-        stack.initialize(to: ObtainStack(entries: .allocate(capacity: 16), capacity: 16, count: 0))
-        pthread_setspecific(obtainStackKey, stack)
-        return stack
+    static func makeCurrent() -> UnsafeMutablePointer<ThreadContext> {
+        let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
+        context.initialize(
+            to: ThreadContext(entries: .allocate(capacity: 16), capacity: 16, count: 0, deliveringLogEvent: false)
+        )
+        pthread_setspecific(threadContextKey, context)
+        return context
     }
 
     @inlinable
@@ -81,15 +86,15 @@ struct ObtainStack {
     static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
-        key: pthread_key_t = obtainStackKey,
+        key: pthread_key_t = threadContextKey,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        let stack = current(key: key)
-        if stack.pointee.contains(id) {
+        let context = current(key: key)
+        if context.pointee.contains(id) {
             throw cycleError(Service.self)
         }
-        stack.pointee.push(id)
-        defer { stack.pointee.count &-= 1 }
+        context.pointee.push(id)
+        defer { context.pointee.count &-= 1 }
         return try body()
     }
 
@@ -97,9 +102,9 @@ struct ObtainStack {
     /// already: a get of `id` that `body` makes fails as a cycle.
     @inlinable
     static func withMarked<Value>(_ id: ObjectIdentifier, _ body: () -> Value) -> Value {
-        let stack = current
-        stack.pointee.push(id)
-        defer { stack.pointee.count &-= 1 }
+        let context = current
+        context.pointee.push(id)
+        defer { context.pointee.count &-= 1 }
         return body()
     }
 
@@ -119,20 +124,34 @@ struct ObtainStack {
         LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
         return error
     }
+
+    /// Whether this thread is delivering a log event.
+    static var isDeliveringLogEvent: Bool {
+        current.pointee.deliveringLogEvent
+    }
+
+    /// Runs `body`, which delivers a log event, with this thread marked as delivering one.
+    static func withLogDelivery(_ body: () -> Void) {
+        let context = current
+        let outer = context.pointee.deliveringLogEvent
+        context.pointee.deliveringLogEvent = true
+        defer { context.pointee.deliveringLogEvent = outer }
+        body()
+    }
 }
 
 @usableFromInline
-let obtainStackKey: pthread_key_t = {
+let threadContextKey: pthread_key_t = {
     var key = pthread_key_t()
     let rc = pthread_key_create(&key) { raw in
         #if canImport(Darwin)
-        let stack = raw.assumingMemoryBound(to: ObtainStack.self)
+        let context = raw.assumingMemoryBound(to: ThreadContext.self)
         #else
-        guard let stack = raw?.assumingMemoryBound(to: ObtainStack.self) else { return }
+        guard let context = raw?.assumingMemoryBound(to: ThreadContext.self) else { return }
         #endif
-        stack.pointee.entries.deallocate()
-        stack.deinitialize(count: 1)
-        stack.deallocate()
+        context.pointee.entries.deallocate()
+        context.deinitialize(count: 1)
+        context.deallocate()
     }
     precondition(rc == 0, "pthread_key_create failed: \(rc)")
     return key

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Runs the gets of a safe provider one at a time, the way its `ServiceSafeProviderKind` says:
+/// the one serialization of both `ServiceSafeProvider` and `ServiceParamsSafeProvider` (and the
+/// providers made by `convert(params:)`, which share their params provider's serializer).
+///
+/// The primitives are the ones the user picks, as 3.0 documents them (`NSLock` by default, a
+/// `DispatchSemaphore`, a serial `DispatchQueue`); they guard no state of the package's, which
+/// all lives in `Locked`.
+///
+/// A get that re-enters the same serializer on its thread (a factory that asks for its own
+/// service, directly or through other providers) fails with a dependency cycle instead of
+/// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
+/// and a get that finds the serializer busy looks for that mark before it waits. A get that
+/// only reads a made service takes the lock, reads and leaves, with no mark and no cycle check.
+@usableFromInline
+final class Serializer: @unchecked Sendable {  // immutable; each primitive synchronizes itself
+    @usableFromInline let lock: NSLock
+    /// `lock`, used without retaining it on every get (`lock` keeps it alive).
+    @usableFromInline let unretainedLock: UnretainedReference<NSLock>
+    @usableFromInline let semaphore: DispatchSemaphore?
+    @usableFromInline let queue: DispatchQueue?
+
+    init(kind: ServiceSafeProviderKind) {
+        // The lock is made for every kind, so that the default kind's get tests no optional.
+        lock = NSLock()
+        unretainedLock = UnretainedReference(lock)
+        switch kind {
+        case .lock:
+            semaphore = nil
+            queue = nil
+        case .semaphore:
+            semaphore = DispatchSemaphore(value: 1)
+            queue = nil
+        case let .queue(qos, label):
+            semaphore = nil
+            queue = DispatchQueue(label: label, qos: qos)
+        }
+    }
+
+    /// Runs a get serialized: the value `ready` gives when it has one (a read: nothing else
+    /// runs), else what `make` makes, with this serializer marked on the thread while it runs.
+    @inlinable @inline(__always)
+    func run<Service, Value>(
+        _ service: Service.Type,
+        ready: () -> Value? = { nil },
+        make: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        func body() throws(ServiceObtainError) -> Value {
+            if let value = ready() {
+                return value
+            }
+            return try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self, make)
+        }
+        if semaphore == nil, queue == nil {
+            if !unretainedLock.withObject({ $0.try() }) {
+                try checkCycle(Service.self)
+                unretainedLock.withObject { $0.lock() }
+            }
+            defer { unretainedLock.withObject { $0.unlock() } }
+            return try body()
+        }
+        return try runSlowly(Service.self, body)
+    }
+
+    /// Fails when this thread is making a value under this serializer: waiting for the
+    /// serializer would wait for itself.
+    @usableFromInline
+    func checkCycle<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+        if ThreadContext.isObtaining(ObjectIdentifier(self)) {
+            throw ThreadContext.cycleError(Service.self)
+        }
+    }
+
+    /// The semaphore and queue kinds.
+    @usableFromInline
+    func runSlowly<Service, Value>(
+        _ service: Service.Type,
+        _ body: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        if let semaphore {
+            if semaphore.wait(timeout: .now()) != .success {
+                try checkCycle(Service.self)
+                semaphore.wait()
+            }
+            defer { semaphore.signal() }
+            return try body()
+        }
+        try checkCycle(Service.self)
+        return try queue!.sync { Result { () throws(ServiceObtainError) -> Value in try body() } }.get()
+    }
+}

@@ -1,0 +1,52 @@
+/// Where a provider gets a service it does not hold itself: one case per kind of provider,
+/// each kind's get in a file of its own (`LazySource`, `WeakSource`, `ManySource`,
+/// `SessionServiceCell`, `SafeSource`, `FailedSource`).
+///
+/// Every payload is a class instance, so the enum is one pointer, and a switch over a
+/// provider's `source` borrows the payload without retaining it.
+@usableFromInline
+enum ServiceSource<Service> {
+    /// An instance or `atOne` provider, which holds its service itself.
+    case none
+    case lazy(LazySource<Service>)
+    case weak(WeakSource<Service>)
+    case many(ManySource<Service>)
+    case session(SessionServiceCell<Service>)
+    case safe(SafeSource<Service>)
+    case failed(FailedSource<Service>)
+
+    /// The service, or why it cannot be had.
+    @inlinable
+    func get() throws(ServiceObtainError) -> Service {
+        switch self {
+        case .none: preconditionFailure("a provider of an instance has no other source")
+        case .lazy(let source): return try source.get()
+        case .weak(let source): return try source.get()
+        case .many(let source): return try source.get()
+        case .session(let source): return try source.get()
+        case .safe(let source): return try source.get()
+        case .failed(let source): throw source.error
+        }
+    }
+
+    /// The error an `atOne` factory failed with, kept for every get.
+    @usableFromInline
+    var atOneError: ServiceObtainError? {
+        switch self {
+        case .failed(let source): return source.error
+        case .session(let source): return source.atOneError
+        case .safe(let source): return source.inner.source.atOneError
+        case .none, .lazy, .weak, .many: return nil
+        }
+    }
+}
+
+/// The source of an `atOne` provider whose factory failed: every get gets the error.
+@usableFromInline
+final class FailedSource<Service>: Sendable {
+    @usableFromInline let error: ServiceObtainError
+
+    init(_ error: ServiceObtainError) {
+        self.error = error
+    }
+}

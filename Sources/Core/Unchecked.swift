@@ -1,0 +1,98 @@
+import Synchronization
+
+// Every construct of the package that leaves out a check the compiler or the runtime would
+// make lives in this file, with the invariant that makes it safe and the benchmark case that
+// misses its target without it (`swift run -c release ServiceContainerKitBenchmarks`). Each
+// was measured by putting the checked form back.
+
+// MARK: - OnceCell
+
+/// A value published once, then read by any thread with one acquire load and no lock: the
+/// service of a `lazy` provider, an injected property, the services of a read-only locator.
+///
+/// ```swift
+/// let cell = OnceCell<Settings>()
+/// creationLock.withLock { _ in if cell.value == nil { cell.publish(Settings()) } }
+/// let settings = cell.value  // any thread, no lock
+/// ```
+///
+/// **Invariant.** `stored` is written at most once, before `isSet` is stored with release
+/// ordering, by the one thread its owner lets publish (the owner serializes publishing with its
+/// own lock, or publishes in its initializer); it is read only after `isSet` was loaded with
+/// acquire ordering. A read therefore never overlaps a write, and the run-time exclusivity
+/// check on `stored` (`@exclusivity(unchecked)`), which costs more than the read itself, is
+/// left out. `takeAtDeinit()` is the one other write, made when nothing else can reach the
+/// cell.
+///
+/// **Pays for** `core/lazy get (made)` and `injects/@ServiceInject read, late` (and the
+/// read-only locator gets): with the check, each read calls into the runtime twice.
+@usableFromInline
+package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant above
+    @usableFromInline let isSet: Atomic<Bool>
+    @usableFromInline @exclusivity(unchecked) var stored: Value?
+
+    /// A cell with no value yet.
+    @inlinable
+    package init() {
+        isSet = Atomic(false)
+    }
+
+    /// A cell published at once with `value`.
+    @inlinable
+    package init(_ value: Value) {
+        stored = value
+        isSet = Atomic(true)
+    }
+
+    /// The value, or `nil` before it is published.
+    @inlinable
+    package var value: Value? {
+        isSet.load(ordering: .acquiring) ? stored : nil
+    }
+
+    /// Publishes `value`. The caller holds the lock under which its owner publishes.
+    @inlinable
+    package func publish(_ value: Value) {
+        precondition(!isSet.load(ordering: .relaxed), "a once-published value was published twice")
+        stored = value
+        isSet.store(true, ordering: .releasing)
+    }
+
+    /// Takes the value out, in the owner's `deinit`, when no other thread can reach the cell.
+    package func takeAtDeinit() -> Value? {
+        defer { stored = nil }
+        return stored
+    }
+}
+
+// MARK: - UnretainedReference
+
+/// A reference read without retaining the object, because something else keeps it alive.
+///
+/// ```swift
+/// let cell = InjectCell()            // kept alive by the wrapper
+/// let reference = UnretainedReference(cell)
+/// reference.withObject { $0.value }  // no retain, no release
+/// ```
+///
+/// **Invariant.** Whoever holds an `UnretainedReference` also holds a strong reference to the
+/// same object for at least as long (a property wrapper keeps its cell in a `let` beside it),
+/// so the object is alive whenever `withObject` runs.
+///
+/// **Pays for** `injects/@ServiceInject read, late`: reading through the wrapper's strong
+/// reference copies the wrapper out of its owner, a retain and a release around every read.
+@usableFromInline
+package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  // see the invariant above
+    @usableFromInline let unmanaged: Unmanaged<Object>
+
+    @inlinable
+    package init(_ object: Object) {
+        unmanaged = .passUnretained(object)
+    }
+
+    /// Runs `body` with the object, which is not retained for it.
+    @inlinable
+    package func withObject<Result>(_ body: (Object) -> Result) -> Result {
+        unmanaged._withUnsafeGuaranteedRef(body)
+    }
+}
