@@ -46,21 +46,28 @@ final class Serializer: @unchecked Sendable {  // immutable; each primitive sync
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        func body() throws(ServiceObtainError) -> Value {
-            if let value = ready() {
-                return value
-            }
-            return try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self, make)
+        guard semaphore == nil, queue == nil else {
+            return try runSlowly(Service.self, ready: ready, make: make)
         }
-        if semaphore == nil, queue == nil {
-            if !unretainedLock.withObject({ $0.try() }) {
-                try checkCycle(Service.self)
-                unretainedLock.withObject { $0.lock() }
-            }
-            defer { unretainedLock.withObject { $0.unlock() } }
-            return try body()
+        if !unretainedLock.withObject({ $0.try() }) {
+            try checkCycle(Service.self)
+            unretainedLock.withObject { $0.lock() }
         }
-        return try runSlowly(Service.self, body)
+        defer { unretainedLock.withObject { $0.unlock() } }
+        return try readyOrMade(Service.self, ready: ready, make: make)
+    }
+
+    /// What `run` does once serialized.
+    @inlinable @inline(__always)
+    func readyOrMade<Service, Value>(
+        _ service: Service.Type,
+        ready: () -> Value?,
+        make: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        if let value = ready() {
+            return value
+        }
+        return try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self, make)
     }
 
     /// Fails when this thread is making a value under this serializer: waiting for the
@@ -72,11 +79,12 @@ final class Serializer: @unchecked Sendable {  // immutable; each primitive sync
         }
     }
 
-    /// The semaphore and queue kinds.
+    /// `run` for the semaphore and queue kinds.
     @usableFromInline
     func runSlowly<Service, Value>(
         _ service: Service.Type,
-        _ body: () throws(ServiceObtainError) -> Value
+        ready: () -> Value?,
+        make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         if let semaphore {
             if semaphore.wait(timeout: .now()) != .success {
@@ -84,9 +92,11 @@ final class Serializer: @unchecked Sendable {  // immutable; each primitive sync
                 semaphore.wait()
             }
             defer { semaphore.signal() }
-            return try body()
+            return try readyOrMade(Service.self, ready: ready, make: make)
         }
         try checkCycle(Service.self)
-        return try queue!.sync { Result { () throws(ServiceObtainError) -> Value in try body() } }.get()
+        return try queue!.sync {
+            Result { () throws(ServiceObtainError) -> Value in try readyOrMade(Service.self, ready: ready, make: make) }
+        }.get()
     }
 }

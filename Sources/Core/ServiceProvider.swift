@@ -124,7 +124,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         if let service = readyService {
             return service
         }
-        return try sourceGet()
+        return try source.get()
     }
 
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):
@@ -135,11 +135,6 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         lazy?.value ?? instance
     }
 
-    /// The get of every other service.
-    @inlinable @inline(never)
-    final func sourceGet() throws(ServiceObtainError) -> ServiceType {
-        try source.get()
-    }
 
     /// The service or the error, as a `Result`.
     @inlinable

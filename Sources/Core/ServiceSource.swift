@@ -15,8 +15,9 @@ enum ServiceSource<Service> {
     case safe(SafeSource<Service>)
     case failed(FailedSource<Service>)
 
-    /// The service, or why it cannot be had.
-    @inlinable
+    /// The service, or why it cannot be had: compiled once per service type, not inlined
+    /// where the get is written.
+    @inlinable @inline(never)
     func get() throws(ServiceObtainError) -> Service {
         switch self {
         case .none: preconditionFailure("a provider of an instance has no other source")

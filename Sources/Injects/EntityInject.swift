@@ -19,13 +19,13 @@ public struct EntityInject<Value> {
     @usableFromInline let cell: InjectCell<Value>
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Value>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Value>>
 
     init<Entity>(_ entity: Entity.Type, file: StaticString, line: UInt, make: @escaping (Entity) -> Value) {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
-        let cell = RegistryInjectCell<Entity, Value>(registry: EntityInjectResolver.registry, site: site, make: make)
+        let cell = InjectCell<Value>(Entity.self, in: EntityInjectResolver.registry, site: site, make: make)
         self.cell = cell
-        self.unmanagedCell = .passUnretained(cell)
+        self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: false)
     }
 
@@ -43,7 +43,7 @@ public struct EntityInject<Value> {
     @inlinable
     public var wrappedValue: Value {
         if let early { return early }
-        return InjectCell.value(of: unmanagedCell)
+        return InjectCell.value(of: reader)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

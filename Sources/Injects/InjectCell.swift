@@ -1,126 +1,186 @@
-import Synchronization
-
-/// The shared storage of one injected property: the value once injected, the ready handlers,
-/// and the pending injection in a registry.
+/// The shared storage of one injected property: the value once injected, its ready handlers,
+/// its pending injection in a registry, and the params of a `@ServiceParamsInject` property.
 ///
-/// The value is written once, under `lock`, before `ready` is stored with release ordering; a
-/// read that sees `ready` with acquire ordering reads it with no lock and no lookup. Subclasses
-/// say how the value is obtained at the first read.
+/// The value comes from the newest `Source` registered in `registry` (a container or an
+/// entity), made into the value by `make`. It is published once in a `OnceCell`, so a read of
+/// an injected property is an acquire load and a read; everything else is under `state`'s lock,
+/// which is never held while a handler or `make` runs.
 @usableFromInline
-class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`, as said above
-    @usableFromInline final let ready = Atomic<Bool>(false)
-    // Written once under `lock` (see above); read without it only after `ready` was seen. Those
-    // two rules already make every access exclusive, so the dynamic exclusivity check, which
-    // would cost more than the read itself, is left out.
-    @exclusivity(unchecked) @usableFromInline final var stored: Value?
-    final let site: InjectSite
-    // Guards `stored` until `ready` is set, `handlers` and `waiter`.
-    final let lock = ServiceLock()
-    private final var handlers: [(Value) -> Void] = []
-    private final var waiter: (registry: InjectRegistry, id: UInt64)?
+final class InjectCell<Value>: @unchecked Sendable {  // `published` and `state` synchronize themselves
+    @usableFromInline let published = OnceCell<Value>()
+    let site: InjectSite
+    let registry: InjectRegistry
+    /// Injects now, or leaves a waiter in `registry`; returns the value when injected now.
+    private let injectNowOrWait: (InjectCell<Value>, _ params: Any?) -> Value?
+    /// Obtains the value at a first read that finds it not injected; stops the program when it
+    /// cannot.
+    private let obtain: (InjectCell<Value>, _ params: Any?) -> Value
+    /// The params type of a cell whose value is made from params, which must be given before
+    /// it is injected; `nil` for other cells.
+    let paramsType: Any.Type?
+    private let state = Locked(State())
 
-    init(site: InjectSite) {
+    private struct State {
+        var handlers: [(Value) -> Void] = []
+        var waiter: UInt64?
+        /// The params, once given (an `Optional.none` params is a given value).
+        var params: Any?
+        /// For a params cell: whether `setParameters` leaves the injection to the first read.
+        var lazyInject = false
+    }
+
+    /// A cell of the newest `Source` in `registry`, made into the value by `make`.
+    convenience init<Source>(
+        _ source: Source.Type,
+        in registry: InjectRegistry,
+        site: InjectSite,
+        make: @escaping (Source) -> Value
+    ) {
+        self.init(Source.self, in: registry, site: site, paramsType: nil) { source, _ in make(source) }
+    }
+
+    /// A cell of the newest `Source` in `registry`, made into the value with the params given
+    /// to `setParameters` by `make`.
+    convenience init<Source, Params>(
+        _ source: Source.Type,
+        in registry: InjectRegistry,
+        site: InjectSite,
+        lazyInject: Bool,
+        make: @escaping (Source, Params) -> Value
+    ) {
+        self.init(Source.self, in: registry, site: site, paramsType: Params.self) { source, params in
+            // Only `setParameters` gives params, as a `Params`.
+            make(source, params as! Params)
+        }
+        state.withLock { $0.lazyInject = lazyInject }
+    }
+
+    private init<Source>(
+        _ source: Source.Type,
+        in registry: InjectRegistry,
+        site: InjectSite,
+        paramsType: Any.Type?,
+        make: @escaping (Source, _ params: Any?) -> Value
+    ) {
         self.site = site
+        self.registry = registry
+        self.paramsType = paramsType
+        injectNowOrWait = { cell, params in
+            cell.injectNowOrWait(Source.self, params: params) { make($0, params) }
+        }
+        obtain = { cell, params in
+            make(cell.registry.resolve(Source.self, orCrashAt: cell.site), params)
+        }
     }
 
     deinit {
-        if let waiter {
-            waiter.registry.cancelWaiter(waiter.id)
+        if let waiter = state.withLock({ $0.waiter }) {
+            registry.cancelWaiter(waiter)
         }
     }
 
-    /// The injected value, injecting it now when it is not yet.
-    @inlinable
-    final var value: Value {
-        if ready.load(ordering: .acquiring) {
-            return stored.unsafelyUnwrapped
-        }
-        return valueAtFirstRead()
-    }
-
-    /// The value of `cell`, read without retaining the cell.
+    /// The value of the cell that `reference` names, injecting it now when it is not yet.
     ///
-    /// A wrapper's getter calls it with its `unmanagedCell`, which its `cell` keeps alive as long
-    /// as the wrapper, so as long as the getter runs (its owner holds it). Reading through the
-    /// strong `cell` would copy it out of the owner's storage: a retain and a release around
-    /// every read, which only the first read needs; here only that first read
-    /// (`valueAtFirstRead(of:)`) holds the cell.
-    ///
-    /// Specialized in the caller but not inlined: inlined into a getter, it would leave the
-    /// first-read call in the getter, and the optimizer keeps a copy of the wrapper (a retained
-    /// cell) alive around such a call.
+    /// A wrapper's getter calls it with an unretained reference to its cell, which the wrapper
+    /// keeps alive with its strong one: reading through the strong one would copy the wrapper
+    /// out of its owner, a retain and a release around every read. Specialized in the caller
+    /// but not inlined: inlined into a getter, it would leave the first-read call there, and the
+    /// optimizer keeps a copy of the wrapper (a retained cell) alive around such a call.
     @inlinable @inline(never)
-    static func value(of cell: Unmanaged<InjectCell<Value>>) -> Value {
-        let ready = cell._withUnsafeGuaranteedRef { $0.ready.load(ordering: .acquiring) }
-        if ready {
-            return cell._withUnsafeGuaranteedRef { $0.stored.unsafelyUnwrapped }
+    static func value(of reference: UnretainedReference<InjectCell<Value>>) -> Value {
+        if let value = reference.withObject({ $0.published.value }) {
+            return value
         }
-        return valueAtFirstRead(of: cell)
-    }
-
-    // Out of line: the read above stays a few instructions.
-    @usableFromInline @inline(never)
-    static func valueAtFirstRead(of cell: Unmanaged<InjectCell<Value>>) -> Value {
-        cell.takeUnretainedValue().value
+        return reference.withObject { $0.valueAtFirstRead() }
     }
 
     @usableFromInline
-    final func valueAtFirstRead() -> Value {
-        if let value = lock.withLock({ stored }) {
+    func valueAtFirstRead() -> Value {
+        if let value = published.value {
             return value
         }
-        return publish(obtainAtFirstRead())
+        let params = state.withLock { $0.params }
+        if let paramsType, params == nil {
+            let message = InjectFailure.missingParamsMessage(service: Value.self, params: paramsType, site: site)
+            InjectFailure.crash(message, site: site)
+        }
+        return publish(obtain(self, params))
     }
 
-    /// Obtains the value at a first read that found it not injected; crashes when it cannot.
-    func obtainAtFirstRead() -> Value { preconditionFailure("overridden by every subclass") }
+    /// Injects now when a source is registered, else as soon as one is (unless `lazy`); a
+    /// params cell waits for its params.
+    ///
+    /// - Returns: the value when it was injected now.
+    func start(lazy: Bool) -> Value? {
+        lazy || paramsType != nil ? nil : injectNowOrWait(self, nil)
+    }
+
+    /// Takes the params; injects now or when the source is registered, unless lazy.
+    ///
+    /// - Returns: the value when it was injected now.
+    @discardableResult
+    func setParameters<Params>(_ params: Params, lazyInject lazy: Bool?, call: InjectSite) -> Value? {
+        let outcome: Result<Bool, InjectFailure.Message> = state.withLock { state in
+            let injected = published.value != nil
+            if state.params != nil || injected {
+                let message = InjectFailure.paramsAlreadySetMessage(
+                    service: Value.self, injected: injected, site: site, call: call
+                )
+                return .failure(InjectFailure.Message(text: message))
+            }
+            state.params = params
+            return .success(lazy ?? state.lazyInject)
+        }
+        switch outcome {
+        case .failure(let failure): InjectFailure.crash(failure.text, site: site)
+        case .success(true): return nil
+        case .success(false): return injectNowOrWait(self, params)
+        }
+    }
 
     /// Whether the value is injected (its ready handlers may still be running).
-    final var isReady: Bool {
-        lock.withLock { stored != nil }
+    var isReady: Bool {
+        published.value != nil
     }
 
-    /// Stores `made` unless a value is already stored, runs the ready handlers, and returns the
-    /// stored value.
+    /// Publishes `made` unless a value is already published, runs the ready handlers, and
+    /// returns the published value.
     @discardableResult
-    final func publish(_ made: @autoclosure () -> Value) -> Value {
-        if let value = lock.withLock({ stored }) { return value }
+    func publish(_ made: @autoclosure () -> Value) -> Value {
+        if let value = published.value { return value }
         let candidate = made()
-        let (winner, handlers, waiter): (Value, [(Value) -> Void], (InjectRegistry, UInt64)?) = lock.withLock {
-            if let value = stored {
+        let (winner, handlers, waiter): (Value, [(Value) -> Void], UInt64?) = state.withLock { state in
+            if let value = published.value {
                 return (value, [], nil)
             }
-            stored = candidate
+            published.publish(candidate)
             defer {
-                self.handlers = []
-                self.waiter = nil
+                state.handlers = []
+                state.waiter = nil
             }
-            return (candidate, self.handlers, self.waiter)
+            return (candidate, state.handlers, state.waiter)
         }
-        if let (registry, id) = waiter {
-            registry.cancelWaiter(id)
+        if let waiter {
+            registry.cancelWaiter(waiter)
         }
         for handler in handlers { handler(winner) }
-        ready.store(true, ordering: .releasing)
         return winner
     }
 
     /// Runs `handler` with the value: at once when it is injected, else right after injection.
-    final func addReadyHandler(_ handler: @escaping (Value) -> Void) {
-        let value: Value? = lock.withLock {
-            if let value = stored { return value }
-            handlers.append(handler)
+    func addReadyHandler(_ handler: @escaping (Value) -> Void) {
+        let value: Value? = state.withLock { state in
+            if let value = published.value { return value }
+            state.handlers.append(handler)
             return nil
         }
         if let value { handler(value) }
     }
 
-    /// Injects from the newest `Source` in `registry` now, or as soon as one is registered.
-    ///
-    /// - Returns: the value when it was injected now.
-    final func injectNowOrWait<Source>(
-        from registry: InjectRegistry,
+    /// Injects from the newest `Source` in the registry now, or as soon as one is registered.
+    private func injectNowOrWait<Source>(
         _ source: Source.Type,
+        params: Any?,
         make: @escaping (Source) -> Value
     ) -> Value? {
         let resolution = registry.resolveOrWait(Source.self) { [weak self] found in
@@ -130,7 +190,7 @@ class InjectCell<Value>: @unchecked Sendable {  // guarded by `lock` and `ready`
         case .found(let found):
             return publish(make(found))
         case .waiting(let id):
-            lock.withLock { waiter = (registry, id) }
+            state.withLock { $0.waiter = id }
             return nil
         }
     }

@@ -1,6 +1,11 @@
 /// The documented crashes of the property wrappers and their messages, each naming the inject
 /// site; `fatalError` points at that site too.
 enum InjectFailure {
+    /// A crash message decided under a lock and reported after it.
+    struct Message: Error {
+        let text: String
+    }
+
     static func name(_ type: Any.Type) -> String {
         String(reflecting: type)
     }

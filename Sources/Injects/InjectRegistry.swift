@@ -33,11 +33,35 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// Called outside the lock with each `firstInject` entry at its first injection.
     private let firstInjected: (@Sendable (_ id: UInt64) -> Void)?
 
-    // Guards `entries`, `waiters` and `lastID`.
-    private let lock = ServiceLock()
-    private var entries: [Entry] = []
-    private var waiters: [Waiter] = []
-    private var lastID: UInt64 = 0
+    private let state = Locked(State())
+
+    private struct State {
+        var entries: [Entry] = []
+        var waiters: [Waiter] = []
+        var lastID: UInt64 = 0
+
+        mutating func nextID() -> UInt64 {
+            lastID += 1
+            return lastID
+        }
+
+        /// Marks the entry at `index` injected; returns its id when that was its first injection.
+        mutating func markInjected(at index: Int) -> UInt64? {
+            guard entries[index].firstInject, !entries[index].injected else { return nil }
+            entries[index].injected = true
+            return entries[index].id
+        }
+
+        /// The index of the newest entry castable to `Value`, with the cast value.
+        func newest<Value>(_ type: Value.Type) -> (Int, Value)? {
+            for index in entries.indices.reversed() {
+                if let value = entries[index].value as? Value {
+                    return (index, value)
+                }
+            }
+            return nil
+        }
+    }
 
     init(
         resolverName: String,
@@ -49,11 +73,6 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         self.firstInjected = firstInjected
     }
 
-    private func nextID() -> UInt64 {
-        lastID += 1
-        return lastID
-    }
-
     /// Registers `values` (the last one newest) and runs the waiters they satisfy.
     ///
     /// - Returns: the ids of the new entries and the dynamic types of the values of which one
@@ -63,36 +82,36 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         var work: [() -> Void] = []
         var injected: [UInt64] = []
         var fired: [Waiter] = []
-        let result: (ids: [UInt64], duplicates: [Any.Type]) = lock.withLock {
+        let result: (ids: [UInt64], duplicates: [Any.Type]) = state.withLock { state in
             var duplicates: [Any.Type] = []
             for value in values {
                 let type = Swift.type(of: value)
                 let id = ObjectIdentifier(type)
-                if entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
+                if state.entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
                     duplicates.append(type)
                 }
             }
-            let first = entries.count
+            let first = state.entries.count
             var ids: [UInt64] = []
             for value in values {
-                let id = nextID()
+                let id = state.nextID()
                 ids.append(id)
-                entries.append(Entry(id: id, value: value, firstInject: firstInject))
+                state.entries.append(Entry(id: id, value: value, firstInject: firstInject))
             }
             var kept: [Waiter] = []
-            next: for waiter in waiters {
-                for index in (first..<entries.count).reversed() {
-                    guard let run = waiter.match(entries[index].value) else { continue }
+            next: for waiter in state.waiters {
+                for index in (first..<state.entries.count).reversed() {
+                    guard let run = waiter.match(state.entries[index].value) else { continue }
                     work.append(run)
                     fired.append(waiter)
-                    if waiter.isInjection, let mark = markInjected(at: index) {
+                    if waiter.isInjection, let mark = state.markInjected(at: index) {
                         injected.append(mark)
                     }
                     continue next
                 }
                 kept.append(waiter)
             }
-            waiters = kept
+            state.waiters = kept
             return (ids, duplicates)
         }
         report(injected)
@@ -102,39 +121,22 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         return result
     }
 
-    /// Marks the entry at `index` injected; returns its id when that was its first injection.
-    private func markInjected(at index: Int) -> UInt64? {
-        guard entries[index].firstInject, !entries[index].injected else { return nil }
-        entries[index].injected = true
-        return entries[index].id
-    }
-
     private func report(_ injected: [UInt64]) {
         guard let firstInjected else { return }
         for id in injected { firstInjected(id) }
     }
 
-    /// The index of the newest entry castable to `Value`, with the cast value.
-    private func newest<Value>(_ type: Value.Type) -> (Int, Value)? {
-        for index in entries.indices.reversed() {
-            if let value = entries[index].value as? Value {
-                return (index, value)
-            }
-        }
-        return nil
-    }
-
     /// Whether a value castable to `type` is registered.
     func contains<Value>(_ type: Value.Type) -> Bool {
-        lock.withLock { newest(type) != nil }
+        state.withLock { state in state.newest(type) != nil }
     }
 
     /// The newest value castable to `type`, taken for an injection.
     func resolve<Value>(_ type: Value.Type) -> Value? {
         var injected: UInt64?
-        let value: Value? = lock.withLock {
-            guard let (index, value) = newest(type) else { return nil }
-            injected = markInjected(at: index)
+        let value: Value? = state.withLock { state in
+            guard let (index, value) = state.newest(type) else { return nil }
+            injected = state.markInjected(at: index)
             return value
         }
         if let injected { report([injected]) }
@@ -152,13 +154,13 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// waiter that runs `inject` with the first such value registered.
     func resolveOrWait<Value>(_ type: Value.Type, inject: @escaping (Value) -> Void) -> Resolution<Value> {
         var injected: UInt64?
-        let resolution: Resolution<Value> = lock.withLock {
-            if let (index, value) = newest(type) {
-                injected = markInjected(at: index)
+        let resolution: Resolution<Value> = state.withLock { state in
+            if let (index, value) = state.newest(type) {
+                injected = state.markInjected(at: index)
                 return .found(value)
             }
-            let id = nextID()
-            waiters.append(Waiter(id: id, isInjection: true) { value in
+            let id = state.nextID()
+            state.waiters.append(Waiter(id: id, isInjection: true) { value in
                 guard let value = value as? Value else { return nil }
                 return { inject(value) }
             })
@@ -171,10 +173,10 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// Runs `handler` at once when a value castable to `type` is registered (returning `nil`),
     /// else when the first one is registered (returning the waiter's id).
     func addReadyHandler<Value>(_ type: Value.Type, handler: @escaping () -> Void) -> UInt64? {
-        let id: UInt64? = lock.withLock {
-            if newest(type) != nil { return nil }
-            let id = nextID()
-            waiters.append(Waiter(id: id, isInjection: false) { $0 is Value ? handler : nil })
+        let id: UInt64? = state.withLock { state in
+            if state.newest(type) != nil { return nil }
+            let id = state.nextID()
+            state.waiters.append(Waiter(id: id, isInjection: false) { $0 is Value ? handler : nil })
             return id
         }
         if id == nil { handler() }
@@ -183,9 +185,9 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
 
     /// Forgets the waiter `id`, if it has not run yet.
     func cancelWaiter(_ id: UInt64) {
-        let removed: [Waiter] = lock.withLock {
-            let removed = waiters.filter { $0.id == id }
-            waiters.removeAll { $0.id == id }
+        let removed: [Waiter] = state.withLock { state in
+            let removed = state.waiters.filter { $0.id == id }
+            state.waiters.removeAll { $0.id == id }
             return removed
         }
         _ = removed  // released outside the lock: its captures may re-enter
@@ -193,18 +195,18 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
 
     /// Whether the waiter `id` is still waiting.
     func isWaiting(_ id: UInt64) -> Bool {
-        lock.withLock { waiters.contains { $0.id == id } }
+        state.withLock { state in state.waiters.contains { $0.id == id } }
     }
 
     /// Removes the values castable to `type` (only the newest one when `onlyLast`).
     func remove<Value>(_ type: Value.Type, onlyLast: Bool) -> Bool {
-        let removed: [Entry] = lock.withLock {
+        let removed: [Entry] = state.withLock { state in
             if onlyLast {
-                guard let (index, _) = newest(type) else { return [] }
-                return [entries.remove(at: index)]
+                guard let (index, _) = state.newest(type) else { return [] }
+                return [state.entries.remove(at: index)]
             }
-            let matching = entries.filter { $0.value is Value }
-            entries.removeAll { $0.value is Value }
+            let matching = state.entries.filter { $0.value is Value }
+            state.entries.removeAll { $0.value is Value }
             return matching
         }
         return !removed.isEmpty
@@ -213,38 +215,39 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// Removes the entries `ids`; returns the removed ones (released outside the lock).
     @discardableResult
     func remove(ids: [UInt64]) -> [Entry] {
-        lock.withLock {
-            let removed = entries.filter { ids.contains($0.id) }
-            entries.removeAll { ids.contains($0.id) }
+        state.withLock { state in
+            let removed = state.entries.filter { ids.contains($0.id) }
+            state.entries.removeAll { ids.contains($0.id) }
             return removed
         }
     }
 
     /// Removes the entry `id` when it was never injected; returns its value's type when removed.
     func removeIfNotInjected(_ id: UInt64) -> Any.Type? {
-        let removed: Entry? = lock.withLock {
-            guard let index = entries.firstIndex(where: { $0.id == id }), !entries[index].injected else {
+        let removed: Entry? = state.withLock { state in
+            guard let index = state.entries.firstIndex(where: { $0.id == id }), !state.entries[index].injected
+            else {
                 return nil
             }
-            return entries.remove(at: index)
+            return state.entries.remove(at: index)
         }
         return removed.map { Swift.type(of: $0.value) }
     }
 
     /// Forgets every value and every waiter.
     func removeAll() {
-        let old: ([Entry], [Waiter]) = lock.withLock {
+        let old: ([Entry], [Waiter]) = state.withLock { state in
             defer {
-                entries = []
-                waiters = []
+                state.entries = []
+                state.waiters = []
             }
-            return (entries, waiters)
+            return (state.entries, state.waiters)
         }
-        _ = old  // released outside the lock: values and waiters may re-enter on release
+        _ = old  // released outside the lock: values and state.waiters may re-enter on release
     }
 
     /// The number of registered values and waiting waiters, for tests.
     var counts: (entries: Int, waiters: Int) {
-        lock.withLock { (entries.count, waiters.count) }
+        state.withLock { state in (state.entries.count, state.waiters.count) }
     }
 }

@@ -5,9 +5,9 @@
 /// $secondService.setParameters(.init(value: "Custom"))
 /// ```
 public struct ParamsInjectState<Service, Params> {
-    let cell: ParamsInjectCell<Service, Params>
+    let cell: InjectCell<Service>
 
-    init(cell: ParamsInjectCell<Service, Params>) {
+    init(cell: InjectCell<Service>) {
         self.cell = cell
     }
 
@@ -36,7 +36,7 @@ public struct ParamsInjectState<Service, Params> {
         line: UInt = #line
     ) {
         let call = InjectSite(wrapper: "setParameters", file: file, line: line)
-        cell.setParameters(params, lazyInject: lazyInject, call: call)
+        cell.setParameters(params as Params, lazyInject: lazyInject, call: call)
     }
 }
 

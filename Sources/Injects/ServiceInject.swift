@@ -21,7 +21,7 @@ public struct ServiceInject<Container, Service> {
     @usableFromInline let cell: InjectCell<Service>
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Service>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>
 
     init(
         lazyInject: Bool,
@@ -30,11 +30,11 @@ public struct ServiceInject<Container, Service> {
         make: @escaping (Container, InjectSite) -> Service
     ) {
         let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        let cell = RegistryInjectCell<Container, Service>(registry: ServiceInjectResolver.registry, site: site) {
+        let cell = InjectCell<Service>(Container.self, in: ServiceInjectResolver.registry, site: site) {
             make($0, site)
         }
         self.cell = cell
-        self.unmanagedCell = .passUnretained(cell)
+        self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: lazyInject)
     }
 
@@ -73,7 +73,7 @@ public struct ServiceInject<Container, Service> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return InjectCell.value(of: unmanagedCell)
+        return InjectCell.value(of: reader)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.

@@ -19,10 +19,10 @@
 @propertyWrapper
 public struct ServiceParamsInject<Container, Service, Params> {
     @usableFromInline let early: Service?
-    @usableFromInline let cell: ParamsInjectCell<Service, Params>
+    @usableFromInline let cell: InjectCell<Service>
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Service>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>
 
     init(
         params: Params?,
@@ -33,11 +33,13 @@ public struct ServiceParamsInject<Container, Service, Params> {
         make: @escaping (Container, Params, InjectSite) -> Service
     ) {
         let site = InjectSite(wrapper: "ServiceParamsInject", file: file, line: line)
-        let cell = ContainerParamsInjectCell<Container, Service, Params>(lazyInject: lazyInject, site: site) {
-            make($0, $1, site)
+        let cell = InjectCell<Service>(
+            Container.self, in: ServiceInjectResolver.registry, site: site, lazyInject: lazyInject
+        ) { (container: Container, params: Params) in
+            make(container, params, site)
         }
         self.cell = cell
-        self.unmanagedCell = .passUnretained(cell)
+        self.reader = UnretainedReference(cell)
         if hasParams, let params {
             self.early = cell.setParameters(params, lazyInject: nil, call: site)
         } else {
@@ -105,7 +107,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return InjectCell.value(of: unmanagedCell)
+        return InjectCell.value(of: reader)
     }
 
     /// The injection state and `setParameters(_:lazyInject:)`.

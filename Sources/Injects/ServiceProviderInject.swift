@@ -17,7 +17,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @usableFromInline let cell: InjectCell<Provider>
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let unmanagedCell: Unmanaged<InjectCell<Provider>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Provider>>
 
     /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
     ///
@@ -31,11 +31,11 @@ public struct ServiceProviderInject<Container, Provider> {
         convert: @escaping (Source) -> Provider
     ) {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
-        let cell = RegistryInjectCell<Container, Provider>(registry: ServiceInjectResolver.registry, site: site) {
+        let cell = InjectCell<Provider>(Container.self, in: ServiceInjectResolver.registry, site: site) {
             convert($0[keyPath: keyPath])
         }
         self.cell = cell
-        self.unmanagedCell = .passUnretained(cell)
+        self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: false)
     }
 
@@ -79,7 +79,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public var wrappedValue: Provider {
         if let early { return early }
-        return InjectCell.value(of: unmanagedCell)
+        return InjectCell.value(of: reader)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
