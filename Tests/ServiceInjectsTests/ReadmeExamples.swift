@@ -372,12 +372,13 @@ extension InjectsTests {
             typealias SimpleViewController = ContainerExample.SimpleViewController
             // Show the first screen once the services are there, whichever comes first.
             var firstScreen: SimpleViewController?
-            ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+            let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) {
                 firstScreen = SimpleViewController()
             }
             #expect(firstScreen == nil)
             ContainerExample.applicationDidFinishLaunching()
             #expect(firstScreen?.$userService.isReady == true)
+            withExtendedLifetime(token) {}
         }
     }
 }
