@@ -153,7 +153,7 @@ final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: Service
                     received: type(of: session as Any)
                 )
             )
-            LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
+            LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
             state = .wrongSession(error)
             if factory.mode == .atOne { currentAtOneError = error }
             return

@@ -26,7 +26,7 @@ public enum EntityInjectResolver {
     static func removeAfterFirstInject(_ id: UInt64) {
         for entry in registry.remove(ids: [id]) {
             let type = Swift.type(of: entry.value)
-            LogRecorder.shared.record(ServiceInjectLogger.self) {
+            LogRecorder.record(ServiceInjectLogger.self) {
                 $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: true)
             }
         }
@@ -63,7 +63,7 @@ public enum EntityInjectResolver {
         DispatchQueue.main.asyncAfter(deadline: .now() + autoRemoveDelay) {
             for id in ids {
                 guard let type = registry.removeIfNotInjected(id) else { continue }
-                LogRecorder.shared.record(ServiceInjectLogger.self) {
+                LogRecorder.record(ServiceInjectLogger.self) {
                     $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: false)
                 }
             }

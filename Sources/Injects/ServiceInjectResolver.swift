@@ -31,7 +31,7 @@ public enum ServiceInjectResolver {
         let duplicates = registry.add(containers).duplicates
         guard failureIfContains else { return }
         for type in duplicates {
-            LogRecorder.shared.record(ServiceInjectLogger.self) {
+            LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
             assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")

@@ -43,6 +43,9 @@ private struct SpySessionFactory: ServiceSessionFactory {
     func makeService(session: SpySession) throws -> SpySingleton { SpySingleton() }
 }
 
+private final class MyLogger: ProvidersLogger {}
+private final class OtherLogger: ProvidersLogger {}
+
 @Suite("3.0 spellings of the providers")
 struct OriginalSpellingTests {
     @Test("try ServiceProvider(tryFactory:) takes the service type from the factory")
@@ -131,6 +134,24 @@ struct OriginalSpellingTests {
         for provider in params {
             #expect(provider is ServiceParamsSafeProvider<SpySingleton, String>)
             #expect(provider.getServiceAsOptional(params: "given")?.value == "given")
+        }
+    }
+
+    @Test("logger.register() makes LogRecorder.shared that logger")
+    func loggerRegisterMakesItShared() async {
+        // In a process of its own: other tests register loggers at the same time.
+        await #expect(processExitsWith: .success) {
+            precondition(LogRecorder.shared == nil)
+            let logger = MyLogger()
+            logger.register()
+            precondition(LogRecorder.shared is MyLogger)
+            let other = OtherLogger()
+            other.register()
+            precondition(LogRecorder.shared is OtherLogger)
+            other.unregister()
+            precondition(LogRecorder.shared === logger)
+            logger.unregister()
+            precondition(LogRecorder.shared == nil)
         }
     }
 }

@@ -373,7 +373,7 @@ package final class LocatorStorage: @unchecked Sendable {
         owner: AnyObject & Sendable,
         assert: Bool
     ) -> Result<Void, ServiceLocatorError> {
-        LogRecorder.shared.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
+        LogRecorder.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
         if assert {
             assertionFailure(error.description)
         }
