@@ -12,6 +12,11 @@ struct BenchmarkCase {
         let baseline: BenchmarkBody
         /// Run once the case is measured (ends helper threads).
         var tearDown: () -> Void = {}
+        /// Run, untimed, before each timed call of `subject` with the same iteration count:
+        /// builds what the iterations use up (objects to release, say).
+        var setUpSubject: (_ iterations: Int) -> Void = { _ in }
+        /// The same for `baseline`.
+        var setUpBaseline: (_ iterations: Int) -> Void = { _ in }
     }
 
     /// Unique name, `product/what is measured`; `--filter` matches it.

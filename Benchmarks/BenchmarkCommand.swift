@@ -17,6 +17,11 @@ enum BenchmarkCommand {
         }
         let names = cases.map(\.name)
         precondition(Set(names).count == names.count, "two benchmark cases share a name")
+        for benchmark in cases {
+            if let problem = Report.widthProblem(caseName: benchmark.name, baselineName: benchmark.baselineName) {
+                preconditionFailure("\(problem), so the table would not fit in 100 columns")
+            }
+        }
 
         let selected = cases.filter { benchmark in
             guard let filter = options.filter else { return true }

@@ -250,7 +250,155 @@ enum CoreCases {
                     }
                 )
             },
+            sessionProvidersRelease,
+            sessionProvidersReleaseGrowth,
+            sessionSwitchOfMany,
+            sessionSwitchGrowth,
         ]
+    }
+
+    static let releasedProviders = 10_000
+
+    /// Releasing the providers of one mediator, each of which unsubscribes, against releasing
+    /// as many plain objects.
+    static var sessionProvidersRelease: BenchmarkCase {
+        BenchmarkCase(
+            "core/session release, \(releasedProviders.formatted)",
+            baseline: "release \(releasedProviders.formatted) plain objects",
+            target: nil
+        ) {
+            let mediator = ServiceSessionMediator(session: BenchSession(id: 1))
+            let providers = Holder(Batches<ServiceProvider<BenchService>>())
+            let objects = Holder(Batches<BenchService>())
+            return .init(
+                subject: { iterations in
+                    for _ in 0..<iterations { providers.value.releaseOne() }
+                },
+                baseline: { iterations in
+                    for _ in 0..<iterations { objects.value.releaseOne() }
+                },
+                setUpSubject: { iterations in
+                    providers.value.fill(iterations, batchSize: releasedProviders) {
+                        BenchSessionFactory().serviceProvider(mediator: mediator)
+                    }
+                },
+                setUpBaseline: { iterations in
+                    objects.value.fill(iterations, batchSize: releasedProviders) { BenchService(number: 0) }
+                }
+            )
+        }
+    }
+
+    /// The same release of 10,000 providers against releasing them 1,000 at a time from ten
+    /// mediators: unsubscribing costs the same whatever the number of providers.
+    static var sessionProvidersReleaseGrowth: BenchmarkCase {
+        let batches = 10
+        return BenchmarkCase(
+            "core/session release, \(releasedProviders.formatted) vs 10x\((releasedProviders / batches).formatted)",
+            baseline: "release \(batches) x \((releasedProviders / batches).formatted) providers",
+            target: 1.3
+        ) {
+            let mediators = (0..<batches).map { ServiceSessionMediator(session: BenchSession(id: $0)) }
+            let large = Holder(Batches<ServiceProvider<BenchService>>())
+            let small = Holder(Batches<ServiceProvider<BenchService>>())
+            return .init(
+                subject: { iterations in
+                    for _ in 0..<iterations { large.value.releaseOne() }
+                },
+                baseline: { iterations in
+                    for _ in 0..<iterations * batches { small.value.releaseOne() }
+                },
+                setUpSubject: { iterations in
+                    large.value.fill(iterations, batchSize: releasedProviders) {
+                        BenchSessionFactory().serviceProvider(mediator: mediators[0])
+                    }
+                },
+                setUpBaseline: { iterations in
+                    var next = 0
+                    small.value.fill(iterations * batches, batchSize: releasedProviders / batches) {
+                        defer { next += 1 }
+                        return BenchSessionFactory().serviceProvider(
+                            mediator: mediators[next / (releasedProviders / batches) % batches]
+                        )
+                    }
+                }
+            )
+        }
+    }
+
+    static let switchedProviders = 1_000
+
+    /// A session switch that deactivates and keeps the service of every provider bound to the
+    /// mediator and activates the one kept for the new session, against writing as many
+    /// dictionary entries.
+    static var sessionSwitchOfMany: BenchmarkCase {
+        BenchmarkCase(
+            "core/session switch, \(switchedProviders.formatted)",
+            baseline: "\(switchedProviders.formatted) dictionary writes",
+            target: nil
+        ) {
+            let sessions = [BenchSession(id: 1), BenchSession(id: 2)]
+            let (mediator, providers) = boundProviders(switchedProviders, sessions: sessions)
+            let dictionary = Holder(DictionaryWrites(count: switchedProviders))
+            return .init(
+                subject: { iterations in
+                    withExtendedLifetime(providers) {
+                        for index in 0..<iterations { switchSession(mediator, to: sessions[index & 1]) }
+                    }
+                },
+                baseline: { iterations in
+                    for index in 0..<iterations { dictionary.value.writeAll(index) }
+                }
+            )
+        }
+    }
+
+    /// The same switch against ten switches of mediators with 100 providers each: a switch
+    /// costs the same per provider whatever their number.
+    static var sessionSwitchGrowth: BenchmarkCase {
+        let batches = 10
+        return BenchmarkCase(
+            "core/session switch, \(switchedProviders.formatted) vs 10x\((switchedProviders / batches).formatted)",
+            baseline: "switch \(batches) mediators of \((switchedProviders / batches).formatted) providers",
+            target: 1.3
+        ) {
+            let sessions = [BenchSession(id: 1), BenchSession(id: 2)]
+            let (mediator, providers) = boundProviders(switchedProviders, sessions: sessions)
+            let small = (0..<batches).map { _ in boundProviders(switchedProviders / batches, sessions: sessions) }
+            return .init(
+                subject: { iterations in
+                    withExtendedLifetime(providers) {
+                        for index in 0..<iterations { switchSession(mediator, to: sessions[index & 1]) }
+                    }
+                },
+                baseline: { iterations in
+                    withExtendedLifetime(small) {
+                        for index in 0..<iterations {
+                            for (mediator, _) in small { switchSession(mediator, to: sessions[index & 1]) }
+                        }
+                    }
+                }
+            )
+        }
+    }
+
+    /// A mediator with `count` providers whose services exist for both `sessions`.
+    static func boundProviders(
+        _ count: Int,
+        sessions: [BenchSession]
+    ) -> (Holder<ServiceSessionMediator<BenchSession>>, [ServiceProvider<BenchService>]) {
+        let mediator = Holder(ServiceSessionMediator(session: sessions[0]))
+        let providers = (0..<count).map { _ in BenchSessionFactory().serviceProvider(mediator: mediator.value) }
+        for session in sessions + sessions {
+            mediator.value.updateSession(session)
+            for provider in providers { _ = try! provider.getService() }
+        }
+        return (mediator, providers)
+    }
+
+    @inline(never)
+    static func switchSession(_ mediator: Holder<ServiceSessionMediator<BenchSession>>, to session: BenchSession) {
+        mediator.value.updateSession(session)
     }
 
     @inline(never)
@@ -287,6 +435,41 @@ enum CoreCases {
     @inline(never)
     static func buildGraphByHand(_ c: Holder<GraphC>) -> GraphA {
         GraphA(b: GraphB(c: c.value))
+    }
+}
+
+/// Batches of objects made before a round and released one batch per iteration.
+final class Batches<Element> {
+    private var batches: [[Element]] = []
+
+    /// Makes `count` batches of `batchSize` elements with `make`, replacing what is left.
+    func fill(_ count: Int, batchSize: Int, make: () -> Element) {
+        batches = (0..<count).map { _ in (0..<batchSize).map { _ in make() } }
+    }
+
+    /// Releases the last batch.
+    @inline(never)
+    func releaseOne() {
+        _ = batches.popLast()
+    }
+}
+
+/// Writes `count` entries of a dictionary that already holds them, as a switch updates the
+/// entry of each provider.
+final class DictionaryWrites {
+    private var entries: [Int: BenchService] = [:]
+    private let services: [BenchService]
+
+    init(count: Int) {
+        services = (0..<count).map { BenchService(number: $0) }
+        for (index, service) in services.enumerated() { entries[index] = service }
+    }
+
+    @inline(never)
+    func writeAll(_ round: Int) {
+        for index in services.indices {
+            entries[index] = services[(index &+ round) % services.count]
+        }
     }
 }
 

@@ -56,11 +56,13 @@ struct Harness {
         let bodies = benchmark.prepare()
         let operations = benchmark.operationsPerIteration
         let clock: BenchmarkClock = operations == 1 ? .threadCPU : .wall
-        let subjectIterations = calibrate(bodies.subject, clock)
-        let baselineIterations = calibrate(bodies.baseline, clock)
+        let subject = Timed(body: bodies.subject, setUp: bodies.setUpSubject)
+        let baseline = Timed(body: bodies.baseline, setUp: bodies.setUpBaseline)
+        let subjectIterations = calibrate(subject, clock)
+        let baselineIterations = calibrate(baseline, clock)
         for _ in 0..<settings.warmupRounds {
-            _ = time(bodies.subject, subjectIterations, clock)
-            _ = time(bodies.baseline, baselineIterations, clock)
+            _ = time(subject, subjectIterations, clock)
+            _ = time(baseline, baselineIterations, clock)
         }
         var subjectSamples: [Double] = []
         var baselineSamples: [Double] = []
@@ -69,11 +71,11 @@ struct Harness {
         for round in 0..<settings.rounds {
             // Alternate which goes first, so neither always runs on a freshly idle core.
             if round % 2 == 0 {
-                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations, clock))
-                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations, clock))
+                subjectSamples.append(perOperation(subject, subjectIterations, operations, clock))
+                baselineSamples.append(perOperation(baseline, baselineIterations, operations, clock))
             } else {
-                baselineSamples.append(perOperation(bodies.baseline, baselineIterations, operations, clock))
-                subjectSamples.append(perOperation(bodies.subject, subjectIterations, operations, clock))
+                baselineSamples.append(perOperation(baseline, baselineIterations, operations, clock))
+                subjectSamples.append(perOperation(subject, subjectIterations, operations, clock))
             }
         }
         bodies.tearDown()
@@ -86,7 +88,7 @@ struct Harness {
     }
 
     /// The iteration count that makes one call of `body` last about one round.
-    private func calibrate(_ body: BenchmarkBody, _ clock: BenchmarkClock) -> Int {
+    private func calibrate(_ body: Timed, _ clock: BenchmarkClock) -> Int {
         let floor = max(settings.roundNanoseconds / 4, 1)
         var iterations = 1
         while true {
@@ -100,14 +102,21 @@ struct Harness {
         }
     }
 
-    private func time(_ body: BenchmarkBody, _ iterations: Int, _ clock: BenchmarkClock) -> UInt64 {
+    /// A body and its untimed set-up.
+    private struct Timed {
+        let body: BenchmarkBody
+        let setUp: (Int) -> Void
+    }
+
+    private func time(_ timed: Timed, _ iterations: Int, _ clock: BenchmarkClock) -> UInt64 {
+        timed.setUp(iterations)
         let start = clock.now()
-        body(iterations)
+        timed.body(iterations)
         return clock.now() &- start
     }
 
     private func perOperation(
-        _ body: BenchmarkBody,
+        _ body: Timed,
         _ iterations: Int,
         _ operations: Int,
         _ clock: BenchmarkClock

@@ -1,17 +1,36 @@
 import Foundation
 
-/// Prints results as an aligned table (streamed row by row) or as JSON.
+/// Prints results as an aligned table (streamed case by case) or as JSON.
+///
+/// Every line of the table fits in 100 columns: each case takes two lines, the case with its
+/// ratio and target, then, indented, the baseline it was compared with.
 enum Report {
     static let legend = """
-        ratio = case time / baseline time, median over back-to-back rounds of this run (1.00x = \
-        costs what the same work written by hand costs; lower is better); target = highest ratio accepted.
+        ratio  = case time / baseline time, the median over back-to-back rounds of this run
+                 (1.00x = costs what the same work written by hand costs; lower is better)
+        target = the highest ratio accepted, then "met" or "MISSED" for this run; "- info" marks
+                 a case without a target: it shows what something costs (another lock kind, two
+                 threads, a session switch, a string key) and is neither met nor missed
         """
 
     private static let columns: [(title: String, width: Int, leftAligned: Bool)] = [
-        ("case", 40, true), ("median", 9, false), ("min", 9, false),
-        ("baseline (same work by hand)", 40, true), ("median", 9, false), ("min", 9, false),
-        ("ratio", 7, false), ("target", 7, false), ("", 6, true),
+        ("case, and below it the same work by hand", nameWidth, true), ("median", 9, false),
+        ("min", 9, false), ("ratio", 7, false), ("target", 8, false), ("", 6, true),
     ]
+
+    /// The width of the name column: a case name, or two spaces and a baseline name.
+    static let nameWidth = 46
+
+    /// Why `name` (a case or baseline name) would break the table's columns, or `nil`.
+    static func widthProblem(caseName name: String, baselineName: String) -> String? {
+        if name.count > nameWidth {
+            return "case name '\(name)' is longer than \(nameWidth) characters"
+        }
+        if baselineName.count + 2 > nameWidth {
+            return "baseline name '\(baselineName)' is longer than \(nameWidth - 2) characters"
+        }
+        return nil
+    }
 
     static func header(settings: HarnessSettings, quick: Bool) -> String {
         let info = ProcessInfo.processInfo
@@ -21,17 +40,18 @@ enum Report {
         var lines = [
             "ServiceContainerKitBenchmarks, \(mode) run, \(date)",
             "machine: \(info.activeProcessorCount) cores, \(architecture), \(info.operatingSystemVersionString)",
-            "each body: calibrated to ~\(format(roundMilliseconds)) ms per round, \(settings.warmupRounds) warm-up "
-                + "round(s), \(settings.rounds) measured rounds alternating case and baseline",
-            "times are per operation: thread CPU time, wall time for the 2-thread cases (counting both threads' operations)",
+            "each body: ~\(format(roundMilliseconds)) ms per round, \(settings.warmupRounds) warm-up round(s), "
+                + "\(settings.rounds) measured rounds, case and baseline alternating",
+            "times per operation: thread CPU time; wall time for the 2-thread cases (both threads' operations)",
             legend,
             "",
         ]
         lines.append(row(columns.map(\.title)))
-        lines.append(String(repeating: "-", count: columns.reduce(0) { $0 + $1.width } + columns.count - 1))
+        lines.append(String(repeating: "-", count: tableWidth))
         return lines.joined(separator: "\n")
     }
 
+    /// The two lines of one case: the case, then its baseline.
     static func row(_ result: CaseResult) -> String {
         let verdict: String
         switch result.meetsTarget {
@@ -39,11 +59,18 @@ enum Report {
         case .some(false): verdict = "MISSED"
         case .none: verdict = "info"
         }
-        return row([
+        let caseLine = row([
             result.benchmark.name, duration(result.subject.median), duration(result.subject.min),
-            result.benchmark.baselineName, duration(result.baseline.median), duration(result.baseline.min),
             format(result.ratio) + "x", result.benchmark.target.map { "<=" + format($0) + "x" } ?? "-", verdict,
         ])
+        let baselineLine = row([
+            "  " + result.benchmark.baselineName, duration(result.baseline.median), duration(result.baseline.min),
+        ])
+        return caseLine + "\n" + baselineLine
+    }
+
+    private static var tableWidth: Int {
+        columns.reduce(0) { $0 + $1.width } + columns.count - 1
     }
 
     static func footer(_ results: [CaseResult]) -> String {

@@ -18,7 +18,7 @@ public final class LogRecorder: @unchecked Sendable {
     public static var shared: (any Logger)? { recorder.newest }
 
     /// The recorder every provider reports to and `Logger.register()` registers with.
-    static let recorder = LogRecorder()
+    @usableFromInline static let recorder = LogRecorder()
 
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
     ///
@@ -113,6 +113,7 @@ public final class LogRecorder: @unchecked Sendable {
     /// Events dropped because the main queue was not serviced, for tests and diagnostics.
     var droppedMainQueueEvents: Int { mainMailbox.droppedCount }
 
+    @usableFromInline
     func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
         record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
     }

@@ -2,14 +2,34 @@ import Dispatch
 
 /// A receiver of the library's diagnostic events.
 ///
-/// Adopt one of the event protocols (`ProvidersLogger`, and `ServiceInjectLogger` in
-/// ServiceInjects) and call `register()` once. Events are delivered on `queue`; when it is
+/// Adopt one of the event protocols (``ProvidersLogger``, and `ServiceInjectLogger` in
+/// ServiceInjects) and call ``register()`` once. Events are delivered on ``queue``; when it is
 /// `nil` they are delivered synchronously on the thread where they happen.
 ///
 /// With `queue == .main`, an event raised on the main thread is delivered at once; one raised
 /// elsewhere is buffered and delivered when the main queue next runs (`RunLoop.main`,
 /// `dispatchMain()` or the main actor). The buffer is bounded: a process that never services the
 /// main queue never blocks on a logger and never grows without limit.
+///
+/// A logger is `Sendable`: events arrive from whichever thread gets a service. A `final class`
+/// whose stored properties are `let`s of `Sendable` types conforms as it is; mutable state goes
+/// behind a lock, such as the standard library's `Mutex`:
+///
+/// ```swift
+/// final class FailureCounter: ProvidersLogger {
+///     let failures = Mutex(0)
+///
+///     func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+///         failures.withLock { $0 += 1 }
+///     }
+/// }
+/// FailureCounter().register()
+/// ```
+///
+/// swift-log's `Logging` module declares a `Logger` too. In a file that imports both, write
+/// `ServiceContainerKit.Logger` for this protocol and `Logging.Logger` for swift-log's. An
+/// adapter that forwards the events to swift-log is in <doc:core#Forwarding-to-swift-log>
+/// (docs/core.md).
 public protocol Logger: AnyObject, Sendable {
     /// The queue events are delivered on; `nil` (the default) means the calling thread.
     var queue: DispatchQueue? { get }

@@ -93,6 +93,22 @@ struct ObtainStack {
         return try body()
     }
 
+    /// Runs `body` with `id` marked as being obtained on this thread, whether or not it is
+    /// already: a get of `id` that `body` makes fails as a cycle.
+    @inlinable
+    static func withMarked<Value>(_ id: ObjectIdentifier, _ body: () -> Value) -> Value {
+        let stack = current
+        stack.pointee.push(id)
+        defer { stack.pointee.count &-= 1 }
+        return body()
+    }
+
+    /// Whether `id` is being obtained on this thread.
+    @inlinable
+    static func isObtaining(_ id: ObjectIdentifier) -> Bool {
+        current.pointee.contains(id)
+    }
+
     /// The error of a get that found its provider already being obtained; it is logged.
     @usableFromInline
     static func cycleError<Service>(_ service: Service.Type) -> ServiceObtainError {

@@ -1,4 +1,4 @@
-/// Receives the events of service providers. Register it with `register()`.
+/// Receives the events of service providers. Register it with ``Logger/register()``.
 public protocol ProvidersLogger: Logger {
     /// A factory of a `type` service failed, or obtaining it found a dependency cycle.
     ///

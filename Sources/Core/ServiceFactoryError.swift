@@ -1,6 +1,6 @@
 import Foundation
 
-/// The causes of a `ServiceObtainError` that come from the library rather than a factory.
+/// The causes of a ``ServiceObtainError`` that come from the library rather than a factory.
 public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible {
     /// Params of `received` type were given to a provider that takes `expected`; `received` is
     /// `nil` when no params were given.

@@ -1,4 +1,4 @@
-/// How a `ServiceFactory`'s service is made and kept by its provider.
+/// How a ``ServiceFactory``'s service is made and kept by its provider.
 public enum ServiceFactoryMode: Sendable, Hashable {
     /// One instance, made at once when the provider is made; the factory is not kept. If making
     /// it fails, the provider returns that error on every get.

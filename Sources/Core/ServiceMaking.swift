@@ -16,6 +16,19 @@ enum ServiceMaking {
         }
     }
 
+    /// `make` as a `Result`.
+    @inlinable
+    static func result<Service>(
+        _ service: Service.Type,
+        _ factory: () throws -> Service
+    ) -> Result<Service, ServiceObtainError> {
+        do throws(ServiceObtainError) {
+            return .success(try make(Service.self, factory))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     @usableFromInline
     static func wrap(_ error: any Error, service: Any.Type) -> ServiceObtainError {
         if let nested = error as? ServiceObtainError {

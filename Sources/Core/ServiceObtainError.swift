@@ -22,7 +22,7 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// The services obtained on the way, from the requested service to `service`.
     public let pathServices: [Any.Type]
 
-    /// The original error: thrown by the factory, or a `ServiceFactoryError`.
+    /// The original error: thrown by the factory, or a ``ServiceFactoryError``.
     public let error: any Error
 
     /// Makes an error for `service` failing with `error`; the path holds `service` alone.
@@ -47,7 +47,7 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         return false
     }
 
-    /// `true` when the cause is a `ServiceFactoryError` rather than an error thrown by a factory.
+    /// `true` when the cause is a ``ServiceFactoryError`` rather than an error thrown by a factory.
     public var isFactoryError: Bool { error is ServiceFactoryError }
 
     /// `true` when the cause is a dependency cycle (`ServiceFactoryError.dependencyCycle`).

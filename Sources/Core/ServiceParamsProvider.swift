@@ -39,7 +39,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
         self.init(maker: ParamsServiceMaker(factory: factory), serializer: nil)
     }
 
-    /// A service made for `params`, or the `ServiceObtainError` saying why it cannot be.
+    /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     @inlinable @inline(__always)
     public final func getService(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
         if serializer == nil {
@@ -113,7 +113,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 
     /// A provider of this service made with fixed `params` on every get.
     ///
-    /// A safe provider's converted provider is a `ServiceSafeProvider` that shares its
+    /// A safe provider's converted provider is a ``ServiceSafeProvider`` that shares its
     /// serialization.
     @inlinable
     public func convert(params: ParamsType) -> ServiceProvider<ServiceType> {

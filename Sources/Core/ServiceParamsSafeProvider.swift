@@ -1,7 +1,7 @@
 /// A params provider whose every get is serialized.
 ///
-/// It is a `ServiceParamsProvider`, so it can be stored and passed as one; `convert(params:)`
-/// gives a `ServiceSafeProvider` that shares the same serialization.
+/// It is a ``ServiceParamsProvider``, so it can be stored and passed as one; `convert(params:)`
+/// gives a ``ServiceSafeProvider`` that shares the same serialization.
 public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable
 {

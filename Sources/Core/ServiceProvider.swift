@@ -8,8 +8,8 @@
 ///
 /// Providers are thread-safe: `lazy`, `weak` and session services are made at most once even
 /// when many threads ask at the same moment, and a dependency cycle fails with a
-/// `ServiceObtainError` instead of hanging. A `many` factory is called concurrently; use a
-/// `ServiceSafeProvider` to serialize a factory with mutable state.
+/// ``ServiceObtainError`` instead of hanging. A `many` factory is called concurrently; use a
+/// ``ServiceSafeProvider`` to serialize a factory with mutable state.
 public class ServiceProvider<ServiceType>: @unchecked Sendable {
     // Immutable; every case of `storage` synchronizes itself.
     @usableFromInline let storage: ProviderStorage<ServiceType>
@@ -77,11 +77,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// When the mediator's session is not a `Factory.SessionType`, gets fail with
     /// `ServiceFactoryError.wrongSession` until the session changes to one that is.
+    @inlinable
     public convenience init<Factory: ServiceSessionFactory, Session>(
         factory: Factory,
         mediator: ServiceSessionMediator<Session>
     ) where Factory.ServiceType == ServiceType {
-        self.init(storage: .session(MediatedSessionCell(factory: factory, mediator: mediator)))
+        self.init(storage: .session(SessionServiceCell(factory: factory, mediator: mediator)))
     }
 
     /// A provider that makes the service with `factory`, kept as `mode` says.
@@ -93,7 +94,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         self.init(storage: .make(mode: mode, factory: factory))
     }
 
-    /// The service, or the `ServiceObtainError` saying why it cannot be had.
+    /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
         // Not `if let`: that binding would be a copy, a retain and a release per get.

@@ -1,6 +1,6 @@
 /// A provider whose every get is serialized, `many` factories with mutable state included.
 ///
-/// It is a `ServiceProvider`, so it can be stored and passed as one.
+/// It is a ``ServiceProvider``, so it can be stored and passed as one.
 ///
 /// ```swift
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
@@ -9,6 +9,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
     // The designated inits deliberately do not override `init(storage:)`: a subclass that
     // overrides all of its superclass's designated inits inherits the convenience inits, and
     // those would make unserialized providers.
+    @usableFromInline
     init(safeStorage inner: ProviderStorage<ServiceType>, kind: ServiceSafeProviderKind) {
         super.init(storage: .safe(SafeServiceCell(serializer: ServiceSerializer(kind: kind), inner: inner)))
     }
@@ -77,12 +78,13 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
     }
 
     /// A safe provider whose singleton belongs to the current session of `mediator`.
+    @inlinable
     public convenience init<Factory: ServiceSessionFactory, Session>(
         factory: Factory,
         mediator: ServiceSessionMediator<Session>,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(safeStorage: .session(MediatedSessionCell(factory: factory, mediator: mediator)), kind: kind)
+        self.init(safeStorage: .session(SessionServiceCell(factory: factory, mediator: mediator)), kind: kind)
     }
 
     /// A safe provider that makes the service with `factory`, kept as `mode` says.

@@ -1,4 +1,4 @@
-/// How a `ServiceSessionFactory`'s service is made and kept within a session.
+/// How a ``ServiceSessionFactory``'s service is made and kept within a session.
 public enum ServiceSessionFactoryMode: Sendable, Hashable {
     /// Made at once for every new session (and when the provider is made).
     case atOne
@@ -18,7 +18,7 @@ public protocol ServiceSession: Sendable {
 }
 
 /// A factory of singletons that are remade, or deactivated and activated again, when the
-/// current session of a `ServiceSessionMediator` changes.
+/// current session of a ``ServiceSessionMediator`` changes.
 ///
 /// The factory is kept for the provider's whole life; `many` is not a session mode.
 public protocol ServiceSessionFactory {
@@ -53,6 +53,7 @@ extension ServiceSessionFactory {
     public func activateService(_ service: ServiceType, session: SessionType) {}
 
     /// A provider of this factory's service bound to `mediator`'s current session.
+    @inlinable
     public func serviceProvider<Session>(
         mediator: ServiceSessionMediator<Session>
     ) -> ServiceProvider<ServiceType> {
@@ -60,6 +61,7 @@ extension ServiceSessionFactory {
     }
 
     /// A session-bound provider whose every get is serialized by `safeThread`.
+    @inlinable
     public func serviceSafeProvider<Session>(
         mediator: ServiceSessionMediator<Session>,
         safeThread kind: ServiceSafeProviderKind = .default

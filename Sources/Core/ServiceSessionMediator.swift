@@ -6,60 +6,198 @@
 /// mediator.updateSession(UserSession(userId: 2))  // provider's service now belongs to user 2
 /// ```
 ///
-/// Providers subscribe weakly and unsubscribe when they are released. Subscribers are told in
-/// the order they subscribed, on the thread that updates the session, after the mediator's own
-/// state has changed; a factory may read `session` or get other services meanwhile.
+/// Providers subscribe weakly and unsubscribe when they are released; both cost the same
+/// whatever the number of providers. An update reaches the providers in the order they
+/// subscribed, on the thread that applies it, with no lock held while their factories and hooks
+/// run.
+///
+/// Updates are applied one at a time, in the order they were made. An update made while
+/// another is being applied (from a session hook, a factory, a `deinit` that the switch runs,
+/// or on another thread) is queued: `session` returns it at once, and the thread applying
+/// updates applies it right after the current one, before its own `updateSession` returns.
 public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sendable {
-    typealias Observer = (SessionType, UInt64, ServiceSessionRemakePolicy) -> Void
-
-    // Guards every stored property below.
-    private let lock = ServiceLock()
-    private var current: SessionType
-    private var version: UInt64 = 0
-    private var observers: [(id: ObjectIdentifier, notify: Observer)] = []
+    // Everything mutable is inside `state`.
+    private let state: Locked<SessionMediatorState<SessionType>>
 
     /// Makes a mediator whose current session is `session`.
     public init(session: SessionType) {
-        current = session
+        state = Locked(SessionMediatorState(current: session))
     }
 
-    /// The current session.
+    /// The current session: the one given to the latest `updateSession`, even while that
+    /// update is still queued behind another.
     public var session: SessionType {
-        lock.withLock { current }
+        state.withLock { $0.current }
     }
 
     /// Makes `session` the current one and updates every bound provider.
     ///
-    /// - Parameter remakePolicy: what happens to kept services; see
-    ///   `ServiceSessionRemakePolicy`. The default is `.none`.
+    /// When no other update is being applied, the providers are updated before this returns;
+    /// otherwise the update is queued and applied right after the current one (see the type's
+    /// documentation).
+    ///
+    /// - Parameters:
+    ///   - session: the new current session.
+    ///   - remakePolicy: what happens to kept services; see
+    ///     ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
-        let (newVersion, subscribers) = lock.withLock { () -> (UInt64, [(id: ObjectIdentifier, notify: Observer)]) in
-            current = session
-            version += 1
-            return (version, observers)
+        let appliesNow = state.withLock { state in
+            state.enqueue(session, policy: remakePolicy)
+            guard !state.isApplying else { return false }
+            state.isApplying = true
+            return true
         }
-        for subscriber in subscribers {
-            subscriber.notify(session, newVersion, remakePolicy)
+        guard appliesNow else { return }
+        // This thread applies every update queued until none is left, outside the lock. Each
+        // subscriber holds its provider weakly, and strongly only while it applies an update:
+        // a provider released meanwhile is released there, outside the lock.
+        while let (update, subscribers) = state.withLock({ $0.nextUpdate() }) {
+            for apply in subscribers {
+                apply(update)
+            }
         }
     }
 
-    /// Subscribes `notify` under `id`; returns the session and version it starts from.
-    func subscribe(id: ObjectIdentifier, notify: @escaping Observer) -> (SessionType, UInt64) {
-        lock.withLock {
-            observers.append((id, notify))
-            return (current, version)
-        }
-    }
-
-    func unsubscribe(id: ObjectIdentifier) {
-        lock.withLock {
-            observers.removeAll { $0.id == id }
+    /// Subscribes `apply`, to be called with every later update, and hands `start` the
+    /// session and version it starts from, under the mediator's lock, so that no update falls
+    /// between the two. `apply` must hold its provider weakly: the provider unsubscribes when
+    /// it is released.
+    @usableFromInline
+    func subscribe(
+        _ apply: @escaping (SessionUpdate) -> Void,
+        start: (SessionType, UInt64) -> Void
+    ) -> SessionSubscription {
+        state.withLock { state in
+            start(state.current, state.version)
+            return state.subscribers.add(apply)
         }
     }
 
     /// The number of subscribed providers, for tests and diagnostics.
     var observersCount: Int {
-        lock.withLock { observers.count }
+        state.withLock { $0.subscribers.count }
+    }
+
+    /// The number of slots of the subscriber list, empty ones included, for tests.
+    var subscriptionSlots: Int {
+        state.withLock { $0.subscribers.slotCount }
+    }
+}
+
+extension ServiceSessionMediator: SessionSource {
+    @usableFromInline
+    func unsubscribe(_ subscription: SessionSubscription) {
+        state.withLock { $0.subscribers.remove(subscription) }
+    }
+}
+
+/// A mediator as its providers see it, whatever its session type.
+@usableFromInline
+protocol SessionSource: AnyObject, Sendable {
+    func unsubscribe(_ subscription: SessionSubscription)
+}
+
+/// One `updateSession` call, as the providers receive it.
+@usableFromInline
+struct SessionUpdate: Sendable {
+    @usableFromInline let session: any ServiceSession
+    /// Counts the mediator's updates: every provider gets them in increasing order.
+    @usableFromInline let version: UInt64
+    @usableFromInline let policy: ServiceSessionRemakePolicy
+}
+
+/// The state of a mediator, reached only through its lock.
+struct SessionMediatorState<SessionType: ServiceSession> {
+    var current: SessionType
+    var version: UInt64 = 0
+    /// Whether a thread is applying the queued updates.
+    var isApplying = false
+    private var pending: [SessionUpdate] = []
+    private var pendingStart = 0
+    var subscribers = SessionSubscriptions()
+
+    init(current: SessionType) {
+        self.current = current
+    }
+
+    mutating func enqueue(_ session: SessionType, policy: ServiceSessionRemakePolicy) {
+        current = session
+        version &+= 1
+        pending.append(SessionUpdate(session: session, version: version, policy: policy))
+    }
+
+    /// The oldest queued update and the providers to hand it to; `nil` (and the applying thread
+    /// stops) when none is left.
+    mutating func nextUpdate() -> (SessionUpdate, [(SessionUpdate) -> Void])? {
+        guard pendingStart < pending.count else {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            isApplying = false
+            return nil
+        }
+        let update = pending[pendingStart]
+        pendingStart += 1
+        return (update, subscribers.live)
+    }
+}
+
+/// A provider's place in its mediator's list of subscribers.
+@usableFromInline
+final class SessionSubscription: @unchecked Sendable {
+    // `apply` never changes; `index` is read and written only under the mediator's lock.
+    let apply: (SessionUpdate) -> Void
+    var index: Int
+
+    init(apply: @escaping (SessionUpdate) -> Void, index: Int) {
+        self.apply = apply
+        self.index = index
+    }
+}
+
+/// The subscribers of a mediator in the order they subscribed, with O(1) adding and removing.
+///
+/// A removed subscription leaves an empty slot; once more than half of the slots are empty, the
+/// list is compacted, which spreads its cost over the removals that made the slots empty.
+struct SessionSubscriptions {
+    private var slots: [SessionSubscription?] = []
+    private(set) var count = 0
+
+    var slotCount: Int { slots.count }
+
+    mutating func add(_ apply: @escaping (SessionUpdate) -> Void) -> SessionSubscription {
+        let subscription = SessionSubscription(apply: apply, index: slots.count)
+        slots.append(subscription)
+        count += 1
+        return subscription
+    }
+
+    mutating func remove(_ subscription: SessionSubscription) {
+        guard slots.indices.contains(subscription.index), slots[subscription.index] === subscription else { return }
+        slots[subscription.index] = nil
+        count -= 1
+        if slots.count > 32, count < slots.count / 2 {
+            compact()
+        }
+    }
+
+    private mutating func compact() {
+        var kept: [SessionSubscription?] = []
+        kept.reserveCapacity(count * 2)
+        for case let subscription? in slots {
+            subscription.index = kept.count
+            kept.append(subscription)
+        }
+        slots = kept
+    }
+
+    /// What to call for each subscriber, in order.
+    var live: [(SessionUpdate) -> Void] {
+        var result: [(SessionUpdate) -> Void] = []
+        result.reserveCapacity(count)
+        for case let subscription? in slots {
+            result.append(subscription.apply)
+        }
+        return result
     }
 }
 
@@ -81,7 +219,9 @@ public final class ServiceVoidSessionMediator: ServiceSessionMediator<ServiceVoi
         super.init(session: ServiceVoidSession())
     }
 
-    /// Drops every service of the bound providers (`atOne` services are made again at once).
+    /// Drops the service of every bound provider, each after its factory's
+    /// `deactivateService`; the next get makes a new one (`atOne` services are made again at
+    /// once). The same as `updateSession(ServiceVoidSession(), remakePolicy: .clearAll)`.
     public func clearServices() {
         updateSession(ServiceVoidSession(), remakePolicy: .clearAll)
     }

@@ -1,254 +1,430 @@
-/// Keeps the service of a session provider; the subclass binds it to a factory and mediator.
-@usableFromInline
-class SessionServiceCell<Service>: @unchecked Sendable {
-    // What a get reads, `published` and `publishedAtOneError`, is written only under both `lock`
-    // and `readLock` (through `current` and `currentAtOneError`), and read under either one:
-    // the subclass under `lock`, the fast path under `readLock`.
-    @usableFromInline let lock = ServiceLock()
-    @usableFromInline let readLock = ServiceSpinLock()
-    @usableFromInline @exclusivity(unchecked) final var published: ServiceHolder<Service>?
-    @usableFromInline @exclusivity(unchecked) final var publishedAtOneError: ServiceObtainError?
-
-    /// The service kept for the current session; read and set under `lock`.
-    ///
-    /// Setting it also takes `readLock`, for the time of the swap only: the replaced holder is
-    /// released after `readLock`, so its service's `deinit` never runs under it.
-    final var current: ServiceHolder<Service>? {
-        get { published }
-        set {
-            var replaced = newValue
-            readLock.withLock { swap(&published, &replaced) }
-            withExtendedLifetime(replaced) {}
-        }
-    }
-
-    /// The error of an `atOne` service that failed for the current session; read and set under
-    /// `lock`, like `current`.
-    final var currentAtOneError: ServiceObtainError? {
-        get { publishedAtOneError }
-        set {
-            var replaced = newValue
-            readLock.withLock { swap(&publishedAtOneError, &replaced) }
-            withExtendedLifetime(replaced) {}
-        }
-    }
-
-    /// The fast path, inlined so it is specialized for `Service`:
-    /// try `readLock` and read the service kept for the current session (or its `atOne` error);
-    /// anything else goes through the subclass to `SingletonCreation.makeLocked`.
-    @inlinable
-    final func get() throws(ServiceObtainError) -> Service {
-        if readLock.tryLock() {
-            let service = published?.load()
-            let error = service == nil ? publishedAtOneError : nil
-            readLock.unlock()
-            if let service { return service }
-            if let error { throw error }
-        }
-        return try make()
-    }
-
-    /// Makes the service for the current session, or fails why it cannot.
-    @usableFromInline
-    func make() throws(ServiceObtainError) -> Service {
-        preconditionFailure("SessionServiceCell.make() must be overridden")
-    }
-
-    var atOneError: ServiceObtainError? { nil }
-}
-
-/// The session cell of a `Factory` bound to a mediator of `Session`s.
+/// Keeps the service of a provider bound to a session mediator and follows the mediator.
 ///
-/// It follows the mediator: on a session change the current service is deactivated (kept for
-/// that session or dropped), a service kept for the new session is activated, and an `atOne`
-/// service is made at once. A mediator session that is not a `Factory.SessionType` makes every
-/// get fail with `ServiceFactoryError.wrongSession` until the next change.
-final class MediatedSessionCell<Factory: ServiceSessionFactory, Session: ServiceSession>:
-    SessionServiceCell<Factory.ServiceType>, @unchecked Sendable
-{
-    typealias Service = Factory.ServiceType
+/// Everything that changes is in `state`, under its lock, which is never held while the
+/// factory, one of its hooks or a service's `deinit` runs. A get reads the current service
+/// under the lock; two things happen outside it:
+///
+/// - **Making** (a get that finds no service): the get marks `state.making` with a
+///   `SessionMaking` whose gate it holds, makes the service, and keeps it if its mark is still
+///   there. Other gets wait for the gate, then look again.
+/// - **Switching** (the mediator applies an update; one at a time, in order): a switch first
+///   waits for a making in progress on another thread, so that what it makes is kept and then
+///   switched like any current service. The new session is set at once. The old service is
+///   handed to `deactivateService` (and kept or dropped); when a service must be published for
+///   the new session (one kept for it, which `activateService` gets first, or an `atOne`
+///   service, made now), the switch marks `state.making` the same way until it is published.
+///   Only an update made by the factory of a making on the same thread overtakes it: that get
+///   returns what it made to its caller, but the provider does not keep it.
+///
+/// While a making or the hooks of a switch run, this cell is on the thread's `ObtainStack`, so
+/// a factory or hook that asks for the same service again fails with a dependency cycle
+/// instead of waiting for itself.
+@usableFromInline
+final class SessionServiceCell<Service>: @unchecked Sendable {
+    // `state` guards itself; the other lets never change; `subscription` is set once,
+    // in `init`, and read only in `deinit`.
+    @usableFromInline let state = Locked(SessionCellState<Service>())
+    /// The mark of this cell's switches, which come one at a time; each making has its own.
+    @usableFromInline let switchMark = SessionMaking()
+    @usableFromInline let factory: any SessionFactoryCalls<Service>
+    @usableFromInline let source: any SessionSource
+    @usableFromInline var subscription: SessionSubscription?
 
-    private enum State {
-        /// Only between `init` and the subscription to the mediator.
-        case pending
-        case active(Factory.SessionType)
-        case wrongSession(ServiceObtainError)
-    }
-
-    // Every stored var below, and the superclass's, is guarded by the superclass's `lock`;
-    // `factory` and `mediator` never change.
-    private let factory: Factory
-    private let mediator: ServiceSessionMediator<Session>
-    private var state: State
-    private var sessionKey: AnyHashable
-    private var appliedVersion: UInt64
-    private var kept: [AnyHashable: ServiceHolder<Service>] = [:]
-
-    init(factory: Factory, mediator: ServiceSessionMediator<Session>) {
-        self.factory = factory
-        self.mediator = mediator
-        self.state = .pending
-        self.sessionKey = AnyHashable(0)
-        self.appliedVersion = 0
-        super.init()
-        let (session, version) = mediator.subscribe(id: ObjectIdentifier(self)) { [weak self] session, version, policy in
-            self?.apply(session, version: version, policy: policy)
-        }
-        withSelfEntered {
-            lock.withLock {
-                // An update that raced with the subscription may have been applied already.
-                guard case .pending = state else { return }
-                appliedVersion = version
-                start(session)
+    @inlinable
+    init<Factory: ServiceSessionFactory, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
+    where Factory.ServiceType == Service {
+        self.factory = SessionFactoryBox(factory)
+        self.source = mediator
+        var wrongSession: ServiceObtainError?
+        subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, version in
+            wrongSession = state.withLock { state in
+                state.appliedVersion = version
+                return state.adopt(session, as: self.factory.cast(session), factory: self.factory)
             }
+        }
+        if let wrongSession {
+            LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
+        }
+        if factory.mode == .atOne {
+            _ = try? obtain()
         }
     }
 
     deinit {
-        mediator.unsubscribe(id: ObjectIdentifier(self))
+        if let subscription {
+            source.unsubscribe(subscription)
+        }
     }
 
-    override func make() throws(ServiceObtainError) -> Service {
-        try SingletonCreation.makeLocked(
-            id: ObjectIdentifier(self),
-            lock: lock,
-            cached: { () throws(ServiceObtainError) -> Service? in
-                if let service = current?.load() { return service }
-                if let currentAtOneError { throw currentAtOneError }
-                return nil
-            },
-            create: { () throws(ServiceObtainError) -> Service in
-                try makeForCurrentSession()
-            }
-        )
+    /// The error an `atOne` factory failed with for the current session.
+    @usableFromInline
+    var atOneError: ServiceObtainError? {
+        state.withLock { $0.atOneError }
     }
 
-    override var atOneError: ServiceObtainError? {
-        lock.withLock { currentAtOneError }
+    /// The number of services kept for past sessions, for tests.
+    var keptCount: Int {
+        state.withLock { $0.kept.count }
     }
 
-    /// Makes the service for the current session and keeps it; runs under `lock`.
-    private func makeForCurrentSession() throws(ServiceObtainError) -> Service {
-        switch state {
-        case .pending:
-            preconditionFailure("a session provider was used before it subscribed to its mediator")
-        case .wrongSession(let error):
-            throw error
-        case .active(let session):
-            let service = try ServiceMaking.make(Service.self) { try factory.makeService(session: session) }
-            current = ServiceHolder(service, weakly: factory.mode == .weak)
+    /// The service of the current session, made now if there is none.
+    @inlinable
+    func get() throws(ServiceObtainError) -> Service {
+        if let service = state.withLock({ $0.current?.load() }) {
             return service
         }
+        return try obtain()
     }
 
-    /// Adopts `session` as the current one; runs under `lock`, inside `withSelfEntered`.
-    private func start(_ session: Session) {
-        sessionKey = session.key
-        currentAtOneError = nil
-        guard let typed = session as? Factory.SessionType else {
-            let error = ServiceObtainError(
-                service: Service.self,
-                error: ServiceFactoryError.wrongSession(
-                    expected: Factory.SessionType.self,
-                    received: type(of: session as Any)
-                )
-            )
-            LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
-            state = .wrongSession(error)
-            if factory.mode == .atOne { currentAtOneError = error }
-            return
-        }
-        state = .active(typed)
-        if current == nil, let holder = kept.removeValue(forKey: sessionKey), let service = holder.load() {
-            factory.activateService(service, session: typed)
-            current = holder
-        }
-        if factory.mode == .atOne, current == nil {
-            do throws(ServiceObtainError) {
-                _ = try makeForCurrentSession()
-            } catch {
-                currentAtOneError = error
+    /// The get that found no service: makes it, or waits for the making or switch in progress.
+    @inlinable
+    func obtain() throws(ServiceObtainError) -> Service {
+        try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
+            () throws(ServiceObtainError) -> Service in
+            while true {
+                let making = SessionMaking()
+                let step = making.gate.withLock { _ -> SessionCellState<Service>.Step in
+                    let step = state.withLock { $0.step(making: making) }
+                    guard case .make(let session) = step else { return step }
+                    let made = ServiceMaking.result(Service.self) { try factory.make(session) }
+                    return state.withLock { $0.finish(making: making, made: made, mode: factory.mode) }
+                }
+                switch step {
+                case .done(let service): return service
+                case .failed(let error): throw error
+                case .wait(let other): other.gate.withLock { _ in }
+                case .make: preconditionFailure("a session make step is finished before it is returned")
+                }
             }
         }
     }
 
-    private func apply(_ session: Session, version: UInt64, policy: ServiceSessionRemakePolicy) {
-        // Services this update lets go are released here, after the lock and the cycle mark,
-        // so that their deinit may use this provider.
+    /// Applies one update of the mediator; called by it, one update at a time, in order.
+    @inlinable
+    func apply(_ update: SessionUpdate) {
+        // What the update lets go is released at the end, after every lock, so that a service's
+        // deinit may use this provider or update the session (that update is then queued).
         var released: [ServiceHolder<Service>] = []
-        withSelfEntered {
-            lock.withLock {
-                if case .pending = state {
-                    // The update raced with the subscription and came first: start from it.
-                    appliedVersion = version
-                    start(session)
-                    return
+        // A making in progress on this thread is the one whose factory made this update.
+        let makingHere = ObtainStack.isObtaining(ObjectIdentifier(self))
+        // Held while deciding, in case the switch must mark itself.
+        let making = switchMark
+        while true {
+            let plan: SessionSwitchPlan<Service> = making.gate.withLock { _ in
+                var plan = state.withLock {
+                    $0.begin(update, making: making, makingHere: makingHere, factory: factory, released: &released)
                 }
-                // Two updates racing on other threads may arrive out of order: keep the newest.
-                guard version > appliedVersion else { return }
-                appliedVersion = version
-                let sameSession = session.key == sessionKey
-                if sameSession, policy == .none, case .active = state,
-                    let typed = session as? Factory.SessionType
-                {
-                    // The same session, perhaps with newer values: keep its services.
-                    state = .active(typed)
-                    return
-                }
-                switch policy {
-                case .clearAll:
-                    released.append(contentsOf: kept.values)
-                    kept.removeAll()
-                    dropCurrent(into: &released)
-                case .none, .force:
-                    if sameSession {
-                        dropCurrent(into: &released)
-                    } else {
-                        deactivateCurrent(into: &released)
+                if plan.runsHooks {
+                    ObtainStack.withMarked(ObjectIdentifier(self)) {
+                        runHooks(&plan, released: &released)
                     }
-                    if policy == .force, let stale = kept.removeValue(forKey: session.key) {
-                        released.append(stale)
-                    }
+                    state.withLock { $0.end(plan, making: making, released: &released) }
                 }
-                start(session)
+                return plan
             }
+            if let other = plan.waitFor {
+                // Another thread is making the service of the session that ends: it is kept, and
+                // then this update deactivates it like any other.
+                other.gate.withLock { _ in }
+                continue
+            }
+            if let wrongSession = plan.wrongSession {
+                LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
+            }
+            break
         }
         released.removeAll()
     }
 
-    /// Runs `body` with this provider marked as being obtained on this thread, so that a factory
-    /// hook (`activateService`, `deactivateService`, an `atOne` make) that reaches back into it
-    /// fails with a dependency cycle instead of deadlocking on its lock.
-    private func withSelfEntered(_ body: () -> Void) {
-        do throws(ServiceObtainError) {
-            try ObtainStack.withEntered(ObjectIdentifier(self), service: Service.self) {
-                () throws(ServiceObtainError) in body()
+    /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
+    /// kept for the new session is activated, and an `atOne` service is made if none is.
+    @inlinable
+    func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
+        if let old = plan.old {
+            if let service = old.load(), let session = plan.oldSession,
+                factory.deactivate(service, session), plan.mayKeepOld
+            {
+                plan.keep = old
+            } else {
+                released.append(old)
             }
-        } catch {
-            preconditionFailure(
-                "The session of \(ServiceObtainError.name(of: Service.self)) was updated while its service "
-                    + "was being made on the same thread; update sessions outside service factories"
-            )
+        }
+        if let kept = plan.reactivate {
+            if let service = kept.load(), let session = plan.newSession {
+                factory.activate(service, session)
+                plan.newCurrent = kept
+            } else {
+                released.append(kept)
+            }
+        }
+        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
+            switch ServiceMaking.result(Service.self, { try factory.make(session) }) {
+            case .success(let service): plan.newCurrent = .strong(service)
+            case .failure(let error): plan.atOneFailure = error
+            }
+        }
+    }
+}
+
+/// A session factory as a cell that knows only the service type sees it: the session type is
+/// hidden behind `Any`; `cast` turns a mediator's session into one the factory takes, and the
+/// other calls get only sessions that `cast` gave.
+@usableFromInline
+protocol SessionFactoryCalls<Service>: AnyObject, Sendable {
+    associatedtype Service
+    var mode: ServiceSessionFactoryMode { get }
+    var sessionType: Any.Type { get }
+    func cast(_ session: any ServiceSession) -> Any?
+    func make(_ session: Any) throws -> Service
+    func deactivate(_ service: Service, _ session: Any) -> Bool
+    func activate(_ service: Service, _ session: Any)
+}
+
+/// The `SessionFactoryCalls` of a `Factory`.
+@usableFromInline
+final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCalls, @unchecked Sendable {
+    // Immutable. The factory is called from the threads that get the service and from the one
+    // that applies session updates, as a provider calls its factory.
+    @usableFromInline let factory: Factory
+    @usableFromInline let mode: ServiceSessionFactoryMode
+
+    @inlinable
+    init(_ factory: Factory) {
+        self.factory = factory
+        self.mode = factory.mode
+    }
+
+    @inlinable
+    var sessionType: Any.Type { Factory.SessionType.self }
+
+    @inlinable
+    func cast(_ session: any ServiceSession) -> Any? {
+        session as? Factory.SessionType
+    }
+
+    @inlinable
+    func make(_ session: Any) throws -> Factory.ServiceType {
+        try factory.makeService(session: session as! Factory.SessionType)
+    }
+
+    @inlinable
+    func deactivate(_ service: Factory.ServiceType, _ session: Any) -> Bool {
+        factory.deactivateService(service, session: session as! Factory.SessionType)
+    }
+
+    @inlinable
+    func activate(_ service: Factory.ServiceType, _ session: Any) {
+        factory.activateService(service, session: session as! Factory.SessionType)
+    }
+}
+
+/// Marks a making or a switch in progress; its thread holds `gate` until it is over.
+@usableFromInline
+final class SessionMaking: Sendable {
+    @usableFromInline let gate = Locked(())
+
+    @inlinable
+    init() {}
+}
+
+/// What a switch decided under the lock, and what its hooks found.
+@usableFromInline
+struct SessionSwitchPlan<Service> {
+    /// The service of the session that ends, to deactivate.
+    @usableFromInline var old: ServiceHolder<Service>?
+    @usableFromInline var oldSession: Any?
+    @usableFromInline var oldKey: AnyHashable
+    /// Whether `deactivateService` may keep the old service: not for `.clearAll`, nor when
+    /// the session stays the same.
+    @usableFromInline var mayKeepOld = false
+    /// A service kept for the new session, to activate.
+    @usableFromInline var reactivate: ServiceHolder<Service>?
+    @usableFromInline var newSession: Any?
+    /// The error to log when the new session is not one the factory takes.
+    @usableFromInline var wrongSession: ServiceObtainError?
+    /// Whether there are hooks to run; the switch is marked in the state then.
+    @usableFromInline var runsHooks = false
+    /// A making in progress on another thread, to wait for before applying the update.
+    @usableFromInline var waitFor: SessionMaking?
+
+    // Found by the hooks.
+    @usableFromInline var keep: ServiceHolder<Service>?
+    @usableFromInline var newCurrent: ServiceHolder<Service>?
+    @usableFromInline var atOneFailure: ServiceObtainError?
+
+    @inlinable
+    init(oldKey: AnyHashable) {
+        self.oldKey = oldKey
+    }
+}
+
+/// The state of a session cell, reached only through its lock.
+@usableFromInline
+struct SessionCellState<Service> {
+    /// The service of the current session.
+    @usableFromInline var current: ServiceHolder<Service>?
+    /// The current session as the factory takes it, or why it cannot; `nil` only in `init`.
+    @usableFromInline var session: Result<Any, ServiceObtainError>?
+    @usableFromInline var sessionKey = AnyHashable(0)
+    @usableFromInline var appliedVersion: UInt64 = 0
+    /// The error of an `atOne` factory (or of a wrong session), returned until the next update.
+    @usableFromInline var atOneError: ServiceObtainError?
+    /// The making or switch in progress.
+    @usableFromInline var making: SessionMaking?
+    /// Services that `deactivateService` kept, by session key.
+    @usableFromInline var kept: [AnyHashable: ServiceHolder<Service>] = [:]
+    /// The size of `kept` at which dead weak services are looked for next.
+    @usableFromInline var pruneKeptAt = 16
+
+    @usableFromInline
+    init() {}
+
+    /// What a get does next.
+    @usableFromInline
+    enum Step {
+        case done(Service)
+        case failed(ServiceObtainError)
+        /// Another making or switch is in progress: wait for its gate, then look again.
+        case wait(SessionMaking)
+        /// Make the service for this session.
+        case make(Any)
+    }
+
+    /// Makes `session` the current one; returns the error when the factory does not take it
+    /// (for `atOne`, also kept as `atOneError`).
+    @inlinable
+    mutating func adopt(
+        _ session: any ServiceSession,
+        as typed: Any?,
+        factory: any SessionFactoryCalls<Service>
+    ) -> ServiceObtainError? {
+        sessionKey = session.key
+        atOneError = nil
+        if let typed {
+            self.session = .success(typed)
+            return nil
+        }
+        let error = ServiceObtainError(
+            service: Service.self,
+            error: ServiceFactoryError.wrongSession(expected: factory.sessionType, received: type(of: session))
+        )
+        self.session = .failure(error)
+        if factory.mode == .atOne { atOneError = error }
+        return error
+    }
+
+    @inlinable
+    mutating func step(making: SessionMaking) -> Step {
+        if let service = current?.load() { return .done(service) }
+        if let atOneError { return .failed(atOneError) }
+        if let other = self.making { return .wait(other) }
+        switch session {
+        case .success(let session)?:
+            self.making = making
+            return .make(session)
+        case .failure(let error)?:
+            return .failed(error)
+        case nil:
+            preconditionFailure("a session provider was used before it subscribed to its mediator")
         }
     }
 
-    private func dropCurrent(into released: inout [ServiceHolder<Service>]) {
-        if let current { released.append(current) }
-        current = nil
+    /// Ends the making marked by `making`: keeps the service when no update came meanwhile
+    /// (an `atOne` failure too), and gives the caller what was made either way.
+    @inlinable
+    mutating func finish(
+        making: SessionMaking,
+        made: Result<Service, ServiceObtainError>,
+        mode: ServiceSessionFactoryMode
+    ) -> Step {
+        if self.making === making {
+            self.making = nil
+            switch made {
+            case .success(let service): current = ServiceHolder(service, weakly: mode == .weak)
+            case .failure(let error): if mode == .atOne { atOneError = error }
+            }
+        }
+        switch made {
+        case .success(let service): return .done(service)
+        case .failure(let error): return .failed(error)
+        }
     }
 
-    /// Hands the current service to `deactivateService` and keeps or drops it; under `lock`.
-    private func deactivateCurrent(into released: inout [ServiceHolder<Service>]) {
-        guard let holder = current else { return }
-        current = nil
-        guard let service = holder.load(), case .active(let session) = state else {
-            released.append(holder)
-            return
+    /// Sets the state an update asks for and says which hooks to run; when there are some,
+    /// marks the switch in progress with `making`.
+    @inlinable
+    mutating func begin(
+        _ update: SessionUpdate,
+        making: SessionMaking,
+        makingHere: Bool,
+        factory: any SessionFactoryCalls<Service>,
+        released: inout [ServiceHolder<Service>]
+    ) -> SessionSwitchPlan<Service> {
+        var plan = SessionSwitchPlan<Service>(oldKey: sessionKey)
+        // Updates made before this provider subscribed are already in its starting session.
+        guard update.version > appliedVersion else { return plan }
+        if let other = self.making, !makingHere {
+            // Wait for the making on another thread, and come back with nothing changed.
+            plan.waitFor = other
+            return plan
         }
-        if factory.deactivateService(service, session: session) {
-            kept[sessionKey] = holder
-        } else {
-            released.append(holder)
+        appliedVersion = update.version
+        let key = update.session.key
+        let typed = factory.cast(update.session)
+        if key == sessionKey, update.policy == .none, atOneError == nil, case .success = session, let typed {
+            // The same session, perhaps with newer values: its service stays.
+            session = .success(typed)
+            return plan
         }
+        // The factory making the service on this thread made this update: that get returns what
+        // it makes, but the provider will not keep it, as it was made for the session that ends.
+        self.making = nil
+        plan.old = current.take()
+        plan.oldSession = try? session?.get()
+        plan.mayKeepOld = update.policy != .clearAll && key != sessionKey
+        switch update.policy {
+        case .clearAll:
+            released.append(contentsOf: kept.values)
+            kept.removeAll()
+        case .force:
+            if let stale = kept.removeValue(forKey: key) { released.append(stale) }
+        case .none:
+            plan.reactivate = kept.removeValue(forKey: key)
+        }
+        pruneDeadKept(released: &released)
+        plan.wrongSession = adopt(update.session, as: typed, factory: factory)
+        plan.newSession = try? session?.get()
+        plan.runsHooks = plan.old != nil || plan.reactivate != nil || (factory.mode == .atOne && plan.newSession != nil)
+        if plan.runsHooks {
+            self.making = making
+        }
+        return plan
+    }
+
+    /// Publishes what the hooks of a switch found and ends it.
+    @inlinable
+    mutating func end(_ plan: SessionSwitchPlan<Service>, making: SessionMaking, released: inout [ServiceHolder<Service>]) {
+        if let keep = plan.keep, let replaced = kept.updateValue(keep, forKey: plan.oldKey) {
+            released.append(replaced)
+        }
+        // Gets wait for a switch, and updates come one at a time: the mark is still this one.
+        precondition(self.making === making, "a session switch lost its mark")
+        self.making = nil
+        current = plan.newCurrent
+        if let failure = plan.atOneFailure {
+            atOneError = failure
+        }
+    }
+
+    /// Forgets kept weak services that died, once `kept` has doubled since the last look, so
+    /// that sessions passing by do not make it grow, at O(1) per update on average.
+    @inlinable
+    mutating func pruneDeadKept(released: inout [ServiceHolder<Service>]) {
+        guard kept.count >= pruneKeptAt else { return }
+        for (key, holder) in kept where !holder.isAlive {
+            released.append(holder)
+            kept[key] = nil
+        }
+        pruneKeptAt = max(16, kept.count * 2)
     }
 }

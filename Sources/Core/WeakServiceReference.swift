@@ -11,6 +11,7 @@ final class WeakServiceReference<Service> {
     @usableFromInline let bits: UnsafeMutableRawPointer
 
     /// `nil` when `service` is not a class instance (it cannot be held weakly).
+    @usableFromInline
     init?(_ service: Service) {
         let boxed: Any = service
         guard type(of: boxed) is AnyClass else { return nil }
@@ -53,6 +54,7 @@ enum ServiceHolder<Service> {
 
     /// Holds `service` strongly, or weakly when `weakly` and it is a class instance; `nil` when
     /// it should be held weakly but cannot be (a value type is then not kept at all).
+    @inlinable
     init?(_ service: Service, weakly: Bool) {
         if !weakly {
             self = .strong(service)
@@ -68,6 +70,15 @@ enum ServiceHolder<Service> {
         switch self {
         case .strong(let service): return service
         case .weak(let reference): return reference.load()
+        }
+    }
+
+    /// Whether the service is still alive (always, when held strongly).
+    @inlinable
+    var isAlive: Bool {
+        switch self {
+        case .strong: return true
+        case .weak(let reference): return reference.object != nil
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Injects an entity registered in `EntityInjectResolver`, or a field of it.
+/// Injects an entity registered in ``EntityInjectResolver``, or a field of it.
 ///
 /// ```swift
 /// final class SimpleViewController {

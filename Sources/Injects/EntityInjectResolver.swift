@@ -49,8 +49,10 @@ public enum EntityInjectResolver {
     /// Registers `entity` until its first injection: it is removed at the main-loop turn after
     /// that, so every `@EntityInject` made within the same turn gets it.
     ///
-    /// - Parameter autoRemoveDelay: when set, the entity is also removed after these seconds if
-    ///   nothing injected it by then (reported to the `ServiceInjectLogger`s).
+    /// - Parameters:
+    ///   - entity: the entity to hand to the first `@EntityInject` that asks for it.
+    ///   - autoRemoveDelay: when set, the entity is also removed after these seconds if
+    ///   nothing injected it by then (reported to the ``ServiceInjectLogger``s).
     public static func registerForFirstInject<Entity>(_ entity: Entity, autoRemoveDelay: TimeInterval? = nil) {
         registerForFirstInjectSome([entity], autoRemoveDelay: autoRemoveDelay)
     }

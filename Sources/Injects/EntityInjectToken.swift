@@ -1,4 +1,4 @@
-/// Keeps entities registered in `EntityInjectResolver`: when the token is released (or
+/// Keeps entities registered in ``EntityInjectResolver``: when the token is released (or
 /// `remove()` is called), its entities are removed at once.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
 /// The injection state of a `@ServiceParamsInject` property, its projected value
-/// (`$property`): the state of `InjectState` and the way to give params later.
+/// (`$property`): the state of ``InjectState`` and the way to give params later.
 ///
 /// ```swift
 /// $secondService.setParameters(.init(value: "Custom"))
@@ -27,6 +27,8 @@ public struct ParamsInjectState<Service, Params> {
     ///   - params: the params for the provider.
     ///   - lazyInject: `false` injects now (or as soon as the container is registered), `true`
     ///     at the first read; `nil` keeps the `lazyInject` given to the attribute.
+    ///   - file: the caller's file, named when the call stops the program.
+    ///   - line: the caller's line, named when the call stops the program.
     public func setParameters(
         _ params: Params,
         lazyInject: Bool? = nil,

@@ -1,4 +1,4 @@
-/// Injects a service from a provider of a container registered in `ServiceInjectResolver`.
+/// Injects a service from a provider of a container registered in ``ServiceInjectResolver``.
 ///
 /// ```swift
 /// final class UserPresenter {
@@ -43,6 +43,8 @@ public struct ServiceInject<Container, Service> {
     /// - Parameters:
     ///   - keyPath: the path to the provider, nested fields included (`\Services.folders.manager`).
     ///   - lazyInject: inject at the first read instead of as soon as the container is there.
+    ///   - file: the inject site's file, named when injecting stops the program.
+    ///   - line: the inject site's line, named when injecting stops the program.
     public init(
         _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
         lazyInject: Bool = false,

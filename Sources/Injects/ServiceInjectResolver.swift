@@ -17,8 +17,10 @@ public enum ServiceInjectResolver {
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now.
     ///
-    /// - Parameter failureIfContains: when a container of the same type is already registered,
-    ///   stop with an assertion (debug builds) and report it to the `ServiceInjectLogger`s. In
+    /// - Parameters:
+    ///   - container: the container of providers that injected properties read from.
+    ///   - failureIfContains: when a container of the same type is already registered,
+    ///   stop with an assertion (debug builds) and report it to the ``ServiceInjectLogger``s. In
     ///   every build the new container is registered and is resolved first.
     public static func register<Container>(_ container: Container, failureIfContains: Bool = true) {
         registerSome([container], failureIfContains: failureIfContains)
@@ -26,7 +28,9 @@ public enum ServiceInjectResolver {
 
     /// Registers several containers at once (the last one is the newest).
     ///
-    /// - Parameter failureIfContains: as in `register(_:failureIfContains:)`, for each container.
+    /// - Parameters:
+    ///   - containers: the containers, oldest first.
+    ///   - failureIfContains: as in `register(_:failureIfContains:)`, for each container.
     public static func registerSome(_ containers: [Any], failureIfContains: Bool = true) {
         let duplicates = registry.add(containers).duplicates
         guard failureIfContains else { return }

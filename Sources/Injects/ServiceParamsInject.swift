@@ -1,5 +1,5 @@
 /// Injects a service made by a params provider of a container registered in
-/// `ServiceInjectResolver`, with params given in the attribute or later with
+/// ``ServiceInjectResolver``, with params given in the attribute or later with
 /// `$property.setParameters(_:lazyInject:)`.
 ///
 /// ```swift

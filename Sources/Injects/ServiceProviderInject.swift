@@ -1,5 +1,5 @@
 /// Injects a provider itself (rather than its service) from a container registered in
-/// `ServiceInjectResolver`.
+/// ``ServiceInjectResolver``.
 ///
 /// ```swift
 /// struct Dependencies {

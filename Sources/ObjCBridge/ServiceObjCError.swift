@@ -3,7 +3,7 @@ import Foundation
 /// The domain and `userInfo` keys of the `NSError`s the Objective-C style wrappers give.
 ///
 /// Every such error has:
-/// - `domain` == `ServiceObjCError.domain`, `code` == a `ServiceObjCErrorCode` raw value;
+/// - `domain` == `ServiceObjCError.domain`, `code` == a ``ServiceObjCErrorCode`` raw value;
 /// - `NSLocalizedDescriptionKey`: the Swift error's message, naming the service type and the
 ///   cause (for obtain failures, the `ServiceObtainError.fatalMessage`);
 /// - `NSUnderlyingErrorKey`: the original Swift error, unchanged;

@@ -116,7 +116,9 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// A service made for `params`, or `nil` with the reason written to `error`
     /// (`[provider getServiceWithParams:params andReturnError:&error]`).
     ///
-    /// - Parameter error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
+    /// - Parameters:
+    ///   - params: the params to make the service with.
+    ///   - error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
     ///   and `nil` on success; may itself be `nil`.
     #if canImport(ObjectiveC)
     @objc(getServiceWithParams:andReturnError:)

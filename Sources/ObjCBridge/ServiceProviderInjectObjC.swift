@@ -1,7 +1,7 @@
 import Foundation
 
 extension ServiceProviderInject where Provider == ServiceProviderObjC {
-    /// Injects the provider at `keyPath` wrapped in a `ServiceProviderObjC`, for containers
+    /// Injects the provider at `keyPath` wrapped in a ``ServiceProviderObjC``, for containers
     /// that Objective-C style code reads.
     ///
     /// ```swift
@@ -20,7 +20,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
     }
 
     /// Injects the provider of `NSObject` services at `keyPath` wrapped in a
-    /// `ServiceProviderObjC`.
+    /// ``ServiceProviderObjC``.
     @inlinable
     public init<Service: NSObject>(
         objc keyPath: KeyPath<Container, ServiceProvider<Service>>,
@@ -32,7 +32,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
 }
 
 extension ServiceProviderInject where Provider == ServiceProviderObjC? {
-    /// Injects the optional provider at `keyPath` wrapped in a `ServiceProviderObjC`, or `nil`
+    /// Injects the optional provider at `keyPath` wrapped in a ``ServiceProviderObjC``, or `nil`
     /// when the container holds none.
     @inlinable
     public init<Service>(
@@ -44,7 +44,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     }
 
     /// Injects the optional provider of `NSObject` services at `keyPath` wrapped in a
-    /// `ServiceProviderObjC`, or `nil` when the container holds none.
+    /// ``ServiceProviderObjC``, or `nil` when the container holds none.
     @inlinable
     public init<Service: NSObject>(
         objc keyPath: KeyPath<Container, ServiceProvider<Service>?>,
@@ -56,7 +56,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
 }
 
 extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
-    /// Injects the params provider at `keyPath` wrapped in a `ServiceParamsProviderObjC`.
+    /// Injects the params provider at `keyPath` wrapped in a ``ServiceParamsProviderObjC``.
     @inlinable
     public init<Service, Params>(
         objc keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -67,7 +67,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     }
 
     /// Injects the params provider of `NSObject` services at `keyPath` wrapped in a
-    /// `ServiceParamsProviderObjC`.
+    /// ``ServiceParamsProviderObjC``.
     @inlinable
     public init<Service: NSObject, Params>(
         objc keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -80,7 +80,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
 
 extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     /// Injects the optional params provider at `keyPath` wrapped in a
-    /// `ServiceParamsProviderObjC`, or `nil` when the container holds none.
+    /// ``ServiceParamsProviderObjC``, or `nil` when the container holds none.
     @inlinable
     public init<Service, Params>(
         objc keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
@@ -91,7 +91,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     }
 
     /// Injects the optional params provider of `NSObject` services at `keyPath` wrapped in a
-    /// `ServiceParamsProviderObjC`, or `nil` when the container holds none.
+    /// ``ServiceParamsProviderObjC``, or `nil` when the container holds none.
     @inlinable
     public init<Service: NSObject, Params>(
         objc keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>?>,

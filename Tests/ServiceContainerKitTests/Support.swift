@@ -106,3 +106,34 @@ func typeList(_ types: [Any.Type]) -> [String] {
 func sameType(_ type: Any.Type?, _ expected: Any.Type) -> Bool {
     type.map { ObjectIdentifier($0) == ObjectIdentifier(expected) } ?? false
 }
+
+/// Why a body run with `withTimeLimit` failed to finish.
+struct TimeLimitExceeded: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
+}
+
+/// Runs `body` on a thread of its own and waits for it at most `seconds`: a body that hangs
+/// (a deadlock) fails the test instead of stalling the run. The stuck thread is left behind.
+@discardableResult
+func withTimeLimit<Value: Sendable>(
+    seconds: Double = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () throws -> Value
+) throws -> Value {
+    let result = Mutex<Result<Value, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        let outcome = Result { try body() }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    guard done.wait(timeout: .now() + seconds) == .success else {
+        let error = TimeLimitExceeded(seconds: seconds)
+        Issue.record(error, sourceLocation: sourceLocation)
+        throw error
+    }
+    return try result.withLock { $0! }.get()
+}

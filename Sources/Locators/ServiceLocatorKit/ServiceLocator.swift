@@ -16,7 +16,7 @@
 /// `setReadOnly()` changes are refused and a get takes no lock. A get that misses asks the
 /// `parent` chain.
 ///
-/// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
+/// Subclass it to give an app a shared instance (see ``SharedServiceLocator``).
 open class ServiceLocator: @unchecked Sendable {
     // All state lives in `storage`, which synchronizes itself.
     @usableFromInline package let storage: LocatorStorage
@@ -48,7 +48,7 @@ open class ServiceLocator: @unchecked Sendable {
     /// - Parameters:
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
-    ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
+    ///     debug build). A refusal is always reported to the ``ServiceLocatorLogger``s and returned.
     /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
     ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult

@@ -1,4 +1,4 @@
-/// A key of a service in a `ServiceLocator`: it names the slot and carries the service's type.
+/// A key of a service in a ``ServiceLocator``: it names the slot and carries the service's type.
 ///
 /// ```swift
 /// struct FirstServiceLocatorKey: ServiceLocatorKey {

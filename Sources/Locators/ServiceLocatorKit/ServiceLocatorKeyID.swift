@@ -1,6 +1,6 @@
 /// The identity of a slot in a locator: what two keys must share to name the same service.
 ///
-/// The easy keys (`ServiceLocatorEasyKey`, `ServiceLocatorParamsEasyKey`) and
+/// The easy keys (``ServiceLocatorEasyKey``, ``ServiceLocatorParamsEasyKey``) and
 /// `ServiceEasyLocator` name a slot by the service type; other keys name it by their `storeKey`.
 /// Comparing and hashing an identity builds no string, so a get costs the same whatever the
 /// number of services.

@@ -41,11 +41,12 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: @uncheck
     /// Makes `locator` the shared one.
     ///
     /// - Parameters:
+    ///   - locator: the locator to share.
     ///   - readOnlySharedAfter: whether a later `setup` is refused.
     ///   - assertionFailure: whether such a refusal also calls `assertionFailure`.
     /// - Returns: `ServiceLocatorError.sharedReadOnly` when an earlier setup forbade it (the
     ///   shared locator is unchanged then; the refusal is also reported to the
-    ///   `ServiceLocatorLogger`s).
+    ///   ``ServiceLocatorLogger``s).
     @discardableResult
     public func setup(_ locator: Locator, readOnlySharedAfter: Bool = true, assertionFailure: Bool = true)
         -> Result<Void, ServiceLocatorError>

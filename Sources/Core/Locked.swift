@@ -1,0 +1,58 @@
+import Synchronization
+
+/// The package's one lock: a `Synchronization.Mutex` around the state it guards, which is
+/// reached only inside `withLock`.
+///
+/// `Mutex.withLock` asks for state and results that can be sent to another isolation domain,
+/// which the services a provider keeps (of any type the user chooses) are not known to be. The
+/// mutex makes every access exclusive, so the state and the results are passed through it in
+/// an `UncheckedSendable` box; what `body` does with them is its own business, as with any lock.
+///
+/// ```swift
+/// let counts = Locked([String: Int]())
+/// counts.withLock { $0["gets", default: 0] += 1 }
+/// ```
+///
+/// Never run user code (factories, hooks, `deinit`s of services) inside `withLock`: take values
+/// out, and release what the state lets go after the lock.
+@usableFromInline
+package struct Locked<State>: ~Copyable, @unchecked Sendable {  // the mutex guards the state
+    @usableFromInline let mutex: Mutex<UncheckedSendable<State>>
+
+    @inlinable
+    package init(_ state: State) {
+        mutex = Mutex(UncheckedSendable(state))
+    }
+
+    /// Runs `body` with the state while the lock is held.
+    @inlinable
+    package borrowing func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try mutex.withLock { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
+            UncheckedSendable(try body(&state.value))
+        }.value
+    }
+
+    /// Runs `body` with the state if the lock is free at once; `nil` when another thread
+    /// holds it.
+    @inlinable
+    package borrowing func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try mutex.withLockIfAvailable { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
+            UncheckedSendable(try body(&state.value))
+        }?.value
+    }
+}
+
+/// A value passed across a lock's boundary, where the lock already makes the accesses safe.
+@usableFromInline
+package struct UncheckedSendable<Value>: @unchecked Sendable {  // only `Locked` uses it
+    @usableFromInline package var value: Value
+
+    @inlinable
+    package init(_ value: Value) {
+        self.value = value
+    }
+}

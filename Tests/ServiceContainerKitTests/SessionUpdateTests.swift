@@ -1,0 +1,438 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ServiceContainerKit
+
+/// A session service that runs `onDeinit` when it is released.
+final class SessionService: Sendable {
+    let userId: Int
+    let onDeinit: @Sendable () -> Void
+    init(userId: Int, onDeinit: @escaping @Sendable () -> Void = {}) {
+        self.userId = userId
+        self.onDeinit = onDeinit
+    }
+    deinit { onDeinit() }
+}
+
+/// A session factory whose making and hooks run the closures a test gives it.
+struct HookedFactory: ServiceSessionFactory {
+    let mode: ServiceSessionFactoryMode
+    let log: SessionFactoryLog
+    var keep = false
+    var onMake: @Sendable (UserSession) throws -> Void = { _ in }
+    var onDeactivate: @Sendable (SessionService, UserSession) -> Void = { _, _ in }
+    var onActivate: @Sendable (SessionService, UserSession) -> Void = { _, _ in }
+    var onDeinit: @Sendable (Int) -> Void = { _ in }
+
+    func makeService(session: UserSession) throws -> SessionService {
+        log.made.increment()
+        log.add("make \(session.userId)")
+        try onMake(session)
+        let onDeinit = self.onDeinit
+        let userId = session.userId
+        return SessionService(userId: userId) { onDeinit(userId) }
+    }
+
+    func deactivateService(_ service: SessionService, session: UserSession) -> Bool {
+        log.add("deactivate \(session.userId)")
+        onDeactivate(service, session)
+        return keep
+    }
+
+    func activateService(_ service: SessionService, session: UserSession) {
+        log.add("activate \(session.userId)")
+        onActivate(service, session)
+    }
+}
+
+/// Whether a flag was set, from any thread.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// A provider that the hooks of its own factory reach, held weakly.
+final class WeakProvider: @unchecked Sendable {  // `value` is set once, before any hook runs
+    weak var value: ServiceProvider<SessionService>?
+}
+
+extension ServiceProvider {
+    /// The session cell of a provider bound to a mediator, for tests.
+    var sessionCellForTests: SessionServiceCell<ServiceType> {
+        guard case .session(let cell) = storage else { preconditionFailure("not a session provider") }
+        return cell
+    }
+}
+
+@Suite("Session updates")
+struct SessionUpdateTests {
+    // MARK: - An update from inside an update
+
+    @Test("A deactivateService hook may switch the session: the update is applied right after")
+    func updateFromDeactivate() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .lazy, log: log)
+        factory.onDeactivate = { _, session in
+            // Signing out of user 1 falls back to the guest session 0.
+            if session.userId == 1 { mediator.updateSession(UserSession(userId: 0)) }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        #expect(try provider.getService().userId == 1)
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 2)) }
+        #expect(mediator.session.userId == 0)
+        #expect(try provider.getService().userId == 0)
+        #expect(log.all == ["make 1", "deactivate 1", "make 0"])
+    }
+
+    @Test("An activateService hook may switch the session")
+    func updateFromActivate() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let activations = Counter()
+        factory.onActivate = { _, session in
+            // The first time user 1 comes back, switch on to user 3.
+            if session.userId == 1, activations.increment() == 1 { mediator.updateSession(UserSession(userId: 3)) }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        _ = try provider.getService()
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 1)) }
+        #expect(mediator.session.userId == 3)
+        #expect(try provider.getService().userId == 3)
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "activate 1", "deactivate 1", "make 3"])
+        mediator.updateSession(UserSession(userId: 4))
+        mediator.updateSession(UserSession(userId: 1))
+        #expect(try provider.getService() === first, "user 1's service was kept again after its activation")
+    }
+
+    @Test(
+        "A factory may update the session while it makes its service, in every mode",
+        arguments: [ServiceSessionFactoryMode.atOne, .lazy, .weak]
+    )
+    func updateFromFactory(mode: ServiceSessionFactoryMode) throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: mode, log: log)
+        factory.onMake = { session in
+            if session.userId == 1 { mediator.updateSession(UserSession(userId: 2)) }
+        }
+        let made = factory
+        let provider = try withTimeLimit { made.serviceProvider(mediator: mediator) }
+        let first = try withTimeLimit { try provider.getService() }
+        #expect(mediator.session.userId == 2)
+        if mode == .atOne {
+            // Made at once, in init: the update overtook that making, and made user 2's at once.
+            #expect(first.userId == 2)
+            #expect(log.all == ["make 1", "make 2"])
+        } else {
+            // The get that made user 1's service gets it; the provider does not keep it.
+            #expect(first.userId == 1)
+            #expect(try provider.getService().userId == 2)
+            #expect(log.all == ["make 1", "make 2"])
+        }
+    }
+
+    @Test(
+        "An atOne factory may update the session while a switch makes its service",
+        arguments: [ServiceSessionRemakePolicy.none, .force, .clearAll]
+    )
+    func updateFromAtOneDuringSwitch(policy: ServiceSessionRemakePolicy) throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .atOne, log: log)
+        factory.onMake = { session in
+            if session.userId == 2 { mediator.updateSession(UserSession(userId: 3), remakePolicy: policy) }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 2), remakePolicy: policy) }
+        #expect(mediator.session.userId == 3)
+        #expect(try provider.getService().userId == 3)
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "make 3"])
+    }
+
+    @Test(
+        "A service's deinit that runs during a switch may update the session",
+        arguments: [ServiceSessionRemakePolicy.none, .force, .clearAll]
+    )
+    func updateFromDeinit(policy: ServiceSessionRemakePolicy) throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .lazy, log: log)
+        factory.onDeinit = { userId in
+            if userId == 1 { mediator.updateSession(UserSession(userId: 0)) }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        _ = try provider.getService()
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 2), remakePolicy: policy) }
+        #expect(mediator.session.userId == 0)
+        #expect(try provider.getService().userId == 0)
+        #expect(log.all == ["make 1", "deactivate 1", "make 0"])
+    }
+
+    @Test("Updates from another thread while one is applied are applied in the order they were made")
+    func updatesFromOtherThreads() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        var factory = HookedFactory(mode: .atOne, log: log)
+        factory.onMake = { session in
+            guard session.userId == 1 else { return }
+            entered.signal()
+            proceed.wait()
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let applying = Thread { mediator.updateSession(UserSession(userId: 1)) }
+        applying.start()
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        // User 1's update is being applied (its atOne service is being made): these are queued.
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 2))
+            mediator.updateSession(UserSession(userId: 3), remakePolicy: .clearAll)
+        }
+        #expect(mediator.session.userId == 3)
+        proceed.signal()
+        try withTimeLimit {
+            while (try? provider.getService().userId) != 3 { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        #expect(log.all == ["make 0", "deactivate 0", "make 1", "deactivate 1", "make 2", "deactivate 2", "make 3"])
+    }
+
+    @Test("A switch waits for a making on another thread, then deactivates what it made")
+    func switchWaitsForMakingElsewhere() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        factory.onMake = { session in
+            guard session.userId == 1 else { return }
+            entered.signal()
+            proceed.wait()
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let made = Mutex<SessionService?>(nil)
+        let getting = Thread { made.withLock { $0 = try? provider.getService() } }
+        getting.start()
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        let switched = Flag()
+        let switching = Thread {
+            mediator.updateSession(UserSession(userId: 2))
+            switched.set()
+        }
+        switching.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(!switched.isSet, "the switch waits for user 1's service")
+        proceed.signal()
+        try withTimeLimit {
+            while !switched.isSet { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        let first = try #require(made.withLock { $0 })
+        #expect(first.userId == 1)
+        #expect(log.all == ["make 1", "deactivate 1"])
+        #expect(try provider.getService().userId == 2)
+        mediator.updateSession(UserSession(userId: 1))
+        #expect(try provider.getService() === first, "kept by the switch like any current service")
+    }
+
+    // MARK: - No policy lost
+
+    @Test("clearAll reaches every provider even when a deinit's update overtakes it")
+    func clearAllOvertakenByDeinitUpdate() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 3))
+        // The first provider's service of user 3 signs user 1 in again when it is released.
+        var first = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        first.onDeinit = { userId in
+            if userId == 3 { mediator.updateSession(UserSession(userId: 1)) }
+        }
+        let firstProvider = first.serviceProvider(mediator: mediator)
+        // The second provider keeps the services of signed-out users.
+        let second = HookedFactory(mode: .lazy, log: SessionFactoryLog(), keep: true)
+        mediator.updateSession(UserSession(userId: 1))
+        let secondProvider = second.serviceProvider(mediator: mediator)
+        weak let oldUserService = try secondProvider.getService()
+        #expect(oldUserService?.userId == 1)
+        mediator.updateSession(UserSession(userId: 3))
+        _ = try firstProvider.getService()
+        _ = try secondProvider.getService()
+        #expect(oldUserService != nil, "user 1's service is kept while user 3 is signed in")
+
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 0), remakePolicy: .clearAll) }
+
+        #expect(mediator.session.userId == 1)
+        #expect(oldUserService == nil, "clearAll dropped the service kept for user 1")
+        let again = try secondProvider.getService()
+        #expect(again.userId == 1)
+        #expect(!second.log.all.contains("activate 1"))
+    }
+
+    @Test("clearAll and a concurrent sign-in: the signed-out user's service never comes back")
+    func clearAllWithConcurrentUpdate() throws {
+        for round in 0..<200 {
+            let log = SessionFactoryLog()
+            let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+            let provider = HookedFactory(mode: .lazy, log: log, keep: true).serviceProvider(mediator: mediator)
+            let original = try provider.getService()
+            mediator.updateSession(UserSession(userId: 2))
+            _ = try provider.getService()
+            try withTimeLimit {
+                _ = raceOnThreads(2) { index in
+                    if index == 0 {
+                        mediator.updateSession(UserSession(userId: 0), remakePolicy: .clearAll)
+                    } else {
+                        mediator.updateSession(UserSession(userId: 3))
+                    }
+                }
+            }
+            mediator.updateSession(UserSession(userId: 1))
+            let signedInAgain = try provider.getService()
+            #expect(signedInAgain !== original, "round \(round): the old service of user 1 came back")
+            #expect(signedInAgain.userId == 1)
+        }
+    }
+
+    // MARK: - The 3.0 semantics
+
+    @Test("clearAll calls deactivateService on the current service before dropping it")
+    func clearAllDeactivates() throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let deactivated = Mutex<[Int]>([])
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        factory.onDeactivate = { service, _ in deactivated.withLock { $0.append(service.userId) } }
+        let provider = factory.serviceProvider(mediator: mediator)
+        weak let first = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        weak let second = try provider.getService()
+        mediator.updateSession(UserSession(userId: 3), remakePolicy: .clearAll)
+        #expect(deactivated.withLock { $0 } == [1, 2])
+        #expect(first == nil && second == nil, "kept or not, clearAll drops them")
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2"])
+    }
+
+    @Test("clearServices() calls deactivateService on each current service")
+    func clearServicesDeactivates() throws {
+        struct VoidFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode
+            let log: SessionFactoryLog
+            func makeService(session: ServiceVoidSession) throws -> Service {
+                Service(number: log.made.increment())
+            }
+            func deactivateService(_ service: Service, session: ServiceVoidSession) -> Bool {
+                log.add("deactivate \(service.number)")
+                return true
+            }
+        }
+        let mediator = ServiceVoidSessionMediator()
+        let log = SessionFactoryLog()
+        let lazy = VoidFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+        let atOne = VoidFactory(mode: .atOne, log: log).serviceProvider(mediator: mediator)
+        let lazyService = try lazy.getService()
+        let atOneService = try atOne.getService()
+        mediator.clearServices()
+        #expect(log.all == ["deactivate \(lazyService.number)", "deactivate \(atOneService.number)"])
+        #expect(try lazy.getService() !== lazyService)
+        #expect(try atOne.getService() !== atOneService)
+    }
+
+    @Test(
+        "A failed atOne session service is made again on the next update, same key or not",
+        arguments: [1, 2]
+    )
+    func failedAtOneRemade(nextUser: Int) throws {
+        let log = SessionFactoryLog()
+        let failures = Counter()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .atOne, log: log)
+        factory.onMake = { _ in
+            if failures.increment() == 1 { throw TestError(code: 7) }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let error = #expect(throws: ServiceObtainError.self) { try provider.validateAtOneError() }
+        #expect(error?.error as? TestError == TestError(code: 7))
+        mediator.updateSession(UserSession(userId: nextUser))
+        try provider.validateAtOneError()
+        #expect(try provider.getService().userId == nextUser)
+        #expect(log.made.count == 2)
+    }
+
+    // MARK: - Scale and locks
+
+    @Test("Subscribing and unsubscribing keep the list compact and in order")
+    func subscriptionsStayCompact() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let order = Mutex<[Int]>([])
+        var providers: [ServiceProvider<SessionService>?] = (0..<10_000).map { index in
+            var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+            factory.onDeactivate = { _, _ in order.withLock { $0.append(index) } }
+            return factory.serviceProvider(mediator: mediator)
+        }
+        #expect(mediator.observersCount == 10_000)
+        var generator = SystemRandomNumberGenerator()
+        for index in Array(providers.indices).shuffled(using: &generator) where index % 100 != 0 {
+            providers[index] = nil
+        }
+        #expect(mediator.observersCount == 100)
+        #expect(mediator.subscriptionSlots <= 200, "empty slots are reclaimed")
+        for provider in providers { _ = try provider?.getService() }
+        mediator.updateSession(UserSession(userId: 2))
+        #expect(order.withLock { $0 } == Array(stride(from: 0, to: 10_000, by: 100)), "updated in subscription order")
+        providers.removeAll()
+        #expect(mediator.observersCount == 0)
+    }
+
+    @Test("No lock of the mediator or provider is held while factories, hooks and deinits run")
+    func noLockHeldDuringUserCode() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let weakProvider = WeakProvider()
+        let checks = Counter()
+        /// From another thread, reads what a held lock would block.
+        let probe: @Sendable (String) -> Void = { place in
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = mediator.session
+                _ = mediator.observersCount
+                _ = try? weakProvider.value?.validateAtOneError()
+                done.signal()
+            }.start()
+            #expect(done.wait(timeout: .now() + 10) == .success, "a lock was held in \(place)")
+            checks.increment()
+        }
+        var factory = HookedFactory(mode: .atOne, log: SessionFactoryLog(), keep: true)
+        factory.onMake = { session in if session.userId > 1 { probe("makeService") } }
+        factory.onDeactivate = { _, _ in probe("deactivateService") }
+        factory.onActivate = { _, _ in probe("activateService") }
+        factory.onDeinit = { _ in probe("deinit") }
+        let provider = factory.serviceProvider(mediator: mediator)
+        weakProvider.value = provider
+        try withTimeLimit(seconds: 60) {
+            mediator.updateSession(UserSession(userId: 2))
+            mediator.updateSession(UserSession(userId: 1))
+            mediator.updateSession(UserSession(userId: 1), remakePolicy: .clearAll)
+        }
+        // make 2, deactivate 1; deactivate 2, activate 1; deactivate 1 (clearAll) and the deinits
+        // of the services of users 1 and 2 that it drops.
+        #expect(checks.count == 7)
+        withExtendedLifetime(provider) {}
+    }
+
+    @Test("A weak service kept for a past session is forgotten once it dies")
+    func deadKeptServicesForgotten() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let provider = HookedFactory(mode: .weak, log: SessionFactoryLog(), keep: true)
+            .serviceProvider(mediator: mediator)
+        let cell = provider.sessionCellForTests
+        for userId in 1...50_000 {
+            // Alive when its session ends, so `deactivateService` keeps it; it dies right after.
+            let held = try provider.getService()
+            mediator.updateSession(UserSession(userId: userId))
+            withExtendedLifetime(held) {}
+        }
+        #expect(cell.keptCount <= 32, "kept \(cell.keptCount) services of past sessions")
+    }
+}
