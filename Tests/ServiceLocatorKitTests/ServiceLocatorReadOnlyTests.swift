@@ -42,6 +42,7 @@ struct ServiceLocatorReadOnlyTests {
     }
 
     @Test func setReadOnlyAgainMayDenyClonesButNeverAllowThemAgain() {
+        let log = RefusalLog.shared  // registered before the refusal it must see
         let locator = ServiceLocator()
         locator.setReadOnly(denyClone: false, assertionFailure: false)
         #expect(locator.setReadOnly(denyClone: false).failure == nil)
@@ -55,7 +56,7 @@ struct ServiceLocatorReadOnlyTests {
         }
         #expect(change == "change denyClone to false")
         #expect(locator.denyClone)
-        #expect(RefusalLog.shared.errors(of: locator).count == 1)
+        #expect(log.errors(of: locator).count == 1)
     }
 
     @Test func cloneSharesProvidersAndIsWritable() throws {
