@@ -2,19 +2,43 @@ import Foundation
 
 /// The registry of loggers and the dispatcher of events to them.
 ///
-/// Libraries built on ServiceContainerKit raise their own events with `record(_:_:)`; every
-/// registered logger that adopts the event's protocol receives it on its `queue`.
+/// As in 3.0, `LogRecorder.shared` is the registered logger:
+///
+/// ```swift
+/// MyLogger().register()
+/// LogRecorder.shared is MyLogger  // true
+/// ```
+///
+/// Unlike 3.0, registering another logger does not silence the earlier ones: every registered
+/// logger keeps receiving the events of the protocols it adopts, and `shared` is the one
+/// registered last. Libraries built on ServiceContainerKit raise their own events with
+/// `LogRecorder.record(_:_:)`.
 public final class LogRecorder: @unchecked Sendable {
-    /// The recorder every provider reports to.
-    public static let shared = LogRecorder()
+    /// The logger registered last (and not unregistered since), or `nil` when none is.
+    public static var shared: (any Logger)? { recorder.newest }
 
-    // Guards `loggers`.
+    /// The recorder every provider reports to and `Logger.register()` registers with.
+    @usableFromInline static let recorder = LogRecorder()
+
+    /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
+    ///
+    /// ```swift
+    /// LogRecorder.record(ServiceInjectLogger.self) { $0.serviceInjectResolverContainerAlreadyRegistered(type: type) }
+    /// ```
+    public static func record<EventLogger>(
+        _ loggerType: EventLogger.Type,
+        _ event: @escaping @Sendable (EventLogger) -> Void
+    ) {
+        recorder.record(loggerType, event)
+    }
+
+    // Guards `loggers`, oldest first.
     private let lock = ServiceLock()
     private var loggers: [any Logger] = []
     private let mainMailbox: MainQueueMailbox
 
-    /// Makes a recorder of its own (the library itself only reports to `shared`).
-    public init() {
+    /// A recorder of its own, for tests (the library only reports to `recorder`).
+    init() {
         mainMailbox = MainQueueMailbox()
     }
 
@@ -23,25 +47,30 @@ public final class LogRecorder: @unchecked Sendable {
         mainMailbox = MainQueueMailbox(schedule: scheduleOnMain)
     }
 
-    /// Starts delivering events to `logger`. Registering the same logger again does nothing.
-    public func register(_ logger: any Logger) {
+    /// Starts delivering events to `logger` and makes it the newest. A logger registered again
+    /// gets each event once and becomes the newest.
+    func register(_ logger: any Logger) {
         lock.withLock {
-            if !loggers.contains(where: { $0 === logger }) {
-                loggers.append(logger)
-            }
+            loggers.removeAll { $0 === logger }
+            loggers.append(logger)
         }
     }
 
     /// Stops delivering events to `logger`.
-    public func unregister(_ logger: any Logger) {
+    func unregister(_ logger: any Logger) {
         lock.withLock {
             loggers.removeAll { $0 === logger }
         }
     }
 
     /// Whether `logger` is registered.
-    public func contains(_ logger: any Logger) -> Bool {
+    func contains(_ logger: any Logger) -> Bool {
         lock.withLock { loggers.contains { $0 === logger } }
+    }
+
+    /// The logger registered last.
+    var newest: (any Logger)? {
+        lock.withLock { loggers.last }
     }
 
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
@@ -49,7 +78,7 @@ public final class LogRecorder: @unchecked Sendable {
     /// An event raised by a logger while it handles another event on the same thread (say, it
     /// gets a service whose making fails) is not delivered: it would re-enter the logger and
     /// could repeat without end.
-    public func record<EventLogger>(
+    func record<EventLogger>(
         _ loggerType: EventLogger.Type,
         _ event: @escaping @Sendable (EventLogger) -> Void
     ) {

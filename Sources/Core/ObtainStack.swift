@@ -116,7 +116,7 @@ struct ObtainStack {
             service: Service.self,
             error: ServiceFactoryError.dependencyCycle(service: Service.self)
         )
-        LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
+        LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
         return error
     }
 }

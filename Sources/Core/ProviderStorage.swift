@@ -29,6 +29,29 @@ enum ProviderStorage<Service> {
         }
     }
 
+    /// The storage for a factory closure in `mode`, or the error its `atOne` service failed with.
+    static func makeChecked(mode: ServiceFactoryMode, factory: @escaping () throws -> Service) throws(ServiceObtainError)
+        -> Self
+    {
+        let storage = make(mode: mode, factory: factory)
+        if let error = storage.atOneError {
+            throw error
+        }
+        return storage
+    }
+
+    /// A closure making `factory`'s service cast to `Service`; a service that does not cast fails
+    /// with `ServiceFactoryError.invalidFactory`.
+    static func casting<Factory: ServiceFactory>(_ factory: Factory) -> () throws -> Service {
+        {
+            let made = try factory.makeService()
+            guard let service = made as? Service else {
+                throw ServiceFactoryError.invalidFactory(expected: Service.self, made: type(of: made as Any))
+            }
+            return service
+        }
+    }
+
     @inlinable
     func get() throws(ServiceObtainError) -> Service {
         switch self {

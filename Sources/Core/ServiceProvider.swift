@@ -38,26 +38,33 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         self.init(storage: .make(mode: factory.mode, factory: factory.makeService))
     }
 
+    /// A provider of `factory`'s service that reports at once when an `atOne` factory fails.
+    ///
+    /// ```swift
+    /// let provider = try ServiceProvider(tryFactory: SingletonServiceFactory())
+    /// ```
+    ///
+    /// - Throws: for an `atOne` factory, the error of making the service; other modes report
+    ///   their errors on get.
+    public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError)
+    where Factory.ServiceType == ServiceType {
+        self.init(storage: try .makeChecked(mode: factory.mode, factory: factory.makeService))
+    }
+
     /// A provider of a factory whose service type may differ from `ServiceType`, such as a
     /// factory of an implementation for a provider of its protocol.
+    ///
+    /// ```swift
+    /// let shapes = try ServiceProvider<any Shape>(castingFactory: CircleFactory())
+    /// ```
     ///
     /// Each made service is cast to `ServiceType`; one that does not cast fails with
     /// `ServiceFactoryError.invalidFactory`.
     ///
     /// - Throws: for an `atOne` factory, the error of making the service (or of the cast);
     ///   other modes report their errors on get.
-    public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError) {
-        let storage = ProviderStorage<ServiceType>.make(mode: factory.mode) {
-            let made = try factory.makeService()
-            guard let service = made as? ServiceType else {
-                throw ServiceFactoryError.invalidFactory(expected: ServiceType.self, made: type(of: made as Any))
-            }
-            return service
-        }
-        if let error = storage.atOneError {
-            throw error
-        }
-        self.init(storage: storage)
+    public convenience init<Factory: ServiceFactory>(castingFactory factory: Factory) throws(ServiceObtainError) {
+        self.init(storage: try .makeChecked(mode: factory.mode, factory: ProviderStorage.casting(factory)))
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.

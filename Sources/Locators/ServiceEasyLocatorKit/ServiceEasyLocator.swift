@@ -56,7 +56,8 @@ open class ServiceEasyLocator: @unchecked Sendable {
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
-    /// - Returns: a failure only when an earlier call set another `denyClone`.
+    /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
+    ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
     public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
         -> Result<Void, ServiceLocatorError>

@@ -115,6 +115,25 @@ package final class LocatorStorage: @unchecked Sendable {
         }
     }
 
+    /// The entry of a slot named by a type that is called `name`, in this locator or the nearest
+    /// parent that has one: how a bare store key finds a service added with an easy key, whose
+    /// `storeKey` is its type's name. `name` is the full name (`String(reflecting:)`, the easy
+    /// keys' `storeKey`) or, when only one type of the locator has it, the short name that 2.x
+    /// easy keys used. Scans the type slots (names are not kept), so it is for the rare gets by
+    /// a bare store key that missed their string slot.
+    package func lookup(typeNamed name: String) -> LocatorEntry? {
+        find({ $0.typeEntry(named: name) }, { $0 })
+    }
+
+    private func typeEntry(named name: String) -> LocatorEntry? {
+        var shortMatches: [LocatorEntry] = []
+        for (_, entry) in typeEntries {
+            if String(reflecting: entry.serviceType) == name { return entry }
+            if String(describing: entry.serviceType) == name { shortMatches.append(entry) }
+        }
+        return shortMatches.count == 1 ? shortMatches[0] : nil
+    }
+
     /// The `plainProvider` of the entry of the slot named by the type whose identifier is
     /// `typeID`, here or in the nearest parent that has one, when that entry holds a service of
     /// the type whose identifier is `serviceTypeID`; `nil` otherwise.
@@ -154,7 +173,7 @@ package final class LocatorStorage: @unchecked Sendable {
             throw .serviceNotFound(key: id, service: Service.self)
         }
         guard entry.serviceTypeID == ObjectIdentifier(Service.self) else {
-            throw .wrongServiceType(key: id, requested: Service.self, stored: entry.serviceType)
+            throw .serviceNotFound(key: id, service: Service.self, stored: entry.serviceType)
         }
         return unsafeDowncast(entry, to: ServiceEntry<Service>.self)
     }
@@ -212,7 +231,7 @@ package final class LocatorStorage: @unchecked Sendable {
             throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType)
         }
         guard entry.serviceTypeID == ObjectIdentifier(serviceType) else {
-            throw ServiceLocatorError.wrongServiceType(key: id, requested: serviceType, stored: entry.serviceType)
+            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType, stored: entry.serviceType)
         }
         return try entry.anyService(key: id, params: params).get()
     }
@@ -282,12 +301,12 @@ package final class LocatorStorage: @unchecked Sendable {
         case .missing:
             return .failure(.serviceNotFound(key: id, service: serviceType))
         case .otherType(let stored):
-            return .failure(.wrongServiceType(key: id, requested: serviceType, stored: stored))
+            return .failure(.serviceNotFound(key: id, service: serviceType, stored: stored))
         }
     }
 
-    /// Makes the locator read-only. A second call with the same `denyClone` does nothing; one
-    /// that would change `denyClone` is refused.
+    /// Makes the locator read-only. A later call may tighten `denyClone` (`true` after `false`,
+    /// as 2.0.1 did) and otherwise does nothing; one that would allow clones again is refused.
     package func setReadOnly(
         denyClone: Bool,
         assertionFailure: Bool,
@@ -295,7 +314,11 @@ package final class LocatorStorage: @unchecked Sendable {
     ) -> Result<Void, ServiceLocatorError> {
         let refusedAssert: Bool? = lock.withLock {
             if frozen.load(ordering: .relaxed) {
-                return denyClone == denyCloneValue ? nil : assertOnRefusal
+                if denyClone || !denyCloneValue {
+                    denyCloneValue = denyCloneValue || denyClone
+                    return nil
+                }
+                return assertOnRefusal
             }
             denyCloneValue = denyClone
             assertOnRefusal = assertionFailure
@@ -373,7 +396,7 @@ package final class LocatorStorage: @unchecked Sendable {
         owner: AnyObject & Sendable,
         assert: Bool
     ) -> Result<Void, ServiceLocatorError> {
-        LogRecorder.shared.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
+        LogRecorder.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
         if assert {
             assertionFailure(error.description)
         }
