@@ -92,5 +92,16 @@ let package = Package(
             path: "Tests/ServiceContainerKitObjCTests",
             swiftSettings: settings
         ),
+        // Compiles every ```swift block of README.md and docs/*.md against the products; the
+        // dependencies make sure the build has their modules before the tests run.
+        .testTarget(
+            name: "DocsTests",
+            dependencies: [
+                "ServiceContainerKit", "ServiceInjects", "ServiceLocatorKit", "ServiceEasyLocatorKit",
+                "ServiceContainerKitObjC",
+            ],
+            path: "Tests/DocsTests",
+            swiftSettings: settings
+        ),
     ]
 )

@@ -61,7 +61,8 @@ enum InstructionCount {
         print("ServiceContainerKitBenchmarks, instruction counts under callgrind (release build)")
         print("instr/op = instructions of one operation: the count of \(largeIterations.formatted) iterations")
         print("minus the count of \(smallIterations.formatted), divided by the difference; they do not depend")
-        print("on the machine's load. ceiling: <=+N at most N more than the baseline, <=Rx at most R times it.")
+        print("on the machine's load (hashing is made deterministic for the counted runs).")
+        print("ceiling: <=+N at most N more than the baseline, <=Rx at most R times it.")
         print("")
         print(pad("case, and below it the same work by hand", 50) + pad("instr/op", 11, left: false)
             + pad("vs base", 11, left: false) + pad("ceiling", 10, left: false) + "  ")
@@ -106,7 +107,11 @@ enum InstructionCount {
         let arguments = [
             "--tool=callgrind", "--callgrind-out-file=\(output)", executablePath, "--count-case", benchmark.name,
         ]
-        guard run(valgrind, arguments) != nil, let text = run(annotate, ["--inclusive=yes", "--threshold=100", output]) else {
+        // Deterministic hashing gives dictionaries of the same keys the same layout, so that a
+        // case and its baseline probe their dictionaries alike, run after run.
+        guard run(valgrind, arguments, environment: ["SWIFT_DETERMINISTIC_HASHING": "1"]) != nil,
+            let text = run(annotate, ["--inclusive=yes", "--threshold=100", output])
+        else {
             return nil
         }
         func inclusive(_ function: String) -> Double? {
@@ -135,10 +140,11 @@ enum InstructionCount {
     }
 
     /// Runs `tool` and returns its standard output, or `nil` when it fails.
-    static func run(_ tool: String, _ arguments: [String]) -> String? {
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -2,19 +2,42 @@ import Foundation
 
 /// The registry of loggers and the dispatcher of events to them.
 ///
-/// Libraries built on ServiceContainerKit raise their own events with `record(_:_:)`; every
-/// registered logger that adopts the event's protocol receives it on its `queue`.
+/// As in 3.0, `LogRecorder.shared` is the registered logger:
+///
+/// ```swift
+/// MyLogger().register()
+/// LogRecorder.shared is MyLogger  // true
+/// ```
+///
+/// Unlike 3.0, registering another logger does not silence the earlier ones: every registered
+/// logger keeps receiving the events of the protocols it adopts, and `shared` is the one
+/// registered last. Libraries built on ServiceContainerKit raise their own events with
+/// `LogRecorder.record(_:_:)`.
 public final class LogRecorder: @unchecked Sendable {
-    /// The recorder every provider reports to.
-    public static let shared = LogRecorder()
+    /// The logger registered last (and not unregistered since), or `nil` when none is.
+    public static var shared: (any Logger)? { recorder.newest }
 
-    // Guards `loggers`.
-    private let lock = ServiceLock()
-    private var loggers: [any Logger] = []
+    /// The recorder every provider reports to and `Logger.register()` registers with.
+    @usableFromInline static let recorder = LogRecorder()
+
+    /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
+    ///
+    /// ```swift
+    /// LogRecorder.record(ServiceInjectLogger.self) { $0.serviceInjectResolverContainerAlreadyRegistered(type: type) }
+    /// ```
+    public static func record<EventLogger>(
+        _ loggerType: EventLogger.Type,
+        _ event: @escaping @Sendable (EventLogger) -> Void
+    ) {
+        recorder.record(loggerType, event)
+    }
+
+    /// The registered loggers, oldest first.
+    private let loggers = Locked<[any Logger]>([])
     private let mainMailbox: MainQueueMailbox
 
-    /// Makes a recorder of its own (the library itself only reports to `shared`).
-    public init() {
+    /// A recorder of its own, for tests (the library only reports to `recorder`).
+    init() {
         mainMailbox = MainQueueMailbox()
     }
 
@@ -23,25 +46,30 @@ public final class LogRecorder: @unchecked Sendable {
         mainMailbox = MainQueueMailbox(schedule: scheduleOnMain)
     }
 
-    /// Starts delivering events to `logger`. Registering the same logger again does nothing.
-    public func register(_ logger: any Logger) {
-        lock.withLock {
-            if !loggers.contains(where: { $0 === logger }) {
-                loggers.append(logger)
-            }
+    /// Starts delivering events to `logger` and makes it the newest. A logger registered again
+    /// gets each event once and becomes the newest.
+    func register(_ logger: any Logger) {
+        loggers.withLock { loggers in
+            loggers.removeAll { $0 === logger }
+            loggers.append(logger)
         }
     }
 
     /// Stops delivering events to `logger`.
-    public func unregister(_ logger: any Logger) {
-        lock.withLock {
+    func unregister(_ logger: any Logger) {
+        loggers.withLock { loggers in
             loggers.removeAll { $0 === logger }
         }
     }
 
     /// Whether `logger` is registered.
-    public func contains(_ logger: any Logger) -> Bool {
-        lock.withLock { loggers.contains { $0 === logger } }
+    func contains(_ logger: any Logger) -> Bool {
+        loggers.withLock { $0.contains { $0 === logger } }
+    }
+
+    /// The logger registered last.
+    var newest: (any Logger)? {
+        loggers.withLock { $0.last }
     }
 
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
@@ -49,11 +77,11 @@ public final class LogRecorder: @unchecked Sendable {
     /// An event raised by a logger while it handles another event on the same thread (say, it
     /// gets a service whose making fails) is not delivered: it would re-enter the logger and
     /// could repeat without end.
-    public func record<EventLogger>(
+    func record<EventLogger>(
         _ loggerType: EventLogger.Type,
         _ event: @escaping @Sendable (EventLogger) -> Void
     ) {
-        let current = lock.withLock { loggers }
+        let current = loggers.withLock { $0 }
         if current.isEmpty || ThreadContext.isDeliveringLogEvent { return }
         for logger in current {
             guard logger is EventLogger else { continue }
@@ -100,11 +128,13 @@ final class MainQueueMailbox: @unchecked Sendable {
     static let capacity = 1024
 
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
-    // Guards every stored var below.
-    private let lock = ServiceLock()
-    private var pending: [@Sendable () -> Void] = []
-    private var drainScheduled = false
-    private var dropped = 0
+    private let state = Locked(State())
+
+    private struct State {
+        var pending: [@Sendable () -> Void] = []
+        var drainScheduled = false
+        var dropped = 0
+    }
 
     init(schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.main.async(execute: $0) }) {
         self.schedule = schedule
@@ -116,14 +146,14 @@ final class MainQueueMailbox: @unchecked Sendable {
             event()
             return
         }
-        let needsDrain: Bool = lock.withLock {
-            if pending.count == Self.capacity {
-                pending.removeFirst()
-                dropped += 1
+        let needsDrain: Bool = state.withLock { state in
+            if state.pending.count == Self.capacity {
+                state.pending.removeFirst()
+                state.dropped += 1
             }
-            pending.append(event)
-            defer { drainScheduled = true }
-            return !drainScheduled
+            state.pending.append(event)
+            defer { state.drainScheduled = true }
+            return !state.drainScheduled
         }
         if needsDrain {
             schedule { self.drain() }
@@ -131,16 +161,16 @@ final class MainQueueMailbox: @unchecked Sendable {
     }
 
     func drain() {
-        let events: [@Sendable () -> Void] = lock.withLock {
+        let events: [@Sendable () -> Void] = state.withLock { state in
             defer {
-                pending.removeAll()
-                drainScheduled = false
+                state.pending.removeAll()
+                state.drainScheduled = false
             }
-            return pending
+            return state.pending
         }
         for event in events { event() }
     }
 
-    var pendingCount: Int { lock.withLock { pending.count } }
-    var droppedCount: Int { lock.withLock { dropped } }
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+    var droppedCount: Int { state.withLock { $0.dropped } }
 }

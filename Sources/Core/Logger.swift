@@ -39,13 +39,18 @@ extension Logger {
     /// Events are delivered on the calling thread.
     public var queue: DispatchQueue? { nil }
 
-    /// Starts delivering events to this logger (`LogRecorder.shared.register(self)`).
+    /// Starts delivering events to this logger and makes it `LogRecorder.shared`.
+    ///
+    /// ```swift
+    /// MyLogger().register()
+    /// ```
     public func register() {
-        LogRecorder.shared.register(self)
+        LogRecorder.recorder.register(self)
     }
 
-    /// Stops delivering events to this logger (`LogRecorder.shared.unregister(self)`).
+    /// Stops delivering events to this logger; `LogRecorder.shared` becomes the logger
+    /// registered before it, if any.
     public func unregister() {
-        LogRecorder.shared.unregister(self)
+        LogRecorder.recorder.unregister(self)
     }
 }

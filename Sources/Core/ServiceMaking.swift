@@ -35,7 +35,7 @@ enum ServiceMaking {
             return nested.withAddedToPath(service: service)
         }
         let obtainError = ServiceObtainError(service: service, error: error)
-        LogRecorder.shared.providerMakeFailure(type: service, error: obtainError)
+        LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
         return obtainError
     }
 }

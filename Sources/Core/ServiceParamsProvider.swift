@@ -88,7 +88,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
             service: ServiceType.self,
             error: ServiceFactoryError.wrongParams(expected: ParamsType.self, received: received)
         )
-        LogRecorder.shared.providerMakeFailure(type: ServiceType.self, error: error)
+        LogRecorder.recorder.providerMakeFailure(type: ServiceType.self, error: error)
         return error
     }
 

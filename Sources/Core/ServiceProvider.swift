@@ -68,23 +68,47 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         self.init(made: factory.mode, by: factory.makeService)
     }
 
+    /// A provider of `factory`'s service that reports at once when an `atOne` factory fails.
+    ///
+    /// ```swift
+    /// let provider = try ServiceProvider(tryFactory: SingletonServiceFactory())
+    /// ```
+    ///
+    /// - Throws: for an `atOne` factory, the error of making the service; other modes report
+    ///   their errors on get.
+    public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError)
+    where Factory.ServiceType == ServiceType {
+        self.init(made: factory.mode, by: factory.makeService)
+        try validateAtOneError()
+    }
+
     /// A provider of a factory whose service type may differ from `ServiceType`, such as a
     /// factory of an implementation for a provider of its protocol.
+    ///
+    /// ```swift
+    /// let shapes = try ServiceProvider<any Shape>(castingFactory: CircleFactory())
+    /// ```
     ///
     /// Each made service is cast to `ServiceType`; one that does not cast fails with
     /// `ServiceFactoryError.invalidFactory`.
     ///
     /// - Throws: for an `atOne` factory, the error of making the service (or of the cast);
     ///   other modes report their errors on get.
-    public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError) {
-        self.init(made: factory.mode) {
+    public convenience init<Factory: ServiceFactory>(castingFactory factory: Factory) throws(ServiceObtainError) {
+        self.init(made: factory.mode, by: Self.casting(factory))
+        try validateAtOneError()
+    }
+
+    /// A closure making `factory`'s service cast to `ServiceType`; a service that does not cast
+    /// fails with `ServiceFactoryError.invalidFactory`.
+    static func casting<Factory: ServiceFactory>(_ factory: Factory) -> () throws -> ServiceType {
+        {
             let made = try factory.makeService()
             guard let service = made as? ServiceType else {
                 throw ServiceFactoryError.invalidFactory(expected: ServiceType.self, made: type(of: made as Any))
             }
             return service
         }
-        try validateAtOneError()
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
@@ -143,7 +167,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// The service, or `nil` when it cannot be had.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getServiceAsOptional() -> ServiceType? {
         try? getService()
     }

@@ -23,12 +23,47 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         self.init(serializing: inner, by: Serializer(kind: kind))
     }
 
+    /// A safe provider that always gives `service` (the equivalent of an `atOne` factory).
+    ///
+    /// ```swift
+    /// let settings = ServiceSafeProvider(AppSettings())
+    /// ```
+    public convenience init(_ service: ServiceType, safeThread kind: ServiceSafeProviderKind = .default) {
+        self.init(serializing: ServiceProvider(service), kind: kind)
+    }
+
     /// A safe provider of `factory`'s service.
     public convenience init<Factory: ServiceFactory>(
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
         self.init(serializing: ServiceProvider(factory: factory), kind: kind)
+    }
+
+    /// A safe provider of `factory`'s service that reports at once when an `atOne` factory fails.
+    ///
+    /// ```swift
+    /// let provider = try ServiceSafeProvider(tryFactory: SingletonServiceFactory(), safeThread: .semaphore)
+    /// ```
+    ///
+    /// - Throws: for an `atOne` factory, the error of making the service; other modes report
+    ///   their errors on get.
+    public convenience init<Factory: ServiceFactory>(
+        tryFactory factory: Factory,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) throws(ServiceObtainError) where Factory.ServiceType == ServiceType {
+        self.init(serializing: try ServiceProvider(tryFactory: factory), kind: kind)
+    }
+
+    /// A safe provider of a factory whose service type may differ from `ServiceType`; each made
+    /// service is cast as `ServiceProvider(castingFactory:)` does.
+    ///
+    /// - Throws: for an `atOne` factory, the error of making the service (or of the cast).
+    public convenience init<Factory: ServiceFactory>(
+        castingFactory factory: Factory,
+        safeThread kind: ServiceSafeProviderKind = .default
+    ) throws(ServiceObtainError) {
+        self.init(serializing: try ServiceProvider(castingFactory: factory), kind: kind)
     }
 
     /// A safe provider made with a params `factory` and fixed `params`.

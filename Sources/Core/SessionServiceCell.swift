@@ -43,7 +43,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
             }
         }
         if let wrongSession {
-            LogRecorder.shared.providerMakeFailure(type: Service.self, error: wrongSession)
+            LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
         }
         if factory.mode == .atOne {
             _ = try? obtain()
@@ -117,7 +117,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
                 continue
             }
             if let wrongSession = plan.wrongSession {
-                LogRecorder.shared.providerMakeFailure(type: Service.self, error: wrongSession)
+                LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
             }
             break
         }

@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// What the current thread is doing for the library: the providers whose service it is
-/// obtaining, innermost last, and whether it is delivering a log event. The package's one
-/// thread-local state.
+/// obtaining, innermost last, whether it is delivering a log event, and the objects whose
+/// release it has put off. The package's one thread-local state.
 ///
 /// A get that finds its own provider already being obtained is a dependency cycle: it fails at
 /// once instead of waiting for itself or recursing until the stack overflows. A log event
@@ -18,11 +18,13 @@ import Darwin
 /// through a thread-specific pointer, not an object, so entering it on a get costs no reference
 /// counting.
 @usableFromInline
-struct ThreadContext {
+package struct ThreadContext {
     @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
     @usableFromInline var capacity: Int
     @usableFromInline var count: Int
     @usableFromInline var deliveringLogEvent: Bool
+    /// Objects released by `releaseIteratively` while it was releasing another, in line.
+    var deferredReleases: [AnyObject]?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -44,7 +46,13 @@ struct ThreadContext {
     static func makeCurrent() -> UnsafeMutablePointer<ThreadContext> {
         let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
         context.initialize(
-            to: ThreadContext(entries: .allocate(capacity: 16), capacity: 16, count: 0, deliveringLogEvent: false)
+            to: ThreadContext(
+                entries: .allocate(capacity: 16),
+                capacity: 16,
+                count: 0,
+                deliveringLogEvent: false,
+                deferredReleases: nil
+            )
         )
         pthread_setspecific(threadContextKey, context)
         return context
@@ -121,7 +129,7 @@ struct ThreadContext {
             service: Service.self,
             error: ServiceFactoryError.dependencyCycle(service: Service.self)
         )
-        LogRecorder.shared.providerMakeFailure(type: Service.self, error: error)
+        LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
         return error
     }
 
@@ -139,6 +147,35 @@ struct ThreadContext {
         body()
     }
 }
+
+extension ThreadContext {
+    /// Releases `objects`, and whatever their deinits release the same way, one after the
+    /// other instead of one inside the other: a chain of objects that each release the next in
+    /// their deinit (a locator's parents) would otherwise overflow the stack when it is long.
+    ///
+    /// The first call on a thread releases its objects in a loop; a call made by a deinit that
+    /// loop runs only queues its objects for the loop.
+    package static func releaseIteratively(_ objects: consuming [AnyObject]) {
+        let context = current
+        if context.pointee.deferredReleases != nil {
+            context.pointee.deferredReleases!.append(contentsOf: objects)
+            return
+        }
+        context.pointee.deferredReleases = consume objects
+        while var next = context.pointee.deferredReleases?.popLast() {
+            // Dropping the last reference here runs the deinit now, which may queue more.
+            next = Self.released
+            withExtendedLifetime(next) {}
+        }
+        context.pointee.deferredReleases = nil
+    }
+
+    /// Stands in for a released object.
+    private static let released = ReleasedMarker()
+}
+
+/// Stands in for a released object in `ThreadContext.releaseIteratively(_:)`.
+private final class ReleasedMarker: Sendable {}
 
 @usableFromInline
 let threadContextKey: pthread_key_t = {

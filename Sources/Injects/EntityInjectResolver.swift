@@ -26,7 +26,7 @@ public enum EntityInjectResolver {
     static func removeAfterFirstInject(_ id: UInt64) {
         for entry in registry.remove(ids: [id]) {
             let type = Swift.type(of: entry.value)
-            LogRecorder.shared.record(ServiceInjectLogger.self) {
+            LogRecorder.record(ServiceInjectLogger.self) {
                 $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: true)
             }
         }
@@ -34,12 +34,16 @@ public enum EntityInjectResolver {
 
     /// Registers `entity` until the returned token is released.
     public static func register<Entity>(_ entity: Entity) -> EntityInjectToken {
-        registerSome([entity])
+        EntityInjectToken(registry: registry, ids: registry.add([entity]).ids)
     }
 
-    /// Registers several entities (the last one newest) until the returned token is released.
-    public static func registerSome(_ entities: [Any]) -> EntityInjectToken {
-        EntityInjectToken(registry: registry, ids: registry.add(entities).ids)
+    /// Registers several entities (the last one newest), each until its own token is released.
+    ///
+    /// ```swift
+    /// let tokens = EntityInjectResolver.registerSome([presenter, appSettings])  // one token per entity
+    /// ```
+    public static func registerSome(_ entities: [Any]) -> [EntityInjectToken] {
+        registry.add(entities).ids.map { EntityInjectToken(registry: registry, ids: [$0]) }
     }
 
     /// Registers `entity` until its first injection: it is removed at the main-loop turn after
@@ -61,7 +65,7 @@ public enum EntityInjectResolver {
         DispatchQueue.main.asyncAfter(deadline: .now() + autoRemoveDelay) {
             for id in ids {
                 guard let type = registry.removeIfNotInjected(id) else { continue }
-                LogRecorder.shared.record(ServiceInjectLogger.self) {
+                LogRecorder.record(ServiceInjectLogger.self) {
                     $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: false)
                 }
             }
@@ -86,13 +90,13 @@ public enum EntityInjectResolver {
     ///
     /// The handler does not count as an injection.
     ///
-    /// - Returns: a token to cancel the handler; releasing it does not cancel.
-    @discardableResult
+    /// - Returns: the token that keeps the handler waiting: releasing it (or `cancel()`)
+    ///   unsubscribes the handler. `nil` when the handler already ran.
     public static func addReadyContainerHandler<Entity>(
         _ type: Entity.Type,
         handler: @escaping () -> Void
-    ) -> ServiceInjectToken? {
-        registry.addReadyHandler(type, handler: handler).map { ServiceInjectToken(registry: registry, id: $0) }
+    ) -> EntityInjectReadyToken? {
+        registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
     /// Removes every entity, pending injection and ready handler, and voids the pending

@@ -35,7 +35,7 @@ public enum ServiceInjectResolver {
         let duplicates = registry.add(containers).duplicates
         guard failureIfContains else { return }
         for type in duplicates {
-            LogRecorder.shared.record(ServiceInjectLogger.self) {
+            LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
             assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")
@@ -60,13 +60,17 @@ public enum ServiceInjectResolver {
     /// Runs `handler` once a container castable to `type` is registered: at once when one is
     /// already (returning `nil`), else on the registering thread when one is registered.
     ///
-    /// - Returns: a token to cancel the handler; releasing it does not cancel.
-    @discardableResult
+    /// ```swift
+    /// let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) { showFirstScreen() }
+    /// ```
+    ///
+    /// - Returns: the token that keeps the handler waiting: releasing it (or `cancel()`)
+    ///   unsubscribes the handler. `nil` when the handler already ran.
     public static func addReadyContainerHandler<Container>(
         _ type: Container.Type,
         handler: @escaping () -> Void
-    ) -> ServiceInjectToken? {
-        registry.addReadyHandler(type, handler: handler).map { ServiceInjectToken(registry: registry, id: $0) }
+    ) -> ServiceInjectReadyToken? {
+        registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
     /// Removes every container, pending injection and ready handler: the state of a process

@@ -17,7 +17,8 @@ import Foundation
 /// A key made from a typed key gets its service the typed way (no `Any` round trip when no
 /// params are given) and names its service type in errors. A key made from a bare `storeKey`
 /// finds services added with keys whose slot is their `storeKey` (custom `ServiceLocatorKey`
-/// types), whatever their type; easy keys name their slot by type, so wrap the easy key itself.
+/// types), whatever their type, and, as in 2.0.1, services added with an easy key when
+/// `storeKey` is the name of their type (`ServiceLocatorObjCKey(storeKey: "FirstService")`).
 #if canImport(ObjectiveC)
 @objc(ServiceLocatorKey)
 #endif
@@ -80,11 +81,21 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
     }
 
     /// A key of the slot named `storeKey`, whatever the type of the service stored there.
+    ///
+    /// When no service is stored under that string, the key finds a service added with an easy
+    /// key (or `Factory.defaultKey`) whose type is called `storeKey`: its full name (the easy
+    /// key's `storeKey`), or its short name as 2.0.1's easy keys spelled it when only one type
+    /// of the locator has that name.
+    ///
+    /// ```swift
+    /// locator.addService(key: ServiceLocatorEasyKey<FirstService>(), service: FirstService())
+    /// ServiceLocatorObjC(locator).getServiceWithKey(ServiceLocatorObjCKey(storeKey: "FirstService"))
+    /// ```
     public convenience init(storeKey: String) {
         let keyID = ServiceLocatorKeyID(storeKey: storeKey)
         self.init(storeKey: storeKey, keyID: keyID, serviceType: nil) {
             locator, params throws(ServiceObjCFailure) -> NSObject in
-            guard let entry = locator.storage.lookup(keyID) else {
+            guard let entry = locator.storage.lookup(keyID) ?? locator.storage.lookup(typeNamed: storeKey) else {
                 throw .locator(ServiceLocatorError.serviceNotFound(key: keyID, service: Any.self), service: nil)
             }
             let service: Any

@@ -25,7 +25,7 @@ enum ServiceObjCFailure: Error {
 
     @usableFromInline
     static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
-        LogRecorder.shared.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
+        LogRecorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
         return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: service as Any)))
     }
 

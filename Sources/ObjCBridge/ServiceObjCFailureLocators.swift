@@ -16,7 +16,7 @@ extension ServiceObjCFailure {
             return .other(error, code: .obtainFailure, service: service)
         }
         switch locatorError {
-        case .serviceNotFound, .wrongServiceType:
+        case .serviceNotFound:
             return .other(locatorError, code: .serviceNotFound, service: service)
         case .wrongParams:
             return .other(locatorError, code: .wrongParams, service: service)

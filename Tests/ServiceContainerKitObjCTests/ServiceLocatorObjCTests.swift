@@ -22,6 +22,12 @@ struct NamedOptionalParamsKey: ServiceLocatorParamsKey {
     var storeKey: String { "named.optional" }
 }
 
+/// A key of a `FirstService` slot named by any string.
+struct NamedKeyOfFirst: ServiceLocatorKey {
+    typealias ServiceType = FirstService
+    let storeKey: String
+}
+
 /// A key of a failing service, whose slot is its store key.
 struct NamedFailingKey: ServiceLocatorKey {
     typealias ServiceType = Greeter
@@ -123,8 +129,8 @@ extension ServiceLocatorObjCKey {
         let nsError = try bridgeError(error)
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
         let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ServiceLocatorError)
-        guard case .wrongServiceType = underlying else {
-            Issue.record("expected wrongServiceType, got \(underlying)")
+        guard case .serviceNotFound(_, _, _?) = underlying else {
+            Issue.record("expected serviceNotFound naming the stored type, got \(underlying)")
             return
         }
     }
@@ -216,6 +222,37 @@ extension ServiceLocatorObjCKey {
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
         #expect(nsError.localizedDescription.contains("'nothing'"))
         #expect(nsError.userInfo[ServiceObjCError.serviceTypeKey] == nil)
+    }
+
+    @Test("ServiceLocatorObjCKey(storeKey:) finds a service added with an easy key, as in 2.0.1")
+    func storeKeyFindsEasyKeyServices() throws {
+        final class OnlyHere: NSObject, Sendable {}
+        let parent = ServiceLocator()
+        parent.addService(key: ServiceLocatorEasyKey<OnlyHere>(), service: OnlyHere())
+        let serviceLocator = ServiceLocator(parent: parent)
+        serviceLocator.addService(key: ServiceLocatorEasyKey<FirstService>(), service: FirstService(name: "easy"))
+        let locator = ServiceLocatorObjC(serviceLocator)
+
+        // 2.0.1's easy key stored the service under "\(ServiceType.self)".
+        let short = locator.getServiceWithKey(ServiceLocatorObjCKey(storeKey: "FirstService")) as? FirstService
+        #expect(short?.name == "easy")
+        let full = ServiceLocatorObjCKey(storeKey: ServiceLocatorEasyKey<FirstService>().storeKey)
+        #expect((locator.getServiceWithKey(full) as? FirstService)?.name == "easy")
+        #expect(locator.getServiceWithKey(ServiceLocatorObjCKey(storeKey: "OnlyHere")) is OnlyHere)
+        // A string slot of that name comes first.
+        serviceLocator.addService(key: NamedKeyOfFirst(storeKey: "FirstService"), service: FirstService(name: "named"))
+        #expect((locator.getServiceWithKey(ServiceLocatorObjCKey(storeKey: "FirstService")) as? FirstService)?.name == "named")
+    }
+
+    @Test func storeKeyOfAShortNameTwoTypesShareIsNotFound() throws {
+        enum Other { final class FirstService: NSObject, Sendable {} }
+        let serviceLocator = ServiceLocator()
+        serviceLocator.addService(key: ServiceLocatorEasyKey<FirstService>(), service: FirstService())
+        serviceLocator.addService(key: ServiceLocatorEasyKey<Other.FirstService>(), service: Other.FirstService())
+        var error: NSError?
+        let got = ServiceLocatorObjC(serviceLocator).getServiceWithKey(ServiceLocatorObjCKey(storeKey: "FirstService"), error: &error)
+        #expect(got == nil)
+        #expect(ServiceObjCError.code(of: try bridgeError(error)) == .serviceNotFound)
     }
 
     @Test func storeKeyOfANonNSObjectIsRefused() throws {

@@ -64,7 +64,7 @@ struct UserServiceFactory: ServiceSessionFactory {
 
 /// Records the Objective-C refusals reported to the `ProvidersLogger`s.
 ///
-/// Tests run in parallel and share `LogRecorder.shared`: each test counts only the reports for
+/// Tests run in parallel and share the registered loggers: each test counts only the reports for
 /// a service type of its own.
 final class RefusalRecorder: ProvidersLogger, @unchecked Sendable {
     // Guards `refused`.

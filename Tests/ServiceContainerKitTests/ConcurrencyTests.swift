@@ -56,26 +56,20 @@ struct ConcurrencyTests {
         #expect(made >= 2)
     }
 
-    @Test("The read lock of the weak and session cells lets one thread in at a time")
-    func spinLockExcludes() {
-        final class Guarded: @unchecked Sendable {
-            // `total` is only touched under `lock`.
-            let lock = ServiceSpinLock()
-            var total = 0
-        }
-        let guarded = Guarded()
+    @Test("Locked lets one thread in at a time, and withLockIfAvailable gives way to a holder")
+    func lockedExcludes() {
+        let counter = Locked(0)
         _ = raceOnThreads(Self.threads) { _ in
             for _ in 0..<10_000 {
-                guarded.lock.withLock { guarded.total += 1 }
+                counter.withLock { $0 += 1 }
             }
             return 0
         }
-        #expect(guarded.total == Self.threads * 10_000)
-        let tookFree = guarded.lock.tryLock()
-        let tookHeld = guarded.lock.tryLock()
-        guarded.lock.unlock()
-        #expect(tookFree)
-        #expect(!tookHeld)
+        #expect(counter.withLock { $0 } == Self.threads * 10_000)
+        let whileFree = counter.withLockIfAvailable { $0 }
+        let whileHeld = counter.withLock { _ in counter.withLockIfAvailable { $0 } }
+        #expect(whileFree == Self.threads * 10_000)
+        #expect(whileHeld == nil)
     }
 
     @Test("A session service is made exactly once per session")

@@ -15,7 +15,7 @@ struct LoggerTests {
         let logger = RecordingLogger()
         logger.register()
         defer { logger.unregister() }
-        #expect(LogRecorder.shared.contains(logger))
+        #expect(LogRecorder.recorder.contains(logger))
 
         let failing = ServiceProvider<LoggedService>(mode: .lazy) { throw TestError(code: 5) }
         let dependent = ServiceProvider<LoggedDependent>(mode: .many) {
@@ -61,13 +61,32 @@ struct LoggerTests {
     func registration() {
         let logger = RecordingLogger()
         logger.register()
-        LogRecorder.shared.register(logger)
+        LogRecorder.recorder.register(logger)
         _ = ServiceProvider<LoggedService>(mode: .atOne) { throw TestError(code: 1) }
         #expect(logger.failures(of: LoggedService.self).count == 1)
         logger.unregister()
-        #expect(!LogRecorder.shared.contains(logger))
+        #expect(!LogRecorder.recorder.contains(logger))
         _ = ServiceProvider<LoggedService>(mode: .atOne) { throw TestError(code: 2) }
         #expect(logger.failures(of: LoggedService.self).count == 1)
+    }
+
+    @Test("The newest logger is the shared one; the earlier ones keep their events")
+    func newestIsShared() {
+        let recorder = LogRecorder()
+        let first = RecordingLogger()
+        let second = RecordingLogger()
+        #expect(recorder.newest == nil)
+        recorder.register(first)
+        recorder.register(second)
+        #expect(recorder.newest === second)
+        recorder.register(first)
+        #expect(recorder.newest === first)
+        let error = ServiceObtainError(service: QueuedService.self, error: TestError())
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: QueuedService.self, error: error) }
+        #expect(first.failures(of: QueuedService.self).count == 1)
+        #expect(second.failures(of: QueuedService.self).count == 1)
+        recorder.unregister(first)
+        #expect(recorder.newest === second)
     }
 
     @Test("A logger with a queue gets events on it")

@@ -79,26 +79,26 @@ struct ProviderErrorTests {
         #expect(provider.getServiceAsOptional() == nil)
     }
 
-    @Test("tryFactory casts to the provider's type")
-    func tryFactoryCast() throws {
+    @Test("castingFactory casts to the provider's type")
+    func castingFactoryCast() throws {
         struct CircleFactory: ServiceFactory {
             let mode: ServiceFactoryMode
             func makeService() throws -> Circle { Circle() }
         }
         for mode in [ServiceFactoryMode.atOne, .lazy, .many] {
-            let provider = try ServiceProvider<any Shape>(tryFactory: CircleFactory(mode: mode))
+            let provider = try ServiceProvider<any Shape>(castingFactory: CircleFactory(mode: mode))
             #expect(try provider.getService().name == "circle")
         }
     }
 
-    @Test("tryFactory with a service of another type fails with invalidFactory")
-    func tryFactoryInvalid() throws {
+    @Test("castingFactory with a service of another type fails with invalidFactory")
+    func castingFactoryInvalid() throws {
         struct SquareFactory: ServiceFactory {
             let mode: ServiceFactoryMode
             func makeService() throws -> Square { Square() }
         }
         let atOne = #expect(throws: ServiceObtainError.self) {
-            try ServiceProvider<any Shape>(tryFactory: SquareFactory(mode: .atOne))
+            try ServiceProvider<any Shape>(castingFactory: SquareFactory(mode: .atOne))
         }
         guard case .invalidFactory(let expected, let made)? = atOne?.error as? ServiceFactoryError else {
             Issue.record("expected invalidFactory, got \(String(describing: atOne))")
@@ -109,7 +109,7 @@ struct ProviderErrorTests {
         #expect(atOne?.isFactoryError == true)
         #expect(atOne?.fatalMessage.contains("Square") == true)
 
-        let lazy = try ServiceProvider<any Shape>(tryFactory: SquareFactory(mode: .lazy))
+        let lazy = try ServiceProvider<any Shape>(castingFactory: SquareFactory(mode: .lazy))
         let error = #expect(throws: ServiceObtainError.self) { try lazy.getService() }
         #expect(error?.isFactoryError == true)
     }

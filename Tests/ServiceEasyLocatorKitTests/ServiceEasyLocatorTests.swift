@@ -116,7 +116,7 @@ struct ServiceEasyLocatorTests {
         #expect(missing == nil)
         #expect(locator.getServiceProvider(serviceType: LazyService.self) == nil)
         let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(serviceType: LazyService.self) }
-        guard case .serviceNotFound(let key, let service)? = error else {
+        guard case .serviceNotFound(let key, let service, nil)? = error else {
             Issue.record("expected serviceNotFound, got \(String(describing: error))")
             return
         }

@@ -28,7 +28,11 @@ extension InjectsTests {
                         NumberedContainer(number: number, service: ServiceProvider(Tagged("\(number)"))),
                         failureIfContains: false
                     )
-                    ServiceInjectResolver.addReadyContainerHandler(NumberedContainer.self) { handlers.increment() }
+                    // Registered just before: the handler runs at once and there is no token.
+                    let token = ServiceInjectResolver.addReadyContainerHandler(NumberedContainer.self) {
+                        handlers.increment()
+                    }
+                    #expect(token == nil)
                     _ = ServiceInjectResolver.contains(NumberedContainer.self)
                 }
             }

@@ -54,16 +54,18 @@ extension InjectsTests {
             withExtendedLifetime(first) {}
         }
 
-        @Test func registerSomeSharesOneToken() {
-            var token: EntityInjectToken? = EntityInjectResolver.registerSome([
+        @Test func registerSomeGivesATokenPerEntity() {
+            var tokens: [EntityInjectToken] = EntityInjectResolver.registerSome([
                 ScreenImpl("some"), Settings(theme: .init(color: "red")),
             ])
+            #expect(tokens.count == 2)
             let controller = ScreenController()
             #expect(controller.screen.name == "some")
             #expect(controller.color == "red")
-            withExtendedLifetime(token) {}
-            token = nil
+            tokens.removeFirst()
             #expect(!EntityInjectResolver.contains(Screen.self))
+            #expect(EntityInjectResolver.contains(Settings.self))
+            tokens.removeAll()
             #expect(!EntityInjectResolver.contains(Settings.self))
         }
 

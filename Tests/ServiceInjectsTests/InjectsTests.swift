@@ -96,3 +96,10 @@ struct TestServices {
         )
     }
 }
+
+/// A mutable box for values set by handlers in tests.
+final class Box<Value>: @unchecked Sendable {
+    // Only touched by the test's own thread, or after the threads writing it joined.
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

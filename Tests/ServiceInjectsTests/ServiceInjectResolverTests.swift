@@ -65,7 +65,7 @@ extension InjectsTests {
 
         @Test func registerSomeRegistersEveryContainer() {
             let waiting = Counter()
-            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { waiting.increment() }
+            let token = ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { waiting.increment() }
             ServiceInjectResolver.registerSome([
                 TestServices.make(),
                 GreetingContainerImpl(greeting: ServiceProvider(Tagged("first"))),
@@ -75,6 +75,7 @@ extension InjectsTests {
             #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
             #expect(ServiceInjectResolver.contains(OtherGreetingContainer.self))
             #expect(waiting.value == 1)
+            #expect(token?.isWaiting == false)
             @ServiceInject(\GreetingContainer.greeting) var greeting
             #expect(greeting.tag == "second")
         }
@@ -133,35 +134,45 @@ extension InjectsTests {
             #expect(calls.value == 1)
         }
 
-        @Test func readyHandlerSurvivesItsTokenAndCanBeCancelled() throws {
+        @Test func readyHandlerWaitsWhileItsTokenIsKeptAndCanBeCancelled() throws {
             let kept = Counter()
             let cancelled = Counter()
-            ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { kept.increment() }
+            let released = Counter()
+            let keptToken = ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { kept.increment() }
             let token = try #require(
                 ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { cancelled.increment() }
             )
+            var releasedToken = ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+                released.increment()
+            }
+            #expect(releasedToken?.isWaiting == true)
+            releasedToken = nil
             token.cancel()
             #expect(!token.isWaiting)
+            #expect(ServiceInjectResolver.registry.counts.waiters == 1)
             ServiceInjectResolver.register(TestServices.make())
             #expect(kept.value == 1)
             #expect(cancelled.value == 0)
+            #expect(released.value == 0)
+            withExtendedLifetime(keptToken) {}
         }
 
         @Test func readyHandlerMayRegisterAnotherContainer() {
             let calls = Counter()
-            ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+            let chain = ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
                 ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("chained"))))
             }
-            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
+            let greeting = ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
             ServiceInjectResolver.register(TestServices.make())
             #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
             #expect(calls.value == 1)
+            withExtendedLifetime((chain, greeting)) {}
         }
 
         @Test func removeAllForgetsContainersAndWaiters() {
             let calls = Counter()
             ServiceInjectResolver.register(TestServices.make())
-            ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
+            let token = ServiceInjectResolver.addReadyContainerHandler(GreetingContainer.self) { calls.increment() }
             @ServiceInject(\GreetingContainer.greeting) var greeting
             #expect(ServiceInjectResolver.registry.counts == (1, 2))
 
@@ -174,6 +185,7 @@ extension InjectsTests {
             #expect(!$greeting.isReady)
             // A first read still resolves from what is registered by then.
             #expect(greeting.tag == "after")
+            withExtendedLifetime(token) {}
         }
 
         @Test func releasedWrapperLeavesNoWaiter() {

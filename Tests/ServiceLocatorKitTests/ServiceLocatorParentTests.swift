@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ServiceLocatorKit
 
@@ -86,5 +87,23 @@ struct ServiceLocatorParentTests {
         let copy = child.clone()
         #expect(copy.parent === root)
         #expect(try copy.tryService(key: Keys.first).name == "root")
+    }
+
+    @Test("Releasing a 100,000-deep parent chain, writable or read-only, does not overflow the stack")
+    func deepChainIsReleasedWithoutRecursion() async {
+        await #expect(processExitsWith: .success) {
+            for readOnly in [false, true] {
+                let root = ServiceLocator()
+                root.addService(key: Keys.first, service: FirstService(name: "root"))
+                var leaf = root
+                for _ in 0..<100_000 {
+                    let child = ServiceLocator(parent: leaf)
+                    if readOnly { child.setReadOnly(denyClone: false, assertionFailure: false) }
+                    leaf = child
+                }
+                guard leaf.getService(key: Keys.first)?.name == "root" else { exit(2) }
+                // The chain goes when `leaf`, its last reference, goes.
+            }
+        }
     }
 }

@@ -41,15 +41,22 @@ struct ServiceLocatorReadOnlyTests {
         #expect(log.errors(of: locator).count == refusals.count)
     }
 
-    @Test func setReadOnlyAgainKeepsTheFirstDenyClone() {
+    @Test func setReadOnlyAgainMayDenyClonesButNeverAllowThemAgain() {
+        let log = RefusalLog.shared  // registered before the refusal it must see
         let locator = ServiceLocator()
-        locator.setReadOnly(denyClone: true, assertionFailure: false)
+        locator.setReadOnly(denyClone: false, assertionFailure: false)
+        #expect(locator.setReadOnly(denyClone: false).failure == nil)
+        #expect(locator.denyClone == false)
         #expect(locator.setReadOnly(denyClone: true).failure == nil)
-        guard case .readOnly? = locator.setReadOnly(denyClone: false).failure else {
-            Issue.record("changing denyClone of a read-only locator should be refused")
+        #expect(locator.denyClone)
+        #expect(locator.setReadOnly(denyClone: true).failure == nil)
+        guard case .readOnly(_, let change)? = locator.setReadOnly(denyClone: false).failure else {
+            Issue.record("allowing clones of a locator that denies them should be refused")
             return
         }
+        #expect(change == "change denyClone to false")
         #expect(locator.denyClone)
+        #expect(log.errors(of: locator).count == 1)
     }
 
     @Test func cloneSharesProvidersAndIsWritable() throws {

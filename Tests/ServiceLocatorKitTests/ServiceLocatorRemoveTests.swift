@@ -20,8 +20,8 @@ struct ServiceLocatorRemoveTests {
         let alpha = Alpha()
         locator.addService(key: alphaKey, service: alpha)
 
-        guard case .failure(.wrongServiceType(_, let requested, let stored)) = locator.removeService(key: betaKey) else {
-            Issue.record("expected wrongServiceType")
+        guard case .failure(.serviceNotFound(_, let requested, let stored?)) = locator.removeService(key: betaKey) else {
+            Issue.record("expected serviceNotFound naming the stored type")
             return
         }
         #expect(ObjectIdentifier(requested) == ObjectIdentifier(Beta.self))
@@ -30,7 +30,7 @@ struct ServiceLocatorRemoveTests {
 
         #expect(throws: Never.self) { try locator.removeService(key: alphaKey).get() }
         #expect(locator.getService(key: alphaKey) == nil)
-        guard case .failure(.serviceNotFound) = locator.removeService(key: alphaKey) else {
+        guard case .failure(.serviceNotFound(_, _, nil)) = locator.removeService(key: alphaKey) else {
             Issue.record("expected serviceNotFound")
             return
         }

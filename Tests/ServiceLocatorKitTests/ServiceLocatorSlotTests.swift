@@ -50,8 +50,8 @@ struct ServiceLocatorSlotTests {
         #expect(child.getService(key: Self.sameText) == nil)
         #expect(child.getServiceProvider(key: Self.sameText) == nil)
         let error = #expect(throws: ServiceLocatorError.self) { try child.tryService(key: Self.sameText) }
-        guard case .wrongServiceType? = error else {
-            Issue.record("expected wrongServiceType, got \(String(describing: error))")
+        guard case .serviceNotFound(_, _, _?)? = error else {
+            Issue.record("expected serviceNotFound naming the stored type, got \(String(describing: error))")
             return
         }
     }

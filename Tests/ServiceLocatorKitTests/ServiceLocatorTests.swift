@@ -87,7 +87,7 @@ struct ServiceLocatorTests {
         #expect(locator.getService(key: Keys.lazy) == nil)
         #expect(locator.getServiceProvider(key: Keys.lazy) == nil)
         let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: Keys.lazy) }
-        guard case .serviceNotFound(let key, let service)? = error else {
+        guard case .serviceNotFound(let key, let service, nil)? = error else {
             Issue.record("expected serviceNotFound, got \(String(describing: error))")
             return
         }
@@ -99,7 +99,7 @@ struct ServiceLocatorTests {
     @Test func missingParamsServiceIsServiceNotFound() {
         let locator = ServiceLocator()
         let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: Keys.number, params: 1) }
-        guard case .serviceNotFound(_, let service)? = error else {
+        guard case .serviceNotFound(_, let service, nil)? = error else {
             Issue.record("expected serviceNotFound, got \(String(describing: error))")
             return
         }
@@ -164,19 +164,20 @@ struct ServiceLocatorTests {
         #expect(error?.description.contains("takes no params") == true)
     }
 
-    @Test func twoKeyTypesOnOneStoreKeyAreWrongServiceType() {
+    @Test func aSlotHoldingAnotherTypeIsServiceNotFound() {
         let locator = ServiceLocator()
         locator.addService(key: NamedKey<FirstService>(storeKey: "shared"), service: FirstService())
         let other = NamedKey<LazyService>(storeKey: "shared")
         #expect(locator.getService(key: other) == nil)
         let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: other) }
-        guard case .wrongServiceType(let key, let requested, let stored)? = error else {
-            Issue.record("expected wrongServiceType, got \(String(describing: error))")
+        guard case .serviceNotFound(let key, let requested, let stored?)? = error else {
+            Issue.record("expected serviceNotFound naming the stored type, got \(String(describing: error))")
             return
         }
         #expect(key == ServiceLocatorKeyID(storeKey: "shared"))
         #expect(same(requested, LazyService.self))
         #expect(same(stored, FirstService.self))
+        #expect(error?.description.hasSuffix("not found for key 'shared': the slot holds a \(String(reflecting: FirstService.self))") == true)
     }
 
     @Test func customKeysNameSeparateSlots() throws {
@@ -253,7 +254,7 @@ struct ServiceLocatorTests {
         }
         let error = #expect(throws: ServiceObtainError.self) { try locator.tryService(key: Keys.dependent) }
         #expect(same(error?.service, DependentService.self))
-        guard case .serviceNotFound(_, let missing)? = error?.error as? ServiceLocatorError else {
+        guard case .serviceNotFound(_, let missing, _)? = error?.error as? ServiceLocatorError else {
             Issue.record("expected serviceNotFound inside, got \(String(describing: error))")
             return
         }

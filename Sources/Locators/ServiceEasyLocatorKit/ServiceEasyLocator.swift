@@ -37,7 +37,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// The locator asked for the services this one lacks.
     public final var parent: ServiceEasyLocator? {
-        storage.parentLocator.map { unsafeDowncast($0, to: ServiceEasyLocator.self) }
+        storage.parentLocator as? ServiceEasyLocator
     }
 
     /// Whether changes are refused (after `setReadOnly`).
@@ -56,7 +56,8 @@ open class ServiceEasyLocator: @unchecked Sendable {
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
-    /// - Returns: a failure only when an earlier call set another `denyClone`.
+    /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
+    ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
     public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
         -> Result<Void, ServiceLocatorError>
@@ -91,7 +92,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only.
     @discardableResult
     public final func addService<Service>(provider: ServiceProvider<Service>) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Service.self), entry: ServiceEntry(provider: provider), owner: self)
+        storage.add(Self.id(Service.self), entry: provider, owner: self)
     }
 
     /// Stores the params `provider` under its service type. When its params are optional, the

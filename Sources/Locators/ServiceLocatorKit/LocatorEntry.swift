@@ -1,38 +1,33 @@
-/// A service stored in a locator. Immutable; the typed subclasses keep the providers.
+/// What a locator's slot holds: a ``ServiceProvider`` (a service got without params), or a
+/// `ParamsServiceEntry` (a params provider).
 ///
-/// A get checks `serviceTypeID` (and `paramsTypeID`) against the requested types and then
-/// downcasts without a dynamic cast: no `Any` round trip on the typed paths.
-package class LocatorEntry: @unchecked Sendable {
-    // Immutable.
-    package let serviceType: Any.Type
-    package let serviceTypeID: ObjectIdentifier
-    package let paramsType: Any.Type?
-    package let paramsTypeID: ObjectIdentifier?
+/// A typed get casts the slot's object to the `ServiceProvider` it wants, one class cast, as a
+/// lookup in an `[ObjectIdentifier: AnyObject]` dictionary would; callers that know the service
+/// type only at run time (the Objective-C style wrappers, error messages) go through this
+/// protocol.
+package protocol LocatorEntry: AnyObject, Sendable {
+    /// The type of the service.
+    var serviceType: Any.Type { get }
+    /// The type of its params; `nil` when it takes none.
+    var paramsType: Any.Type? { get }
+    /// The provider of the service without params: the provider itself, the params provider
+    /// converted with `nil` params when they are optional, or `nil`.
+    var plainProvider: AnyObject? { get }
+    /// The service as `Any`; `nil` params means none.
+    func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error>
+}
 
-    /// The `ServiceProvider<Service>` that gives the service without params (`nil` for a params
-    /// service whose params are not optional), kept here so that a typed get, once it has
-    /// checked `serviceTypeID`, reaches it with a plain downcast, without the metadata of the
-    /// generic subclass.
-    package let plainProvider: AnyObject?
+extension ServiceProvider: LocatorEntry {
+    package var serviceType: Any.Type { ServiceType.self }
+    package var paramsType: Any.Type? { nil }
+    package var plainProvider: AnyObject? { self }
 
-    init(serviceType: Any.Type, paramsType: Any.Type?, plainProvider: AnyObject?) {
-        self.serviceType = serviceType
-        self.serviceTypeID = ObjectIdentifier(serviceType)
-        self.paramsType = paramsType
-        self.paramsTypeID = paramsType.map(ObjectIdentifier.init)
-        self.plainProvider = plainProvider
-    }
-
-    /// `plainProvider` when the entry holds a service of the type whose identifier is
-    /// `serviceTypeID`; `nil` otherwise.
-    @inline(__always)
-    final func plainProvider(serving serviceTypeID: ObjectIdentifier) -> AnyObject? {
-        serviceTypeID == self.serviceTypeID ? plainProvider : nil
-    }
-
-    /// The service as `Any`, for callers that know its type only at run time; `nil` params means
-    /// none.
     package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
-        preconditionFailure("LocatorEntry is abstract")
+        guard let params else {
+            return getServiceAsResult().map { $0 }.mapError { $0 }
+        }
+        return .failure(
+            ServiceLocatorError.wrongParams(key: key, service: ServiceType.self, expected: nil, received: type(of: params))
+        )
     }
 }

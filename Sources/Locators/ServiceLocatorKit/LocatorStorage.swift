@@ -1,162 +1,146 @@
-import Synchronization
-
 /// The services of a locator, shared by `ServiceLocator` and `ServiceEasyLocator`.
 ///
-/// A writable locator guards its state with a `ServiceSpinLock` held only to read or write the
-/// dictionary, never while a provider runs, so a factory may use the same locator; whatever a
-/// change replaces or removes is released after the lock, so a service's `deinit` may use the
-/// locator too. `setReadOnly` freezes the state: from then on a get reads it without any lock,
-/// after one acquire load.
+/// Every get goes through one look-up, `slot(_:)`, and the typed gets are thin wrappers that
+/// cast what it finds. A writable locator keeps its slots in `state`, under its lock, held only
+/// to read or write the dictionaries, never while a provider runs, so a factory may use the
+/// same locator; whatever a change replaces or removes is released after the lock, so a
+/// service's `deinit` may use the locator too. `setReadOnly` publishes the slots in `frozen`,
+/// a `OnceCell`: from then on a get reads them with one acquire load and no lock.
 ///
 /// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
-/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorEntry]`
-/// dictionary. The typed gets are `@inlinable`, so that the caller's specialized code reaches
-/// the provider and its inlinable get without generic indirection.
+/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: AnyObject]`
+/// dictionary.
 @usableFromInline
-package final class LocatorStorage: @unchecked Sendable {
-    // `typeEntries`, `nameEntries`, `parent`, `denyCloneValue` and `assertOnRefusal` are
-    // guarded by `lock`. `frozen` is set once, under `lock` and with release ordering, after the
-    // last write to the entries and `parent`; none is written again, so a reader that saw
-    // `frozen` set (with acquire ordering) reads them without the lock.
-    private let lock = ServiceSpinLock()
-    private let frozen = Atomic<Bool>(false)
-    // Every access is under `lock` or after `frozen` was set, which already excludes
-    // overlapping writes: the run-time exclusivity check would only add cost to every get.
-    @exclusivity(unchecked) private var typeEntries: [ObjectIdentifier: LocatorEntry] = [:]
-    @exclusivity(unchecked) private var nameEntries: [String: LocatorEntry] = [:]
-    private var parent: LocatorParent?
-    private var denyCloneValue = false
-    private var assertOnRefusal = false
+package final class LocatorStorage: Sendable {
+    private let state: Locked<LocatorState>
+    /// The slots and parent of a read-only locator, published once by `setReadOnly`.
+    private let frozen = OnceCell<FrozenSlots>()
 
     /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
     /// loop that each check alone would miss.
-    private static let parentLock = ServiceLock()
+    private static let parentChanges = Locked(())
 
     package init(parent: LocatorParent?) {
-        self.parent = parent
+        state = Locked(LocatorState(slots: LocatorSlots(parent: parent)))
+    }
+
+    /// Releases the parent chain one link at a time: a chain released by nested `deinit`s
+    /// would overflow the stack when it is long.
+    deinit {
+        // Moved out, so that nothing here holds a reference when the release is done.
+        ThreadContext.releaseIteratively(takeParent())
+    }
+
+    /// The references of this locator's parent link, taken out as it is about to be released.
+    private func takeParent() -> [AnyObject] {
+        let parent = frozen.takeAtDeinit()?.slots.parent ?? state.withLock { $0.slots.parent.take() }
+        return parent.map { [$0.locator, $0.storage] } ?? []
     }
 
     // MARK: - Reading
 
+    /// The slots, for a read: the published ones of a read-only locator, else a copy of the
+    /// writable ones taken under the lock.
+    private var slots: LocatorSlots {
+        frozen.value?.slots ?? state.withLock { $0.slots }
+    }
+
     /// Whether the locator is read-only.
-    package var isReadOnly: Bool { frozen.load(ordering: .acquiring) }
+    package var isReadOnly: Bool { frozen.value != nil }
 
     /// Whether clones are refused.
-    package var denyClone: Bool { lock.withLock { denyCloneValue } }
+    package var denyClone: Bool { state.withLock { $0.denyClone } }
 
     /// The parent locator.
-    package var parentLocator: (AnyObject & Sendable)? { currentParent?.locator }
-
-    private var currentParent: LocatorParent? {
-        if frozen.load(ordering: .acquiring) { return parent }
-        return lock.withLock { parent }
-    }
+    package var parentLocator: (AnyObject & Sendable)? { slots.parent?.locator }
 
     /// The number of services stored here (parents excluded).
-    package var count: Int {
-        if frozen.load(ordering: .acquiring) { return typeEntries.count + nameEntries.count }
-        return lock.withLock { typeEntries.count + nameEntries.count }
-    }
+    package var count: Int { slots.count }
 
-    /// What a look-up found in one locator: `found` made from the entry of the slot, or the
-    /// parent to ask next (`nil`: the chain ends).
-    private enum Step<Found> {
-        case found(Found)
-        case next(LocatorStorage?)
-    }
-
-    /// `use` applied to the entry that `read` finds here, or else the parent to ask next.
-    @inline(__always)
-    private func step<Found>(
-        _ read: (LocatorStorage) -> LocatorEntry?,
-        _ use: (LocatorEntry) -> Found
-    ) -> Step<Found> {
-        if frozen.load(ordering: .acquiring) {
-            if let entry = read(self) { return .found(use(entry)) }
-            return .next(parent?.storage)
-        }
-        return lock.withLock {
-            if let entry = read(self) { return .found(use(entry)) }
-            return .next(parent?.storage)
-        }
-    }
-
-    /// `use` applied to the entry that `read` finds in this locator or the nearest parent where
-    /// it finds one; `nil` when none has one. This locator is asked first, outside the loop, so
-    /// that a hit here (the usual case) holds no extra reference to it.
-    @inline(__always)
-    private func find<Found>(
-        _ read: (LocatorStorage) -> LocatorEntry?,
-        _ use: (LocatorEntry) -> Found
-    ) -> Found? {
-        var storage: LocatorStorage
-        switch step(read, use) {
-        case .found(let found): return found
-        case .next(let next?): storage = next
-        case .next(nil): return nil
-        }
-        while true {
-            switch storage.step(read, use) {
-            case .found(let found): return found
-            case .next(let next?): storage = next
-            case .next(nil): return nil
-            }
-        }
-    }
-
-    /// The entry for `id` in this locator or the nearest parent that has one.
-    package func lookup(_ id: ServiceLocatorKeyID) -> LocatorEntry? {
-        switch id.storage {
-        case .type(let type):
-            let typeID = ObjectIdentifier(type)
-            return find({ $0.typeEntries[typeID] }, { $0 })
-        case .name(let name):
-            return find({ $0.nameEntries[name] }, { $0 })
-        }
-    }
-
-    /// The `plainProvider` of the entry of the slot named by the type whose identifier is
-    /// `typeID`, here or in the nearest parent that has one, when that entry holds a service of
-    /// the type whose identifier is `serviceTypeID`; `nil` otherwise.
+    /// What the slot of `id` holds in this locator or the nearest parent that has one: the one
+    /// look-up of every get.
     @usableFromInline
-    package func plainProvider(typeID: ObjectIdentifier, serviceTypeID: ObjectIdentifier) -> AnyObject? {
-        find({ $0.typeEntries[typeID] }, { $0.plainProvider(serving: serviceTypeID) }) ?? nil
+    package func slot(_ id: ServiceLocatorKeyID) -> AnyObject? {
+        // This locator is asked first, so that a hit here (the usual case) holds no extra
+        // reference to it and goes through no loop.
+        let (found, parent) = localSlot(id)
+        guard let parent else { return found }
+        return parent.slotHereOrAbove(id)
     }
 
-    /// The same as `plainProvider(typeID:serviceTypeID:)` for the slot named `name`.
-    @usableFromInline
-    package func plainProvider(name: String, serviceTypeID: ObjectIdentifier) -> AnyObject? {
-        find({ $0.nameEntries[name] }, { $0.plainProvider(serving: serviceTypeID) }) ?? nil
+    /// `slot(_:)` asked of this locator and then of its parents, one after the other.
+    private func slotHereOrAbove(_ id: ServiceLocatorKeyID) -> AnyObject? {
+        var (found, next) = localSlot(id)
+        while found == nil, let storage = next {
+            (found, next) = storage.localSlot(id)
+        }
+        return found
+    }
+
+    /// What the slot of `id` holds here, or the parent to ask next.
+    @inline(__always)
+    private func localSlot(_ id: ServiceLocatorKeyID) -> (AnyObject?, LocatorStorage?) {
+        if let frozen = frozen.value {
+            return frozen.slots.local(id)
+        }
+        return state.withLock { $0.slots.local(id) }
+    }
+
+    /// The entry of the slot of a type that is called `name`, in this locator or the nearest
+    /// parent that has one: how a bare store key finds a service added with an easy key, whose
+    /// `storeKey` is its type's name. `name` is the full name (`String(reflecting:)`, the easy
+    /// keys' `storeKey`) or, when only one type of the locator has it, the short name that 2.x
+    /// easy keys used. Scans the type slots (names are not kept), so it is for the rare gets by
+    /// a bare store key that missed their string slot.
+    package func lookup(typeNamed name: String) -> (any LocatorEntry)? {
+        var storage: LocatorStorage? = self
+        while let current = storage {
+            let slots = current.slots
+            if let entry = slots.typeEntry(named: name) { return entry }
+            storage = slots.parent?.storage
+        }
+        return nil
+    }
+
+    /// The entry of the slot of `id`, for callers that know the service type only at run time.
+    package func lookup(_ id: ServiceLocatorKeyID) -> (any LocatorEntry)? {
+        slot(id).map(Self.entry)
+    }
+
+    static func entry(_ slot: AnyObject) -> any LocatorEntry {
+        // Only providers and params entries are stored.
+        slot as! any LocatorEntry
     }
 
     /// The provider that gives the `Service` service for `id` without params, or `nil` when
-    /// there is none (missing, of another type, or needing params): the path of the typed gets
-    /// that answer `nil` on failure. Inlined into the caller, where `Service` is known, so the
-    /// only call left is the non-generic look-up.
-    @inlinable
+    /// there is none (missing, of another type, or needing params).
+    @inlinable @inline(__always)
     package func plainProvider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> ServiceProvider<Service>? {
-        let serviceTypeID = ObjectIdentifier(Service.self)
-        let found: AnyObject?
-        switch id.storage {
-        case .type(let type): found = plainProvider(typeID: ObjectIdentifier(type), serviceTypeID: serviceTypeID)
-        case .name(let name): found = plainProvider(name: name, serviceTypeID: serviceTypeID)
+        guard let found = slot(id) else { return nil }
+        if let provider = found as? ServiceProvider<Service> {
+            return provider
         }
-        // `serviceTypeID` was checked, so the entry is a `ServiceEntry<Service>` whose
-        // `plainProvider` is a `ServiceProvider<Service>`.
-        return found.map { unsafeDowncast($0, to: ServiceProvider<Service>.self) }
+        return Self.plainProvider(of: found) as? ServiceProvider<Service>
+    }
+
+    /// The provider without params of a slot that holds no plain provider.
+    @usableFromInline
+    static func plainProvider(of slot: AnyObject) -> AnyObject? {
+        entry(slot).plainProvider
     }
 
     /// The entry for `id`, checked to hold a `Service` service.
     package func entry<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
-        -> ServiceEntry<Service>
+        -> any LocatorEntry
     {
-        guard let entry = lookup(id) else {
+        guard let found = slot(id) else {
             throw .serviceNotFound(key: id, service: Service.self)
         }
-        guard entry.serviceTypeID == ObjectIdentifier(Service.self) else {
-            throw .wrongServiceType(key: id, requested: Service.self, stored: entry.serviceType)
+        let entry = Self.entry(found)
+        guard entry.serviceType == Service.self else {
+            throw .serviceNotFound(key: id, service: Service.self, stored: entry.serviceType)
         }
-        return unsafeDowncast(entry, to: ServiceEntry<Service>.self)
+        return entry
     }
 
     /// The provider that gives the service for `id` without params.
@@ -164,7 +148,7 @@ package final class LocatorStorage: @unchecked Sendable {
         -> ServiceProvider<Service>
     {
         let entry = try entry(id, as: Service.self)
-        guard let provider = entry.provider else {
+        guard let provider = entry.plainProvider as? ServiceProvider<Service> else {
             throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: nil)
         }
         return provider
@@ -177,10 +161,10 @@ package final class LocatorStorage: @unchecked Sendable {
         params: Params.Type
     ) throws(ServiceLocatorError) -> ServiceParamsProvider<Service, Params> {
         let entry = try entry(id, as: Service.self)
-        guard entry.paramsTypeID == ObjectIdentifier(Params.self) else {
+        guard let params = entry as? ParamsServiceEntry<Service, Params> else {
             throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: Params.self)
         }
-        return unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params>.self).paramsProvider
+        return params.paramsProvider
     }
 
     /// The service for `id` without params.
@@ -195,24 +179,23 @@ package final class LocatorStorage: @unchecked Sendable {
         -> Service
     {
         let entry = try entry(id, as: Service.self)
-        if entry.paramsTypeID == ObjectIdentifier(Params.self) {
-            return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params>.self)
-                .paramsProvider.getService(params: params)
+        if let typed = entry as? ParamsServiceEntry<Service, Params> {
+            return try typed.paramsProvider.getService(params: params)
         }
-        if entry.paramsTypeID == ObjectIdentifier(Params?.self) {
-            return try unsafeDowncast(entry, to: ParamsServiceEntry<Service, Params?>.self)
-                .paramsProvider.getService(params: params)
+        if let typed = entry as? ParamsServiceEntry<Service, Params?> {
+            return try typed.paramsProvider.getService(params: params)
         }
-        return try entry.service(key: id, untypedParams: params).get()
+        return try entry.anyService(key: id, params: params).get() as! Service
     }
 
     /// The service for `id` as `Any`, checked to be a `serviceType`; `nil` params means none.
     package func anyService(_ id: ServiceLocatorKeyID, serviceType: Any.Type, params: Any?) throws -> Any {
-        guard let entry = lookup(id) else {
+        guard let found = slot(id) else {
             throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType)
         }
-        guard entry.serviceTypeID == ObjectIdentifier(serviceType) else {
-            throw ServiceLocatorError.wrongServiceType(key: id, requested: serviceType, stored: entry.serviceType)
+        let entry = Self.entry(found)
+        guard entry.serviceType == serviceType else {
+            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType, stored: entry.serviceType)
         }
         return try entry.anyService(key: id, params: params).get()
     }
@@ -222,16 +205,13 @@ package final class LocatorStorage: @unchecked Sendable {
     /// Stores `entry` for `id`, replacing what was there, unless the locator is read-only.
     package func add(
         _ id: ServiceLocatorKeyID,
-        entry: LocatorEntry,
+        entry: any LocatorEntry,
         owner: AnyObject & Sendable
     ) -> Result<Void, ServiceLocatorError> {
-        var replaced: LocatorEntry?
-        let refusedAssert: Bool? = lock.withLock {
-            if frozen.load(ordering: .relaxed) { return assertOnRefusal }
-            switch id.storage {
-            case .type(let type): replaced = typeEntries.updateValue(entry, forKey: ObjectIdentifier(type))
-            case .name(let name): replaced = nameEntries.updateValue(entry, forKey: name)
-            }
+        var replaced: AnyObject?
+        let refusedAssert: Bool? = state.withLock { state in
+            if state.isReadOnly { return state.assertOnRefusal }
+            replaced = state.slots.update(entry, for: id)
             return nil
         }
         // The replaced service is released after the lock, not under it.
@@ -255,20 +235,13 @@ package final class LocatorStorage: @unchecked Sendable {
             // get with that key would not return it either.
             case otherType(Any.Type)
         }
-        var removed: LocatorEntry?
-        let outcome: Outcome = lock.withLock {
-            if frozen.load(ordering: .relaxed) { return .refused(assert: assertOnRefusal) }
-            let current: LocatorEntry?
-            switch id.storage {
-            case .type(let type): current = typeEntries[ObjectIdentifier(type)]
-            case .name(let name): current = nameEntries[name]
-            }
-            guard let current else { return .missing }
-            guard current.serviceTypeID == ObjectIdentifier(serviceType) else { return .otherType(current.serviceType) }
-            switch id.storage {
-            case .type(let type): removed = typeEntries.removeValue(forKey: ObjectIdentifier(type))
-            case .name(let name): removed = nameEntries.removeValue(forKey: name)
-            }
+        var removed: AnyObject?
+        let outcome: Outcome = state.withLock { state in
+            if state.isReadOnly { return .refused(assert: state.assertOnRefusal) }
+            guard let current = state.slots[id] else { return .missing }
+            let stored = Self.entry(current).serviceType
+            guard stored == serviceType else { return .otherType(stored) }
+            removed = state.slots.update(nil, for: id)
             return .removed
         }
         // The removed service is released after the lock, not under it.
@@ -282,24 +255,31 @@ package final class LocatorStorage: @unchecked Sendable {
         case .missing:
             return .failure(.serviceNotFound(key: id, service: serviceType))
         case .otherType(let stored):
-            return .failure(.wrongServiceType(key: id, requested: serviceType, stored: stored))
+            return .failure(.serviceNotFound(key: id, service: serviceType, stored: stored))
         }
     }
 
-    /// Makes the locator read-only. A second call with the same `denyClone` does nothing; one
-    /// that would change `denyClone` is refused.
+    /// Makes the locator read-only. A later call may tighten `denyClone` (`true` after `false`,
+    /// as 2.0.1 did) and otherwise does nothing; one that would allow clones again is refused.
     package func setReadOnly(
         denyClone: Bool,
         assertionFailure: Bool,
         owner: AnyObject & Sendable
     ) -> Result<Void, ServiceLocatorError> {
-        let refusedAssert: Bool? = lock.withLock {
-            if frozen.load(ordering: .relaxed) {
-                return denyClone == denyCloneValue ? nil : assertOnRefusal
+        let refusedAssert: Bool? = state.withLock { state in
+            if state.isReadOnly {
+                if denyClone || !state.denyClone {
+                    state.denyClone = state.denyClone || denyClone
+                    return nil
+                }
+                return state.assertOnRefusal
             }
-            denyCloneValue = denyClone
-            assertOnRefusal = assertionFailure
-            frozen.store(true, ordering: .releasing)
+            state.denyClone = denyClone
+            state.assertOnRefusal = assertionFailure
+            state.isReadOnly = true
+            // The slots move to `frozen`; the lock keeps only what may still change.
+            frozen.publish(FrozenSlots(slots: state.slots))
+            state.slots = LocatorSlots(parent: nil)
             return nil
         }
         guard let assert = refusedAssert else { return .success(()) }
@@ -307,37 +287,29 @@ package final class LocatorStorage: @unchecked Sendable {
         return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
     }
 
-    /// The services and parent to copy into a clone, or `nil` (reported) when clones are denied.
-    private func cloneState(owner: AnyObject & Sendable) -> LocatorCloneState? {
-        let state: (denied: Bool, assert: Bool, copy: LocatorCloneState?) = lock.withLock {
-            if denyCloneValue { return (true, assertOnRefusal, nil) }
-            return (false, false, LocatorCloneState(typeEntries: typeEntries, nameEntries: nameEntries, parent: parent))
-        }
-        if state.denied {
-            _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: state.assert)
-        }
-        return state.copy
-    }
-
     /// Fills `copy`, the storage of a new locator `copyOwner`, with this locator's services and
     /// parent: the work of `clone()`. When clones are denied, the refusal is reported and `copy`
     /// stays empty. A copy that its own initializer already made read-only is left as it is.
     package func fillClone(_ copy: LocatorStorage, owner: AnyObject & Sendable, copyOwner: AnyObject & Sendable) {
-        guard let state = cloneState(owner: owner) else { return }
-        var (typeEntries, nameEntries) = (state.typeEntries, state.nameEntries)
+        let (denied, assert) = state.withLock { ($0.denyClone, $0.assertOnRefusal) }
+        if denied {
+            _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: assert)
+            return
+        }
+        var slots = self.slots
+        let parent = slots.parent
+        slots.parent = nil
         // The copy gets storage of its own here, outside its lock: storage shared with this
-        // locator would make the first change of either one copy every entry under its lock.
-        typeEntries.reserveCapacity(typeEntries.count)
-        nameEntries.reserveCapacity(nameEntries.count)
-        let filled: Bool = copy.lock.withLock {
-            guard !copy.frozen.load(ordering: .relaxed) else { return false }
-            swap(&copy.typeEntries, &typeEntries)
-            swap(&copy.nameEntries, &nameEntries)
+        // locator would make the first change of either one copy every slot under its lock.
+        slots.makeUnique()
+        let filled: Bool = copy.state.withLock { state in
+            guard !state.isReadOnly else { return false }
+            swap(&state.slots, &slots)
             return true
         }
         // What the copy held before is released after its lock, not under it.
-        withExtendedLifetime((typeEntries, nameEntries)) {}
-        if filled, let parent = state.parent {
+        withExtendedLifetime(slots) {}
+        if filled, let parent {
             _ = copy.setParent(parent, owner: copyOwner)
         }
     }
@@ -345,19 +317,19 @@ package final class LocatorStorage: @unchecked Sendable {
     /// Sets the parent, unless the locator is read-only or the chain would loop.
     package func setParent(_ newParent: LocatorParent?, owner: AnyObject & Sendable) -> Result<Void, ServiceLocatorError> {
         var replaced = newParent
-        let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentLock.withLock {
+        let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentChanges.withLock { _ in
             var ancestor = newParent?.storage
             while let current = ancestor {
                 if current === self {
                     return (.parentCycle(locator: type(of: owner)), false)
                 }
-                ancestor = current.currentParent?.storage
+                ancestor = current.slots.parent?.storage
             }
-            return lock.withLock {
-                if frozen.load(ordering: .relaxed) {
-                    return (.readOnly(locator: type(of: owner), change: "set parent"), assertOnRefusal)
+            return state.withLock { state in
+                if state.isReadOnly {
+                    return (.readOnly(locator: type(of: owner), change: "set parent"), state.assertOnRefusal)
                 }
-                swap(&parent, &replaced)
+                swap(&state.slots.parent, &replaced)
                 return nil
             }
         }
@@ -373,10 +345,85 @@ package final class LocatorStorage: @unchecked Sendable {
         owner: AnyObject & Sendable,
         assert: Bool
     ) -> Result<Void, ServiceLocatorError> {
-        LogRecorder.shared.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
+        LogRecorder.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
         if assert {
             assertionFailure(error.description)
         }
         return .failure(error)
+    }
+}
+
+/// What may change in a locator, under its lock.
+struct LocatorState {
+    /// The slots and parent while the locator is writable (empty once they are published).
+    var slots: LocatorSlots
+    var isReadOnly = false
+    var denyClone = false
+    var assertOnRefusal = false
+}
+
+/// A locator's services by slot, and its parent.
+struct LocatorSlots: @unchecked Sendable {  // it holds only `LocatorEntry` objects, which are Sendable
+    var types: [ObjectIdentifier: AnyObject] = [:]
+    var names: [String: AnyObject] = [:]
+    var parent: LocatorParent?
+
+    init(parent: LocatorParent?) {
+        self.parent = parent
+    }
+
+    var count: Int { types.count + names.count }
+
+    @inline(__always)
+    subscript(id: ServiceLocatorKeyID) -> AnyObject? {
+        switch id.storage {
+        case .type(let type): return types[ObjectIdentifier(type)]
+        case .name(let name): return names[name]
+        }
+    }
+
+    /// What the slot of `id` holds, or else the parent's storage to ask next.
+    @inline(__always)
+    func local(_ id: ServiceLocatorKeyID) -> (AnyObject?, LocatorStorage?) {
+        if let found = self[id] {
+            return (found, nil)
+        }
+        return (nil, parent?.storage)
+    }
+
+    /// Stores `entry` (or removes the slot when `nil`); returns what the slot held.
+    mutating func update(_ entry: (any LocatorEntry)?, for id: ServiceLocatorKeyID) -> AnyObject? {
+        switch (id.storage, entry) {
+        case (.type(let type), let entry?): return types.updateValue(entry, forKey: ObjectIdentifier(type))
+        case (.type(let type), nil): return types.removeValue(forKey: ObjectIdentifier(type))
+        case (.name(let name), let entry?): return names.updateValue(entry, forKey: name)
+        case (.name(let name), nil): return names.removeValue(forKey: name)
+        }
+    }
+
+    /// Gives the dictionaries buffers of their own.
+    mutating func makeUnique() {
+        types.reserveCapacity(types.count)
+        names.reserveCapacity(names.count)
+    }
+
+    /// The entry of the type slot whose type is called `name` (see `lookup(typeNamed:)`).
+    func typeEntry(named name: String) -> (any LocatorEntry)? {
+        var shortMatches: [any LocatorEntry] = []
+        for slot in types.values {
+            let entry = LocatorStorage.entry(slot)
+            if String(reflecting: entry.serviceType) == name { return entry }
+            if String(describing: entry.serviceType) == name { shortMatches.append(entry) }
+        }
+        return shortMatches.count == 1 ? shortMatches[0] : nil
+    }
+}
+
+/// The slots of a read-only locator, published once.
+final class FrozenSlots: Sendable {
+    let slots: LocatorSlots
+
+    init(slots: LocatorSlots) {
+        self.slots = slots
     }
 }

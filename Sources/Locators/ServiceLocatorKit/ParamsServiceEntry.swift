@@ -1,21 +1,28 @@
-/// A stored params service. Its `provider` (for gets without params) is the params provider
+/// A stored params service. Its `plainProvider` (for gets without params) is the params provider
 /// converted with `nil` params when `Params` is optional.
-package final class ParamsServiceEntry<Service, Params>: ServiceEntry<Service>, @unchecked Sendable {
-    // Immutable.
+package final class ParamsServiceEntry<Service, Params>: LocatorEntry, @unchecked Sendable {  // immutable
     package let paramsProvider: ServiceParamsProvider<Service, Params>
+    package let plainProvider: AnyObject?
     private let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
     package init(paramsProvider: ServiceParamsProvider<Service, Params>) {
         self.paramsProvider = paramsProvider
-        let noParams = ParamsCast<Params>.cast(nil)
-        super.init(provider: noParams.map { paramsProvider.convert(params: $0) }, paramsType: Params.self)
+        plainProvider = ParamsCast<Params>.cast(nil).map { paramsProvider.convert(params: $0) }
     }
 
-    override package func service(key: ServiceLocatorKeyID, untypedParams params: Any) -> Result<Service, any Error> {
+    package var serviceType: Any.Type { Service.self }
+    package var paramsType: Any.Type? { Params.self }
+
+    package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
+        service(key: key, untypedParams: params).map { $0 }
+    }
+
+    /// The service for params whose type is known only at run time; `nil` means none.
+    package func service(key: ServiceLocatorKeyID, untypedParams params: Any?) -> Result<Service, any Error> {
         guard let typed = ParamsCast<Params>.cast(params, takesForeignNil: takesForeignNil) else {
             return .failure(
                 ServiceLocatorError.wrongParams(
-                    key: key, service: Service.self, expected: Params.self, received: type(of: params)
+                    key: key, service: Service.self, expected: Params.self, received: params.map { type(of: $0) }
                 )
             )
         }

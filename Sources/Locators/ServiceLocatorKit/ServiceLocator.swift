@@ -30,7 +30,7 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// The locator asked for the services this one lacks.
     public final var parent: ServiceLocator? {
-        storage.parentLocator.map { unsafeDowncast($0, to: ServiceLocator.self) }
+        storage.parentLocator as? ServiceLocator
     }
 
     /// Whether changes are refused (after `setReadOnly`).
@@ -49,7 +49,8 @@ open class ServiceLocator: @unchecked Sendable {
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build). A refusal is always reported to the ``ServiceLocatorLogger``s and returned.
-    /// - Returns: a failure only when an earlier call set another `denyClone`.
+    /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
+    ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
     public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
         -> Result<Void, ServiceLocatorError>
@@ -87,7 +88,7 @@ open class ServiceLocator: @unchecked Sendable {
         key: Key,
         provider: ServiceProvider<Key.ServiceType>
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(key.keyID, entry: ServiceEntry(provider: provider), owner: self)
+        storage.add(key.keyID, entry: provider, owner: self)
     }
 
     /// Stores the params `provider` under `key`. When its params are optional, the service can
@@ -159,8 +160,8 @@ open class ServiceLocator: @unchecked Sendable {
     /// Removes the service stored under `key` in this locator (parents are not changed).
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
-    ///   removed), `.serviceNotFound` when nothing was stored under `key`, `.wrongServiceType`
-    ///   when the key's slot holds a service of another type (which stays).
+    ///   removed), `.serviceNotFound` when nothing was stored under `key` or the key's slot
+    ///   holds a service of another type (which stays; the error's `stored` names it).
     @discardableResult
     public final func removeService<Key: ServiceLocatorKey>(key: Key) -> Result<Void, ServiceLocatorError> {
         storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self)

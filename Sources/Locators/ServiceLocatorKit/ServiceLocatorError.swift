@@ -5,18 +5,18 @@ import Foundation
 /// A factory that fails is not a locator error: `tryService` passes the provider's
 /// `ServiceObtainError` through unchanged.
 public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible {
-    /// Nothing is stored for `key` in the locator or its parents; `service` is the type asked for.
-    case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type)
+    /// No `service` (the type asked for) is stored for `key` in the locator or its parents.
+    ///
+    /// `stored` is the type of the service the nearest slot of `key` holds instead (two key
+    /// types share one `storeKey`), or `nil` when the slot is empty. As in 2.0.1, a slot
+    /// holding another type is "not found" for this key.
+    case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
     /// The params given do not fit the service stored for `key`.
     ///
     /// `expected` is the params type the service takes (`nil`: it takes none); `received` is the
     /// type of the params given (`nil`: none were given).
     case wrongParams(key: ServiceLocatorKeyID, service: Any.Type, expected: Any.Type?, received: Any.Type?)
-
-    /// The service stored for `key` is a `stored`, not the `requested` type (two key types share
-    /// one `storeKey`).
-    case wrongServiceType(key: ServiceLocatorKeyID, requested: Any.Type, stored: Any.Type)
 
     /// `locator` is read-only, so `change` was refused and nothing changed.
     case readOnly(locator: Any.Type, change: String)
@@ -36,15 +36,15 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// A sentence naming the locator or service and the cause.
     public var errorDescription: String? {
         switch self {
-        case let .serviceNotFound(key, service):
+        case let .serviceNotFound(key, service, nil):
             return "Service \(Self.name(service)) not found for key '\(key)'"
+        case let .serviceNotFound(key, service, stored?):
+            return "Service \(Self.name(service)) not found for key '\(key)': the slot holds a \(Self.name(stored))"
         case let .wrongParams(key, service, expected, received):
             let expectedText = expected.map { "params of type \(Self.name($0))" } ?? "no params"
             let receivedText = received.map { "params of type \(Self.name($0))" } ?? "no params"
             return "Wrong params for service \(Self.name(service)) (key '\(key)'): it takes \(expectedText), "
                 + "but got \(receivedText)"
-        case let .wrongServiceType(key, requested, stored):
-            return "Service for key '\(key)' is \(Self.name(stored)), not the requested \(Self.name(requested))"
         case let .readOnly(locator, change):
             return "\(Self.name(locator)) is read-only: refused to \(change)"
         case let .cloneDenied(locator):

@@ -12,21 +12,23 @@
 /// AppServiceLocator.holder.setup(locator)
 /// let service: FirstService = try AppServiceLocator.holder.tryLocator().tryService()
 /// ```
-public final class SharedServiceLocator<Locator: AnyObject & Sendable>: @unchecked Sendable {
-    // `current`, `locked` and `assertOnRefusal` are guarded by `lock`.
-    private let lock = ServiceLock()
-    private var current: Locator?
-    private var locked = false
-    private var assertOnRefusal = true
+public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable {
+    private let state = Locked(State())
+
+    private struct State {
+        var current: Locator?
+        var locked = false
+        var assertOnRefusal = true
+    }
 
     /// A holder with no locator set up.
     public init() {}
 
     /// The shared locator, or `nil` before `setup`.
-    public var locator: Locator? { lock.withLock { current } }
+    public var locator: Locator? { state.withLock { $0.current } }
 
     /// Whether the shared locator may no longer be replaced.
-    public var readOnly: Bool { lock.withLock { locked } }
+    public var readOnly: Bool { state.withLock { $0.locked } }
 
     /// The shared locator.
     ///
@@ -51,11 +53,11 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: @uncheck
     public func setup(_ locator: Locator, readOnlySharedAfter: Bool = true, assertionFailure: Bool = true)
         -> Result<Void, ServiceLocatorError>
     {
-        let refusedAssert: Bool? = lock.withLock {
-            if locked { return assertOnRefusal }
-            current = locator
-            locked = readOnlySharedAfter
-            assertOnRefusal = assertionFailure
+        let refusedAssert: Bool? = state.withLock { state in
+            if state.locked { return state.assertOnRefusal }
+            state.current = locator
+            state.locked = readOnlySharedAfter
+            state.assertOnRefusal = assertionFailure
             return nil
         }
         guard let assert = refusedAssert else { return .success(()) }

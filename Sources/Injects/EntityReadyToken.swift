@@ -1,0 +1,45 @@
+/// The subscription of a ready handler added with `addReadyContainerHandler(_:handler:)`: keep
+/// it while the handler should wait. Releasing the token (or calling `cancel()`) unsubscribes a
+/// handler that has not run yet, as in ServiceInjects 3.0.
+///
+/// ```swift
+/// var token: ServiceInjectReadyToken? = ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+///     showFirstScreen()
+/// }
+/// token = nil  // the handler will not run
+/// ```
+///
+/// Both resolvers return this token, under the names `ServiceInjectReadyToken` and
+/// `EntityInjectReadyToken`; `nil` when the handler already ran because the container or
+/// entity was registered.
+public final class EntityReadyToken: Sendable {
+    let registry: InjectRegistry
+    let id: UInt64
+
+    init(registry: InjectRegistry, id: UInt64) {
+        self.registry = registry
+        self.id = id
+    }
+
+    deinit {
+        registry.cancelWaiter(id)
+    }
+
+    /// Whether the handler still waits for its container or entity.
+    public var isWaiting: Bool { registry.isWaiting(id) }
+
+    /// Unsubscribes the handler if it has not run yet (releasing the token does the same).
+    public func cancel() {
+        registry.cancelWaiter(id)
+    }
+}
+
+/// The token of a handler waiting for a container (`ServiceInjectResolver.addReadyContainerHandler`).
+public typealias ServiceInjectReadyToken = EntityReadyToken
+
+/// The token of a handler waiting for an entity (`EntityInjectResolver.addReadyContainerHandler`).
+public typealias EntityInjectReadyToken = EntityReadyToken
+
+/// The earlier name of the ready-handler token. Releasing the token now cancels its handler.
+@available(*, deprecated, message: "releasing the token now cancels the handler: keep it", renamed: "ServiceInjectReadyToken")
+public typealias ServiceInjectToken = EntityReadyToken

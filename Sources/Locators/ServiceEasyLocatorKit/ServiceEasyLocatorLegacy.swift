@@ -1,0 +1,35 @@
+// The 2.0.1 unlabeled spellings of the easy locator, kept so that old code builds (with a
+// deprecation warning that names today's spelling). See docs/migration.md.
+
+extension ServiceEasyLocator {
+    /// The 2.0.1 spelling of `getService(serviceType:)`: `locator.getService(FirstService.self)`.
+    @available(*, deprecated, renamed: "getService(serviceType:)")
+    public final func getService<Service>(_ serviceType: Service.Type) -> Service? {
+        getService(serviceType: serviceType)
+    }
+
+    /// The 2.0.1 spelling of `getService(serviceType:params:)`.
+    @available(*, deprecated, renamed: "getService(serviceType:params:)")
+    public final func getService<Service, Params>(_ serviceType: Service.Type, params: Params) -> Service? {
+        getService(serviceType: serviceType, params: params)
+    }
+
+    /// The 2.0.1 spelling of `tryService(serviceType:)`: `try locator.tryService(FirstService.self)`.
+    @available(*, deprecated, renamed: "tryService(serviceType:)")
+    public final func tryService<Service>(_ serviceType: Service.Type) throws -> Service {
+        try tryService(serviceType: serviceType)
+    }
+
+    /// The 2.0.1 spelling of `tryService(serviceType:params:)`.
+    @available(*, deprecated, renamed: "tryService(serviceType:params:)")
+    public final func tryService<Service, Params>(_ serviceType: Service.Type, params: Params) throws -> Service {
+        try tryService(serviceType: serviceType, params: params)
+    }
+
+    /// The 2.0.1 spelling of `removeService(serviceType:)`: `locator.removeService(FirstService.self)`.
+    @available(*, deprecated, renamed: "removeService(serviceType:)")
+    @discardableResult
+    public final func removeService<Service>(_ serviceType: Service.Type) -> Result<Void, ServiceLocatorError> {
+        removeService(serviceType: serviceType)
+    }
+}

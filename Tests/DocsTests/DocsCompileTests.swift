@@ -1,0 +1,204 @@
+// Every ```swift block of README.md and docs/*.md, compiled the way a reader would use it: the
+// blocks of one guide pasted in order into one main.swift, against the products of this build.
+// How to mark a block that is partial on purpose: docs/README.md.
+import Foundation
+import Testing
+
+/// The guides whose Swift blocks are checked: README.md and every markdown file in docs/, so a
+/// new guide is checked just by being there.
+enum Guides {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let all: [String] = {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }()
+}
+
+@Suite("Swift blocks of README.md and docs/*.md")
+struct DocsCompileTests {
+    @Test("The blocks of a guide compile together, one marked `alone` by itself; `fails` fails as it says",
+          arguments: Guides.all)
+    func guideCompiles(path: String) throws {
+        let url = Guides.root.appendingPathComponent(path)
+        let blocks: [DocBlock]
+        do {
+            blocks = try DocBlockReader.blocks(in: String(contentsOf: url, encoding: .utf8))
+        } catch let error as DocMarkupError {
+            Issue.record("\(path):\(error)", sourceLocation: location(path, line: error.line))
+            return
+        }
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+
+        // The unmarked blocks as one main.swift, then each `alone` block as a main.swift of its own.
+        let together = blocks.filter { $0.check == .compile }
+        let units = (together.isEmpty ? [] : [together]) + blocks.filter { $0.check == .alone }.map { [$0] }
+        for unit in units {
+            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: unit, path: path))
+            if !outcome.succeeded {
+                let (line, column) = firstError(in: outcome.output, path: path) ?? (unit[0].line, 1)
+                let what = unit[0].check == .alone ? "the block marked alone" : "one main.swift"
+                Issue.record(
+                    "\(path) does not compile as \(what):\n\(outcome.output)",
+                    sourceLocation: location(path, line: line, column: column)
+                )
+            }
+        }
+
+        for block in blocks {
+            guard case .fails(let expected) = block.check else { continue }
+            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: [block], path: path))
+            let failsAsSaid = !outcome.succeeded
+                && outcome.output.split(separator: "\n").contains { $0.contains("error: ") && $0.contains(expected) }
+            if !failsAsSaid {
+                let said = outcome.succeeded ? "(no error)" : outcome.output
+                Issue.record(
+                    Comment(rawValue: "\(path):\(block.line): the block should fail to compile with \"\(expected)\", "
+                        + "but the compiler said:\n\(said)"),
+                    sourceLocation: location(path, line: block.line)
+                )
+            }
+        }
+    }
+
+    @Test("README.md and every guide in docs/ are checked")
+    func guidesAreFound() {
+        for path in ["README.md", "docs/core.md", "docs/injects.md", "docs/locators.md", "docs/objc-bridge.md", "docs/migration.md"] {
+            #expect(Guides.all.contains(path))
+        }
+    }
+
+    @Test("A block that does not compile fails the check, naming its file and line")
+    func brokenBlockFails() throws {
+        // The second block sees the first (as in one main.swift), but misuses it.
+        let markdown = """
+            # A guide
+
+            ```swift
+            let number = 1
+            ```
+
+            ```swift
+            let text: String = number
+            ```
+            """
+        let blocks = try DocBlockReader.blocks(in: markdown)
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let outcome = try compiler.compile(DocBlockReader.mainSwift(of: blocks, path: "docs/broken.md"))
+        #expect(!outcome.succeeded)
+        #expect(outcome.output.contains(
+            "docs/broken.md:8:20: error: cannot convert value of type 'Int' to specified type 'String'"
+        ))
+        #expect(firstError(in: outcome.output, path: "docs/broken.md")! == (8, 20))
+    }
+
+    /// The line and column of the first error the compiler reported in `path`.
+    func firstError(in output: String, path: String) -> (Int, Int)? {
+        for line in output.split(separator: "\n") where line.hasPrefix(path + ":") && line.contains(": error: ") {
+            let numbers = line.dropFirst(path.count + 1).split(separator: ":").prefix(2).compactMap { Int($0) }
+            if numbers.count == 2 {
+                return (numbers[0], numbers[1])
+            }
+        }
+        return nil
+    }
+
+    func location(_ path: String, line: Int, column: Int = 1) -> SourceLocation {
+        SourceLocation(
+            fileID: "ServiceContainerKit/\(path)",
+            filePath: Guides.root.appendingPathComponent(path).path,
+            line: line,
+            column: column
+        )
+    }
+}
+
+@Suite("Reading the Swift blocks of markdown")
+struct DocBlockReaderTests {
+    @Test("Swift blocks are read with the line of their first line of code; other blocks are not")
+    func readsSwiftBlocks() throws {
+        let markdown = """
+            Text.
+
+            ```bash
+            swift test
+            ```
+
+            ````markdown
+            ```swift
+            let shown = "inside another block"
+            ```
+            ````
+
+            1. A step:
+
+               ```swift
+               let a = 1
+                 let b = 2
+               ```
+            ```Swift title
+            let c = 3
+            ```
+            """
+        let blocks = try DocBlockReader.blocks(in: markdown)
+        #expect(blocks == [
+            DocBlock(line: 16, code: "let a = 1\n  let b = 2", check: .compile),
+            DocBlock(line: 20, code: "let c = 3", check: .compile),
+        ])
+    }
+
+    @Test("Markers before a block say how it is checked")
+    func markers() throws {
+        let markdown = """
+            <!-- doc-check: skip a fragment of Package.swift -->
+            ```swift
+            .product(name: "ServiceInjects", package: "ServiceContainerKit"),
+            ```
+            <!-- doc-check: fails "missing argument for parameter 'key'" -->
+
+            ```swift
+            locator.addService(provider: provider)
+            ```
+            <!-- doc-check: alone -->
+            ```swift
+            let alternative = 1
+            ```
+            """
+        let blocks = try DocBlockReader.blocks(in: markdown)
+        #expect(blocks.map(\.check) == [.skip, .fails("missing argument for parameter 'key'"), .alone])
+        #expect(blocks.map(\.line) == [3, 8, 12])
+    }
+
+    @Test("A marker the reader does not know, or one without its block, is an error", arguments: [
+        ("<!-- doc-check: skipped -->\n```swift\nlet a = 1\n```", 1, "unknown doc-check marker"),
+        ("<!-- doc-check: fails missing quotes -->\n```swift\nlet a = 1\n```", 1, "unknown doc-check marker"),
+        ("<!-- doc-check: skip\n-->\n```swift\nlet a = 1\n```", 1, "must end on its line"),
+        ("<!-- doc-check: skip -->\nSome text.\n```swift\nlet a = 1\n```", 1, "not followed by a ```swift block"),
+        ("<!-- doc-check: skip -->\n```bash\nswift test\n```", 1, "not followed by a ```swift block"),
+        ("<!-- doc-check: skip -->\n<!-- doc-check: skip -->\n```swift\nlet a = 1\n```", 1, "not followed"),
+        ("Text\n<!-- doc-check: skip -->", 2, "not followed by a ```swift block"),
+        ("```swift\nlet a = 1\n", 1, "never closed"),
+    ])
+    func markupErrors(markdown: String, line: Int, message: String) {
+        let error = #expect(throws: DocMarkupError.self) { try DocBlockReader.blocks(in: markdown) }
+        #expect(error?.line == line)
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test("The main.swift of a guide maps each block to its lines in the guide")
+    func mainSwift() {
+        let source = DocBlockReader.mainSwift(
+            of: [DocBlock(line: 4, code: "let a = 1", check: .compile), DocBlock(line: 9, code: "print(a)", check: .compile)],
+            path: "docs/guide.md"
+        )
+        #expect(source == """
+            #sourceLocation(file: "docs/guide.md", line: 4)
+            let a = 1
+            #sourceLocation(file: "docs/guide.md", line: 9)
+            print(a)
+            #sourceLocation()
+
+            """)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The toolchain's compiler, pointed at the modules of the build that runs the tests.
+///
+/// The product modules are found next to the test executable (`<build>/debug/Modules`), so the
+/// check uses what this very build made: `.build` for `swift test`, `.build-tsan` for the
+/// ThreadSanitizer run. Code is compiled to SIL, not linked or run: that reports every error the
+/// compiler gives, those of its SIL passes included (definite initialization, data-race
+/// safety), at the cost of about a second per file.
+struct SwiftCompiler: Sendable {
+    /// Why the compiler could not be set up.
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What compiling one file gave.
+    struct Outcome: Sendable {
+        let succeeded: Bool
+        /// The compiler's diagnostics, in the compact `file:line:column: error: ...` style.
+        let output: String
+    }
+
+    let executable: URL
+    let leadingArguments: [String]
+    let modules: URL
+    let workingDirectory: URL
+
+    /// The longest a compile may take: the first one may build the module cache.
+    static let timeout: TimeInterval = 300
+
+    /// The compiler for the current build; `workingDirectory` is where the paths of
+    /// `#sourceLocation` lines are relative to.
+    static func current(workingDirectory: URL) throws -> SwiftCompiler {
+        guard let modules = productModules() else {
+            throw SetupError(description: "no ServiceContainerKit.swiftmodule near the test executable "
+                + "(\(Bundle.main.executablePath ?? "unknown")): run the tests with `swift test`")
+        }
+        #if os(macOS)
+        return SwiftCompiler(
+            executable: URL(fileURLWithPath: "/usr/bin/xcrun"), leadingArguments: ["swiftc"],
+            modules: modules, workingDirectory: workingDirectory
+        )
+        #else
+        guard let swiftc = executableInPath("swiftc") else {
+            throw SetupError(description: "swiftc is not in PATH: put the toolchain's bin directory there")
+        }
+        return SwiftCompiler(
+            executable: swiftc, leadingArguments: [], modules: modules, workingDirectory: workingDirectory
+        )
+        #endif
+    }
+
+    /// The directory of the built product modules, searched upwards from the test executable and
+    /// the loaded bundles.
+    static func productModules() -> URL? {
+        let starts = ([Bundle.main.executableURL] + Bundle.allBundles.map(\.bundleURL)).compactMap { $0 }
+        for start in starts {
+            var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<4 {
+                for candidate in [directory.appendingPathComponent("Modules"), directory] {
+                    let module = candidate.appendingPathComponent("ServiceContainerKit.swiftmodule")
+                    if FileManager.default.fileExists(atPath: module.path) {
+                        return candidate
+                    }
+                }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+
+    static func executableInPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// Compiles `source` as the `main.swift` of a module of its own, in Swift 6 mode.
+    func compile(_ source: String) throws -> Outcome {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("doc-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let main = directory.appendingPathComponent("main.swift")
+        try source.write(to: main, atomically: true, encoding: .utf8)
+
+        // The compiler's own module cache: the build's may name the same modules by another path.
+        let arguments = leadingArguments + [
+            "-emit-sil", "-o", directory.appendingPathComponent("main.sil").path,
+            "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm",
+            "-I", modules.path, main.path,
+        ]
+        return try run(arguments)
+    }
+
+    private func run(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = workingDirectory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: watchdog)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        var output = String(decoding: data, as: UTF8.self)
+        if process.terminationReason == .uncaughtSignal {
+            output += "\nthe compiler was stopped (signal \(process.terminationStatus)) after at most \(Int(Self.timeout)) s"
+        }
+        return Outcome(succeeded: process.terminationReason == .exit && process.terminationStatus == 0, output: output)
+    }
+}
