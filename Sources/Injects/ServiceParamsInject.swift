@@ -56,9 +56,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) {
-        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line) {
-            ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2)
-        }
+        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
     }
 
     /// Injects the service of the provider at `keyPath` once params are given with
@@ -69,9 +67,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) {
-        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line) {
-            ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2)
-        }
+        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
     }
 
     /// Injects the service made with `params` by the optional provider at `keyPath`: `nil` when
@@ -83,10 +79,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) where Service == Wrapped? {
-        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line) {
-            container, params, site in
-            container[keyPath: keyPath].map { ServiceInjectProviding.service($0, params: params, site: site) }
-        }
+        self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
     }
 
     /// Injects the service of the optional provider at `keyPath` once params are given: `nil`
@@ -97,8 +90,21 @@ public struct ServiceParamsInject<Container, Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) where Service == Wrapped? {
-        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line) {
-            container, params, site in
+        self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
+    }
+
+    /// Makes the service with the provider at `keyPath`.
+    static func making(_ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>)
+        -> (Container, Params, InjectSite) -> Service
+    {
+        { ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2) }
+    }
+
+    /// Makes the service with the optional provider at `keyPath`: `nil` when there is none.
+    static func making<Wrapped>(_ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>)
+        -> (Container, Params, InjectSite) -> Service
+    where Service == Wrapped? {
+        { container, params, site in
             container[keyPath: keyPath].map { ServiceInjectProviding.service($0, params: params, site: site) }
         }
     }
