@@ -24,8 +24,9 @@ import Synchronization
 /// left out. `takeAtDeinit()` is the one other write, made when nothing else can reach the
 /// cell.
 ///
-/// **Pays for** `core/lazy get (made)` and `injects/@ServiceInject read, late` (and the
-/// read-only locator gets): with the check, each read calls into the runtime twice.
+/// **Pays for** `core/lazy get (made)` (and every other read of a published value): with the
+/// check, each read calls into the runtime twice, and the get costs 105 instructions more than
+/// a stored reference read instead of 20, past its ceiling of 25 (`--instructions`).
 @usableFromInline
 package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant above
     @usableFromInline let isSet: Atomic<Bool>
@@ -80,7 +81,10 @@ package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant
 /// so the object is alive whenever `withObject` runs.
 ///
 /// **Pays for** `injects/@ServiceInject read, late`: reading through the wrapper's strong
-/// reference copies the wrapper out of its owner, a retain and a release around every read.
+/// reference copies the wrapper out of its owner, and the read costs 6.8 times a stored
+/// property read instead of 1.14 (its target is 1.5). In a safe provider's get it spares the
+/// retain and release of the lock and the inner provider around the lock's calls: 328
+/// instructions instead of 259, past the ceiling of 1.5 times an `NSLock` taken by hand.
 @usableFromInline
 package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  // see the invariant above
     @usableFromInline let unmanaged: Unmanaged<Object>
