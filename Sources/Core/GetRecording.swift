@@ -57,13 +57,16 @@ enum GetRecording {
     }
 
     /// Records a get of `node`, a `service`: its asker, and for a making its time and outcome.
-    /// `covering` are the identities of the makings the get may run (a recorded provider's).
+    /// `covering` are the identities of the makings the get may run (a recorded provider's);
+    /// `running` is the identity of another provider whose factory the making runs (a provider
+    /// made by `convert(params:)` runs its params provider's).
     @usableFromInline
     static func record<Value>(
         node: ObjectIdentifier,
         service: Any.Type,
         isMaking: Bool,
         covering: [ObjectIdentifier] = [],
+        running other: ObjectIdentifier? = nil,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         let context = ThreadContext.current
@@ -75,6 +78,9 @@ enum GetRecording {
         let asker = recording.frames.last?.node
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: false)
+            if let other {
+                log.asked(by: node, for: other, service: service, isCycle: false)
+            }
         }
         recording.frames.append(ThreadRecording.Frame(node: node, covering: covering, start: .now))
         let result = Result { () throws(ServiceObtainError) -> Value in try body() }

@@ -24,7 +24,8 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         case many
         /// Kept for the current session of a mediator: a hexagon.
         case session
-        /// Made from params on every get: a parallelogram.
+        /// Made from params on every get: a box with cut corners (Graphviz) or a parallelogram
+        /// (Mermaid).
         case params
         /// Asked for, but not a provider of the container: an ellipse.
         case unknown
@@ -96,7 +97,7 @@ extension ServiceGraph {
             "digraph services {",
             "    rankdir=LR;",
             "    node [fontname=\"Helvetica\", fontsize=11, shape=box];",
-            "    edge [color=\"#475569\"];",
+            "    edge [color=\"#475569\", fontname=\"Helvetica\", fontsize=10];",
         ]
         for (index, node) in nodes.enumerated() {
             var attributes = [(name: "label", value: Self.dotQuoted(node.name + "\n" + detail(of: node)))]
@@ -136,7 +137,7 @@ extension ServiceGraph {
         .weak: [("style", "\"rounded,dashed,filled\""), ("fillcolor", "\"#f1f5f9\"")],
         .many: [("shape", "box3d"), ("style", "filled"), ("fillcolor", "\"#fef9c3\"")],
         .session: [("shape", "hexagon"), ("style", "filled"), ("fillcolor", "\"#ede9fe\"")],
-        .params: [("shape", "parallelogram"), ("style", "filled"), ("fillcolor", "\"#ffedd5\"")],
+        .params: [("style", "\"filled,diagonals\""), ("fillcolor", "\"#ffedd5\"")],
         .unknown: [("shape", "ellipse"), ("style", "\"dashed,filled\""), ("fillcolor", "white")],
     ]
 

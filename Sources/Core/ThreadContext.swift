@@ -90,7 +90,8 @@ package struct ThreadContext {
     }
 
     /// Runs `body` with `id` marked as being obtained on this thread. While a validation or a
-    /// graph recorder runs, `body` is recorded as a making of `node` (`id` unless given).
+    /// graph recorder runs, `body` is recorded as a making of `node` (`id` unless given), which
+    /// runs the making of `id` when the two differ.
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
@@ -109,7 +110,9 @@ package struct ThreadContext {
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
         if GetRecording.isOn {
-            return try GetRecording.record(node: node ?? id, service: Service.self, isMaking: true, body)
+            return try GetRecording.record(
+                node: node ?? id, service: Service.self, isMaking: true, running: node.flatMap { $0 == id ? nil : id }, body
+            )
         }
         return try body()
     }

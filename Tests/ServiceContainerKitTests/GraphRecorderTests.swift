@@ -74,7 +74,9 @@ struct GraphRecorderTests {
                 }
                 return ServiceValidator.validate(building: { AppServices.make() }).graph.description
             }
-            #expect(graphs.filter { !$0.isEmpty } == Array(repeating: "pool -> settings\njob -> pool", count: 4))
+            #expect(
+                graphs.filter { !$0.isEmpty } == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4)
+            )
             #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool")
         }
     }

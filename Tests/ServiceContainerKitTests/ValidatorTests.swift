@@ -86,7 +86,7 @@ struct ValidatorTests {
         #expect(counter.count == 3)  // each factory once
         #expect(report.skipped.map(\.path) == ["log"])
         #expect(report.skipped.first?.reason == "needs params of type String: get it with params to check it")
-        #expect(report.graph.description == "pool -> settings\njob -> pool")
+        #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
         #expect(report.graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
         #expect(report.graph.nodes.map(\.mode) == [.atOne, .lazy, .many, .params, .many])
         #expect(Set(report.timings.map(\.path)) == ["settings", "pool", "job", "httpLog"])
@@ -101,8 +101,9 @@ struct ValidatorTests {
         #expect(report.isValid)
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
         // The job is made first (last to first), so its making makes the pool; the settings
-        // were made with the container, and reading them leaves no trace.
-        #expect(report.graph.description == "job -> pool")
+        // were made with the container, and reading them leaves no trace. The converted
+        // provider runs the factory of its params provider.
+        #expect(report.graph.description == "job -> pool\nhttpLog -> log")
         #expect(Set(report.timings.map(\.path)) == ["pool", "job", "httpLog"])
         // The providers are plain ones: not recorded.
         guard case .lazy = services.pool.source else {
@@ -354,7 +355,7 @@ struct ValidatorTests {
         let lines = valid.description.split(separator: "\n").map(String.init)
         #expect(lines.first == "Valid: 4 providers made, 0 failed, 1 skipped")
         #expect(lines.contains("Creation times, slowest first:"))
-        #expect(lines.suffix(3) == ["Dependencies:", "  pool -> settings", "  job -> pool"])
+        #expect(lines.suffix(4) == ["Dependencies:", "  pool -> settings", "  job -> pool", "  httpLog -> log"])
         #expect(ServiceValidationReport.milliseconds(.microseconds(1_500)) == "1.500 ms")
     }
 
@@ -363,7 +364,7 @@ struct ValidatorTests {
         let reports = raceOnThreads(4) { _ in
             ServiceValidator.validate(building: { AppServices.make() }).graph.description
         }
-        #expect(reports == Array(repeating: "pool -> settings\njob -> pool", count: 4))
+        #expect(reports == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4))
     }
 }
 
@@ -399,7 +400,7 @@ struct ServiceGraphRenderingTests {
             digraph services {
                 rankdir=LR;
                 node [fontname="Helvetica", fontsize=11, shape=box];
-                edge [color="#475569"];
+                edge [color="#475569", fontname="Helvetica", fontsize=10];
                 n0 [label="settings\nAppSettings (atOne)", style=filled, fillcolor="#fecaca", color="#dc2626", penwidth=2];
                 n1 [label="pool \"main\"\nPool (lazy, safe)", style="rounded,filled", fillcolor="#dcfce7", peripheries=2, color="#dc2626", penwidth=2];
                 n2 [label="ServiceProvider<Job>\nServiceProvider<Job> (not in the container)", shape=ellipse, style="dashed,filled", fillcolor=white];
@@ -438,7 +439,7 @@ struct ServiceGraphRenderingTests {
         (.weak, "([", "style=\"rounded,dashed,filled\""),
         (.many, "[[", "shape=box3d"),
         (.session, "{{", "shape=hexagon"),
-        (.params, "[/", "shape=parallelogram"),
+        (.params, "[/", "style=\"filled,diagonals\""),
         (.unknown, "((", "shape=ellipse"),
     ])
     func shapes(mode: ServiceGraph.Mode, mermaidOpening: String, dotAttribute: String) {
