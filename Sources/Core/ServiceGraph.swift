@@ -158,10 +158,11 @@ extension ServiceGraph {
         return result
     }
 
-    /// The graph as a Mermaid flowchart, for a ```` ```mermaid ```` block of a Markdown page.
+    /// The graph as a Mermaid flowchart, for a code block of the `mermaid` language in a
+    /// Markdown page, which many Markdown viewers draw.
     ///
     /// ```swift
-    /// print("```mermaid\n" + report.graph.mermaid() + "```")
+    /// print(report.graph.mermaid())  // flowchart LR ...
     /// ```
     public func mermaid() -> String {
         var lines = ["flowchart LR"]
