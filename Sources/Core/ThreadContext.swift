@@ -122,6 +122,18 @@ package struct ThreadContext {
         current.pointee.contains(id)
     }
 
+    /// Whether this thread is obtaining any service (running a factory or a session hook).
+    @usableFromInline
+    static var isObtainingAny: Bool {
+        current.pointee.count > 0
+    }
+
+    /// The calling thread, as a number no other living thread has.
+    @usableFromInline
+    static var currentThread: Int {
+        Int(bitPattern: current)
+    }
+
     /// The error of a get that found its provider already being obtained; it is logged.
     @usableFromInline
     static func cycleError<Service>(_ service: Service.Type) -> ServiceObtainError {
@@ -162,20 +174,13 @@ extension ThreadContext {
             return
         }
         context.pointee.deferredReleases = consume objects
-        while var next = context.pointee.deferredReleases?.popLast() {
-            // Dropping the last reference here runs the deinit now, which may queue more.
-            next = Self.released
-            withExtendedLifetime(next) {}
+        // Each object goes at the end of its turn of the loop; its deinit may queue more.
+        while let next = context.pointee.deferredReleases?.popLast() {
+            _ = next
         }
         context.pointee.deferredReleases = nil
     }
-
-    /// Stands in for a released object.
-    private static let released = ReleasedMarker()
 }
-
-/// Stands in for a released object in `ThreadContext.releaseIteratively(_:)`.
-private final class ReleasedMarker: Sendable {}
 
 @usableFromInline
 let threadContextKey: pthread_key_t = {
