@@ -12,8 +12,16 @@
 ///
 /// The registry is internally synchronized. Registration runs the pending injections and
 /// ready handlers it satisfies on the registering thread, before it returns.
+///
+/// The registry is the process's, except inside `withIsolatedInjectRegistries` (and in a test
+/// with the `.isolatedInjectRegistries` trait of `ServiceInjectsTesting`), where every call works
+/// with the registry of that scope.
 public enum ServiceInjectResolver {
-    static let registry = InjectRegistry(resolverName: "ServiceInjectResolver", itemName: "container")
+    /// The registry of the current scope: the process's, or that of the innermost
+    /// `withIsolatedInjectRegistries` scope of the current task.
+    static var registry: InjectRegistry {
+        InjectRegistries.current.containers
+    }
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now.
     ///
@@ -70,11 +78,13 @@ public enum ServiceInjectResolver {
         _ type: Container.Type,
         handler: @escaping () -> Void
     ) -> ServiceInjectReadyToken? {
-        registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
+        let registry = Self.registry
+        return registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
     /// Removes every container, pending injection and ready handler: the state of a process
-    /// that registered nothing. Meant for tests, to isolate one from another.
+    /// that registered nothing. Inside `withIsolatedInjectRegistries`, it empties the scope's
+    /// registry only. Tests that run in parallel isolate their registries instead.
     ///
     /// Properties already injected keep their services; properties still waiting are no longer
     /// injected at registration, but a first read still resolves them from the containers
