@@ -28,26 +28,72 @@ public enum ServiceInjectResolver {
     /// - Parameters:
     ///   - container: the container of providers that injected properties read from.
     ///   - failureIfContains: when a container of the same type is already registered,
-    ///   stop with an assertion (debug builds) and report it to the ``ServiceInjectLogger``s. In
-    ///   every build the new container is registered and is resolved first.
-    public static func register<Container>(_ container: Container, failureIfContains: Bool = true) {
-        registerSome([container], failureIfContains: failureIfContains)
+    ///   stop with an assertion (debug builds) that names the caller's file and line, and report
+    ///   it to the ``ServiceInjectLogger``s. In every build the new container is registered and
+    ///   is resolved first. Pass `false` to replace a container on purpose.
+    ///   - file: the caller's file, named when the registration stops a debug build.
+    ///   - line: the caller's line, named when the registration stops a debug build.
+    public static func register<Container>(
+        _ container: Container,
+        failureIfContains: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        add([container], failureIfContains: failureIfContains, call: "register(_:)", file: file, line: line)
     }
 
     /// Registers several containers at once (the last one is the newest).
     ///
     /// - Parameters:
     ///   - containers: the containers, oldest first.
-    ///   - failureIfContains: as in `register(_:failureIfContains:)`, for each container.
-    public static func registerSome(_ containers: [Any], failureIfContains: Bool = true) {
-        let duplicates = registry.add(containers).duplicates
+    ///   - failureIfContains: as in `register(_:failureIfContains:file:line:)`, for each container.
+    ///   - file: the caller's file, named when the registration stops a debug build.
+    ///   - line: the caller's line, named when the registration stops a debug build.
+    public static func registerSome(
+        _ containers: [Any],
+        failureIfContains: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        add(containers, failureIfContains: failureIfContains, call: "registerSome(_:)", file: file, line: line)
+    }
+
+    private static func add(
+        _ containers: [Any],
+        failureIfContains: Bool,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) {
+        let registries = InjectRegistries.current
+        let duplicates = registries.containers.add(containers).duplicates
         guard failureIfContains else { return }
         for type in duplicates {
             LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")
+            let message = alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
+            assertionFailure(message, file: file, line: line)
         }
+    }
+
+    /// What a registration of a container type that is already registered stops a debug build
+    /// with: where, what, and the ways out.
+    static func alreadyRegisteredMessage(
+        _ type: Any.Type,
+        in registries: InjectRegistries,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) -> String {
+        let fix =
+            registries.scope == nil
+            ? "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
+                + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
+                + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
+            : "register it once in the scope, or pass failureIfContains: false to replace it on purpose"
+        return "ServiceInjectResolver.\(call) at \(file):\(line): a container of type \(InjectFailure.name(type)) "
+            + "is already registered in \(registries.containers.resolverName); \(fix)"
     }
 
     /// Removes the containers castable to `type`, or only the newest one when `onlyLast`.
