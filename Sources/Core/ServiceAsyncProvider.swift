@@ -79,7 +79,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     ///
     /// A service held ready (an instance, or a made `atOne` or `lazy` one) is read without
     /// suspending; anything else is its source's get.
-    @inlinable
+    @inlinable @inline(__always)
     public func getService() async throws(ServiceObtainError) -> ServiceType {
         if let service = ready?.value ?? instance {
             return service
