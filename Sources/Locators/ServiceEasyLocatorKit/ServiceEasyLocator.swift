@@ -139,19 +139,19 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// Stores a provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceFactory>(factory: Factory) -> Result<Void, ServiceLocatorError> {
+    public final func addService<Factory: ServiceFactory & Sendable>(factory: Factory) -> Result<Void, ServiceLocatorError> {
         addService(provider: ServiceProvider(factory: factory))
     }
 
     /// Stores a params provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceParamsFactory>(factory: Factory) -> Result<Void, ServiceLocatorError> {
+    public final func addService<Factory: ServiceParamsFactory & Sendable>(factory: Factory) -> Result<Void, ServiceLocatorError> {
         addService(provider: ServiceParamsProvider(factory: factory))
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
     @discardableResult
-    public final func addLazyService<Service>(_ factory: @escaping () throws -> Service)
+    public final func addLazyService<Service>(_ factory: @escaping @Sendable () throws -> Service)
         -> Result<Void, ServiceLocatorError>
     {
         addService(provider: ServiceProvider(mode: .lazy, factory: factory))
@@ -160,7 +160,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
     /// written `addService { ... }`.
     @discardableResult
-    public final func addService<Service>(manyFactory: @escaping () throws -> Service)
+    public final func addService<Service>(manyFactory: @escaping @Sendable () throws -> Service)
         -> Result<Void, ServiceLocatorError>
     {
         addService(provider: ServiceProvider(mode: .many, factory: manyFactory))

@@ -111,7 +111,7 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// Stores a provider of `factory` under `key`.
     @discardableResult
-    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory>(key: Key, factory: Factory)
+    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory & Sendable>(key: Key, factory: Factory)
         -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType {
         addService(key: key, provider: ServiceProvider(factory: factory))
@@ -119,7 +119,7 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// Stores a params provider of `factory` under `key`.
     @discardableResult
-    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
         factory: Factory
     ) -> Result<Void, ServiceLocatorError>
@@ -130,7 +130,7 @@ open class ServiceLocator: @unchecked Sendable {
     /// Stores a params provider of `factory`, whose params are the optional of the key's, under
     /// `key`: the service is got with the key's params or, as the factory allows, without.
     @discardableResult
-    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
         factory: Factory
     ) -> Result<Void, ServiceLocatorError>
@@ -142,7 +142,7 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addLazyService<Key: ServiceLocatorKey>(
         key: Key,
-        _ factory: @escaping () throws -> Key.ServiceType
+        _ factory: @escaping @Sendable () throws -> Key.ServiceType
     ) -> Result<Void, ServiceLocatorError> {
         addService(key: key, provider: ServiceProvider(mode: .lazy, factory: factory))
     }
@@ -152,7 +152,7 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
-        manyFactory: @escaping () throws -> Key.ServiceType
+        manyFactory: @escaping @Sendable () throws -> Key.ServiceType
     ) -> Result<Void, ServiceLocatorError> {
         addService(key: key, provider: ServiceProvider(mode: .many, factory: manyFactory))
     }
