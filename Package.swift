@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "ServiceContainerKit", targets: ["ServiceContainerKit"]),
         .library(name: "ServiceInjects", targets: ["ServiceInjects"]),
+        .library(name: "ServiceInjectsTesting", targets: ["ServiceInjectsTesting"]),
         .library(name: "ServiceLocatorKit", targets: ["ServiceLocatorKit"]),
         .library(name: "ServiceEasyLocatorKit", targets: ["ServiceEasyLocatorKit"]),
         .library(name: "ServiceContainerKitObjC", targets: ["ServiceContainerKitObjC"]),
@@ -24,6 +25,14 @@ let package = Package(
             name: "ServiceInjects",
             dependencies: ["ServiceContainerKit"],
             path: "Sources/Injects",
+            swiftSettings: settings
+        ),
+        // For test targets only: the `.isolatedInjectRegistries` trait. The one module that
+        // imports the toolchain's `Testing`.
+        .target(
+            name: "ServiceInjectsTesting",
+            dependencies: ["ServiceInjects"],
+            path: "Sources/InjectsTesting",
             swiftSettings: settings
         ),
         .target(
@@ -77,6 +86,12 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "ServiceInjectsTestingTests",
+            dependencies: ["ServiceInjectsTesting"],
+            path: "Tests/ServiceInjectsTestingTests",
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "ServiceLocatorKitTests",
             dependencies: ["ServiceLocatorKit"],
             path: "Tests/ServiceLocatorKitTests",
@@ -106,8 +121,8 @@ let package = Package(
         .testTarget(
             name: "DocsTests",
             dependencies: [
-                "ServiceContainerKit", "ServiceInjects", "ServiceLocatorKit", "ServiceEasyLocatorKit",
-                "ServiceContainerKitObjC", "DiagnosticsExample",
+                "ServiceContainerKit", "ServiceInjects", "ServiceInjectsTesting", "ServiceLocatorKit",
+                "ServiceEasyLocatorKit", "ServiceContainerKitObjC", "DiagnosticsExample",
             ],
             path: "Tests/DocsTests",
             swiftSettings: settings

@@ -27,6 +27,9 @@ struct BenchmarkCase {
     let target: Double?
     /// How many operations one iteration of a body performs (2 when two threads each do one).
     let operationsPerIteration: Int
+    /// Whether the bodies do their work on other threads than the measuring one (two threads,
+    /// or tasks that the measuring thread waits for): such a case is timed in wall time.
+    let runsOnOtherThreads: Bool
     /// The most instructions an operation may execute, against its baseline, when counted under
     /// callgrind (`--instructions`); `nil` for cases that are only timed.
     let instructions: InstructionCeiling?
@@ -38,9 +41,11 @@ struct BenchmarkCase {
         baseline baselineName: String,
         target: Double?,
         operationsPerIteration: Int = 1,
+        runsOnOtherThreads: Bool = false,
         instructions: InstructionCeiling? = nil,
         prepare: @escaping () -> Bodies
     ) {
+        self.runsOnOtherThreads = runsOnOtherThreads || operationsPerIteration > 1
         self.name = name
         self.baselineName = baselineName
         self.target = target

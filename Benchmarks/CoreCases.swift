@@ -24,7 +24,7 @@ enum CoreCases {
     }
 
     @inline(never)
-    static func call<Service>(_ holder: Holder<() throws -> Service>) -> Service {
+    static func call<Service>(_ holder: Holder<@Sendable () throws -> Service>) -> Service {
         try! holder.value()
     }
 
@@ -34,7 +34,7 @@ enum CoreCases {
     }
 
     @inline(never)
-    static func call<Service>(_ holder: Holder<(Int) throws -> Service>, params: Int) -> Service {
+    static func call<Service>(_ holder: Holder<@Sendable (Int) throws -> Service>, params: Int) -> Service {
         try! holder.value(params)
     }
 
@@ -76,7 +76,7 @@ enum CoreCases {
     static var madeOnEveryGet: [BenchmarkCase] {
         [
             BenchmarkCase("core/many get", baseline: closureCall, target: 1.3) {
-                let factory: () throws -> BenchService = { BenchService(number: 1) }
+                let factory: @Sendable () throws -> BenchService = { BenchService(number: 1) }
                 let provider = Holder(ServiceProvider(mode: .many, factory: factory))
                 let closure = Holder(factory)
                 return .init(
@@ -85,7 +85,7 @@ enum CoreCases {
                 )
             },
             BenchmarkCase("core/params get", baseline: paramsClosureCall, target: 1.3) {
-                let factory: (Int) throws -> BenchService = { BenchService(number: $0) }
+                let factory: @Sendable (Int) throws -> BenchService = { BenchService(number: $0) }
                 let provider = Holder(ServiceParamsProvider(factory: factory))
                 let closure = Holder(factory)
                 return .init(
@@ -102,7 +102,7 @@ enum CoreCases {
                 )
             },
             BenchmarkCase("core/convert(params:) get", baseline: paramsClosureCall, target: 1.3) {
-                let factory: (Int) throws -> BenchService = { BenchService(number: $0) }
+                let factory: @Sendable (Int) throws -> BenchService = { BenchService(number: $0) }
                 let provider = Holder(ServiceParamsProvider(factory: factory).convert(params: opaque(7)))
                 let closure = Holder(factory)
                 let params = opaque(7)

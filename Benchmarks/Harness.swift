@@ -48,14 +48,14 @@ struct CaseResult {
 
 /// Times the cases: each body is calibrated to `roundNanoseconds`, warmed up, then the rounds
 /// of the subject and of its baseline alternate, so both see the same machine state.
-/// One-thread cases are timed in the thread's CPU time, two-thread cases in wall time.
+/// Cases whose work stays on the measuring thread are timed in its CPU time, the others in wall time.
 struct Harness {
     let settings: HarnessSettings
 
     func run(_ benchmark: BenchmarkCase) -> CaseResult {
         let bodies = benchmark.prepare()
         let operations = benchmark.operationsPerIteration
-        let clock: BenchmarkClock = operations == 1 ? .threadCPU : .wall
+        let clock: BenchmarkClock = benchmark.runsOnOtherThreads ? .wall : .threadCPU
         let subject = Timed(body: bodies.subject, setUp: bodies.setUpSubject)
         let baseline = Timed(body: bodies.baseline, setUp: bodies.setUpBaseline)
         let subjectIterations = calibrate(subject, clock)

@@ -42,7 +42,7 @@ enum Report {
             "machine: \(info.activeProcessorCount) cores, \(architecture), \(info.operatingSystemVersionString)",
             "each body: ~\(format(roundMilliseconds)) ms per round, \(settings.warmupRounds) warm-up round(s), "
                 + "\(settings.rounds) measured rounds, case and baseline alternating",
-            "times per operation: thread CPU time; wall time for the 2-thread cases (both threads' operations)",
+            "times per operation: thread CPU time; wall time for the 2-thread and async cases",
             legend,
             "",
         ]

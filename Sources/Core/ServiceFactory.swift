@@ -9,6 +9,11 @@
 ///     }
 /// }
 /// ```
+///
+/// A ``ServiceProvider`` calls `makeService()` on whichever thread gets the service, so it takes
+/// a factory that is `Sendable` (a struct of `Sendable` properties is, as it is). A factory with
+/// mutable state goes to a ``ServiceSafeProvider`` (`serviceSafeProvider()`), which calls it one
+/// get at a time.
 public protocol ServiceFactory {
     /// The type of service the factory makes; often a protocol the service conforms to.
     associatedtype ServiceType
@@ -20,12 +25,14 @@ public protocol ServiceFactory {
     func makeService() throws -> ServiceType
 }
 
-extension ServiceFactory {
+extension ServiceFactory where Self: Sendable {
     /// A provider of this factory's service (`ServiceProvider(factory: self)`).
     public func serviceProvider() -> ServiceProvider<ServiceType> {
         ServiceProvider(factory: self)
     }
+}
 
+extension ServiceFactory {
     /// A provider of this factory's service whose every get is serialized by `safeThread`.
     public func serviceSafeProvider(
         safeThread kind: ServiceSafeProviderKind = .default

@@ -29,6 +29,18 @@ enum ServiceMaking {
         }
     }
 
+    /// `result` for an async factory.
+    static func asyncResult<Service>(
+        _ service: Service.Type,
+        _ factory: () async throws -> Service
+    ) async -> Result<Service, ServiceObtainError> {
+        do {
+            return .success(try await factory())
+        } catch {
+            return .failure(wrap(error, service: Service.self))
+        }
+    }
+
     @usableFromInline
     static func wrap(_ error: any Error, service: Any.Type) -> ServiceObtainError {
         if let nested = error as? ServiceObtainError {

@@ -10,6 +10,9 @@
 ///     }
 /// }
 /// ```
+///
+/// A ``ServiceParamsProvider`` calls the factory on whichever thread gets a service, so it takes
+/// a `Sendable` factory; a ``ServiceParamsSafeProvider`` takes any, and calls it one get at a time.
 public protocol ServiceParamsFactory {
     /// The type of service the factory makes.
     associatedtype ServiceType
@@ -20,7 +23,7 @@ public protocol ServiceParamsFactory {
     func makeService(params: ParamsType) throws -> ServiceType
 }
 
-extension ServiceParamsFactory {
+extension ServiceParamsFactory where Self: Sendable {
     /// A provider that makes this factory's service from params given at each get.
     public func serviceProvider() -> ServiceParamsProvider<ServiceType, ParamsType> {
         ServiceParamsProvider(factory: self)
@@ -30,7 +33,9 @@ extension ServiceParamsFactory {
     public func serviceProvider(params: ParamsType) -> ServiceProvider<ServiceType> {
         ServiceProvider(factory: self, params: params)
     }
+}
 
+extension ServiceParamsFactory {
     /// A params provider whose every get is serialized by `safeThread`.
     public func serviceSafeProvider(
         safeThread kind: ServiceSafeProviderKind = .default

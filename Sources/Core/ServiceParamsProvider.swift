@@ -17,7 +17,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A provider of `factory`'s service.
-    public convenience init<Factory: ServiceParamsFactory>(factory: Factory)
+    public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory)
     where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
         self.init(maker: ParamsMaker(factory: factory.makeService(params:)), serializer: nil)
     }
@@ -27,7 +27,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// ```swift
     /// let provider = ServiceParamsProvider<Greeter, String> { name in Greeter(name: name) }
     /// ```
-    public convenience init(factory: @escaping (ParamsType) throws -> ServiceType) {
+    public convenience init(factory: @escaping @Sendable (ParamsType) throws -> ServiceType) {
         self.init(maker: ParamsMaker(factory: factory), serializer: nil)
     }
 

@@ -10,6 +10,12 @@
 /// when many threads ask at the same moment, and a dependency cycle fails with a
 /// ``ServiceObtainError`` instead of hanging. A `many` factory is called concurrently; use a
 /// ``ServiceSafeProvider`` to serialize a factory with mutable state.
+///
+/// A provider is `Sendable` whatever its service: its own state is synchronized, and it is how
+/// a container hands services to any thread. Its factory is called on any thread, so it must be
+/// `Sendable` too (the compiler checks it). The service it keeps (instance, `atOne`, `lazy`,
+/// `weak`, session) is the same instance for every thread that gets it: make such a service
+/// `Sendable`, or keep it on the main actor with a ``ServiceMainActorProvider``.
 public class ServiceProvider<ServiceType>: @unchecked Sendable {
     // Immutable; `lazy` and `source` synchronize themselves.
 
@@ -111,7 +117,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
-    public convenience init<Factory: ServiceFactory>(factory: Factory) where Factory.ServiceType == ServiceType {
+    public convenience init<Factory: ServiceFactory & Sendable>(factory: Factory)
+    where Factory.ServiceType == ServiceType {
         self.init(made: factory.mode, by: factory.makeService)
     }
 
@@ -123,7 +130,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// - Throws: for an `atOne` factory, the error of making the service; other modes report
     ///   their errors on get.
-    public convenience init<Factory: ServiceFactory>(tryFactory factory: Factory) throws(ServiceObtainError)
+    public convenience init<Factory: ServiceFactory & Sendable>(tryFactory factory: Factory) throws(ServiceObtainError)
     where Factory.ServiceType == ServiceType {
         self.init(made: factory.mode, by: factory.makeService)
         try validateAtOneError()
@@ -141,7 +148,9 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// - Throws: for an `atOne` factory, the error of making the service (or of the cast);
     ///   other modes report their errors on get.
-    public convenience init<Factory: ServiceFactory>(castingFactory factory: Factory) throws(ServiceObtainError) {
+    public convenience init<Factory: ServiceFactory & Sendable>(castingFactory factory: Factory)
+        throws(ServiceObtainError)
+    {
         self.init(made: factory.mode, by: Self.casting(factory))
         try validateAtOneError()
     }
@@ -159,7 +168,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
-    public convenience init<Factory: ServiceParamsFactory>(factory: Factory, params: Factory.ParamsType)
+    public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory, params: Factory.ParamsType)
     where Factory.ServiceType == ServiceType {
         self.init(source: .many(ManySource { try factory.makeService(params: params) }))
     }
@@ -169,7 +178,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// When the mediator's session is not a `Factory.SessionType`, gets fail with
     /// `ServiceFactoryError.wrongSession` until the session changes to one that is.
     @inlinable
-    public convenience init<Factory: ServiceSessionFactory, Session>(
+    public convenience init<Factory: ServiceSessionFactory & Sendable, Session>(
         factory: Factory,
         mediator: ServiceSessionMediator<Session>
     ) where Factory.ServiceType == ServiceType {
@@ -181,7 +190,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// ```swift
     /// let provider = ServiceProvider<Settings>(mode: .lazy) { try Settings.load() }
     /// ```
-    public convenience init(mode: ServiceFactoryMode, factory: @escaping () throws -> ServiceType) {
+    public convenience init(mode: ServiceFactoryMode, factory: @escaping @Sendable () throws -> ServiceType) {
         self.init(made: mode, by: factory)
     }
 

@@ -10,19 +10,19 @@ extension ServiceProvider {
 
     /// The 2.x closure provider made on the first get.
     @available(*, deprecated, message: "use ServiceProvider(mode: .lazy) { ... }")
-    public convenience init(lazy factory: @escaping () throws -> ServiceType) {
+    public convenience init(lazy factory: @escaping @Sendable () throws -> ServiceType) {
         self.init(mode: .lazy, factory: factory)
     }
 
     /// The 2.x closure provider made anew on every get.
     @available(*, deprecated, message: "use ServiceProvider(mode: .many) { ... }")
-    public convenience init(manyFactory factory: @escaping () throws -> ServiceType) {
+    public convenience init(manyFactory factory: @escaping @Sendable () throws -> ServiceType) {
         self.init(mode: .many, factory: factory)
     }
 
     /// The 1.x closure provider made anew on every get (2.x: `init(manyFactory:)`).
     @available(*, deprecated, message: "use ServiceProvider(mode: .many) { ... }")
-    public convenience init(factory: @escaping () throws -> ServiceType) {
+    public convenience init(factory: @escaping @Sendable () throws -> ServiceType) {
         self.init(mode: .many, factory: factory)
     }
 }

@@ -1,6 +1,9 @@
 /// A provider whose every get is serialized, `many` factories with mutable state included.
 ///
-/// It is a ``ServiceProvider``, so it can be stored and passed as one.
+/// It is a ``ServiceProvider``, so it can be stored and passed as one. It is also the provider
+/// that takes a factory (type or closure) that is not `Sendable`, such as a class that counts
+/// its calls in a `var`: the serialization is what makes calling it from several threads safe.
+/// Keep such a factory's state to the factory; the compiler does not check it for you.
 ///
 /// ```swift
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
@@ -37,7 +40,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(serializing: ServiceProvider(factory: factory), kind: kind)
+        self.init(serializing: ServiceProvider(made: factory.mode, by: factory.makeService), kind: kind)
     }
 
     /// A safe provider of `factory`'s service that reports at once when an `atOne` factory fails.
@@ -52,7 +55,9 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         tryFactory factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) throws(ServiceObtainError) where Factory.ServiceType == ServiceType {
-        self.init(serializing: try ServiceProvider(tryFactory: factory), kind: kind)
+        let inner = ServiceProvider(made: factory.mode, by: factory.makeService)
+        try inner.validateAtOneError()
+        self.init(serializing: inner, kind: kind)
     }
 
     /// A safe provider of a factory whose service type may differ from `ServiceType`; each made
@@ -63,7 +68,9 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         castingFactory factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) throws(ServiceObtainError) {
-        self.init(serializing: try ServiceProvider(castingFactory: factory), kind: kind)
+        let inner = ServiceProvider<ServiceType>(made: factory.mode, by: ServiceProvider.casting(factory))
+        try inner.validateAtOneError()
+        self.init(serializing: inner, kind: kind)
     }
 
     /// A safe provider made with a params `factory` and fixed `params`.
@@ -72,12 +79,12 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         params: Factory.ParamsType,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(serializing: ServiceProvider(factory: factory, params: params), kind: kind)
+        self.init(serializing: ServiceProvider(source: .many(ManySource { try factory.makeService(params: params) })), kind: kind)
     }
 
     /// A safe provider whose singleton belongs to the current session of `mediator`.
     @inlinable
-    public convenience init<Factory: ServiceSessionFactory, Session>(
+    public convenience init<Factory: ServiceSessionFactory & Sendable, Session>(
         factory: Factory,
         mediator: ServiceSessionMediator<Session>,
         safeThread kind: ServiceSafeProviderKind = .default
@@ -91,7 +98,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: @escaping () throws -> ServiceType
     ) {
-        self.init(serializing: ServiceProvider(mode: mode, factory: factory), kind: kind)
+        self.init(serializing: ServiceProvider(made: mode, by: factory), kind: kind)
     }
 
     /// Gets the service without the serialization, as a plain provider would: `lazy`, `weak`

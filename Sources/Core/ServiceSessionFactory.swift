@@ -20,7 +20,9 @@ public protocol ServiceSession: Sendable {
 /// A factory of singletons that are remade, or deactivated and activated again, when the
 /// current session of a ``ServiceSessionMediator`` changes.
 ///
-/// The factory is kept for the provider's whole life; `many` is not a session mode.
+/// The factory is kept for the provider's whole life; `many` is not a session mode. The factory
+/// and its hooks are called on the thread that gets the service or updates the session, so
+/// providers take a `Sendable` factory, safe providers included.
 public protocol ServiceSessionFactory {
     /// The type of service the factory makes.
     associatedtype ServiceType
@@ -51,7 +53,9 @@ extension ServiceSessionFactory {
 
     /// Does nothing.
     public func activateService(_ service: ServiceType, session: SessionType) {}
+}
 
+extension ServiceSessionFactory where Self: Sendable {
     /// A provider of this factory's service bound to `mediator`'s current session.
     @inlinable
     public func serviceProvider<Session>(

@@ -33,20 +33,24 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     /// Makes `session` the current one and updates every bound provider.
     ///
     /// When no other update is being applied, the providers are updated before this returns;
-    /// otherwise the update is queued and applied right after the current one (see the type's
-    /// documentation).
+    /// otherwise the update is queued and applied right after the current one, by the thread
+    /// applying updates (see the type's documentation): `session` returns it at once, but the
+    /// providers may not follow it yet when this returns.
     ///
     /// - Parameters:
     ///   - session: the new current session.
     ///   - remakePolicy: what happens to kept services; see
     ///     ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
-        let appliesNow = state.withLock { state in
-            state.enqueue(session, policy: remakePolicy)
-            guard !state.isApplying else { return false }
+        // The session it replaces is released after the lock: a session object's deinit may
+        // read this mediator.
+        let (appliesNow, replaced) = state.withLock { state in
+            let replaced = state.enqueue(session, policy: remakePolicy)
+            guard !state.isApplying else { return (false, replaced) }
             state.isApplying = true
-            return true
+            return (true, replaced)
         }
+        withExtendedLifetime(replaced) {}
         guard appliesNow else { return }
         // This thread applies every update queued until none is left, outside the lock. Each
         // subscriber holds its provider weakly, and strongly only while it applies an update:
@@ -113,31 +117,30 @@ struct SessionMediatorState<SessionType: ServiceSession> {
     /// Whether a thread is applying the queued updates.
     var isApplying = false
     private var pending: [SessionUpdate] = []
-    private var pendingStart = 0
     var subscribers = SessionSubscriptions()
 
     init(current: SessionType) {
         self.current = current
     }
 
-    mutating func enqueue(_ session: SessionType, policy: ServiceSessionRemakePolicy) {
-        current = session
+    /// Queues an update to `session`; returns the session it replaces as the current one.
+    mutating func enqueue(_ session: SessionType, policy: ServiceSessionRemakePolicy) -> SessionType {
+        var replaced = session
+        swap(&current, &replaced)
         version &+= 1
         pending.append(SessionUpdate(session: session, version: version, policy: policy))
+        return replaced
     }
 
-    /// The oldest queued update and the providers to hand it to; `nil` (and the applying thread
-    /// stops) when none is left.
+    /// Takes the oldest queued update, with the providers to hand it to; `nil` (and the applying
+    /// thread stops) when none is left. Updates are taken out of the queue, so that the caller
+    /// releases them after the lock.
     mutating func nextUpdate() -> (SessionUpdate, [(SessionUpdate) -> Void])? {
-        guard pendingStart < pending.count else {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
+        guard !pending.isEmpty else {
             isApplying = false
             return nil
         }
-        let update = pending[pendingStart]
-        pendingStart += 1
-        return (update, subscribers.live)
+        return (pending.removeFirst(), subscribers.live)
     }
 }
 

@@ -9,23 +9,22 @@
 ///   there. Other gets wait for the gate, then look again.
 /// - **Switching** (the mediator applies an update; one at a time, in order): a switch first
 ///   waits for a making in progress on another thread, so that what it makes is kept and then
-///   switched like any current service. The new session is set at once. The old service is
-///   handed to `deactivateService` (and kept or dropped); when a service must be published for
-///   the new session (one kept for it, which `activateService` gets first, or an `atOne`
-///   service, made now), the switch marks `state.making` the same way until it is published.
-///   Only an update made by the factory of a making on the same thread overtakes it: that get
-///   returns what it made to its caller, but the provider does not keep it.
+///   switched like any current service, unless the applying thread is itself inside a factory
+///   or hook: it may hold a gate that making waits for, so it overtakes the making instead
+///   (`state.overtaken`), and the get that made the service settles it when it ends. The new
+///   session is set at once. The old service is handed to `deactivateService` (and kept or
+///   dropped); when a service must be published for the new session (one kept for it, which
+///   `activateService` gets first, or an `atOne` service, made now), the switch marks
+///   `state.making` the same way until it is published.
 ///
-/// While a making or the hooks of a switch run, this cell is on the thread's `ObtainStack`, so
-/// a factory or hook that asks for the same service again fails with a dependency cycle
+/// While a making or the hooks of a switch run, this cell is on the thread's `ThreadContext`,
+/// so a factory or hook that asks for the same service again fails with a dependency cycle
 /// instead of waiting for itself.
 @usableFromInline
 final class SessionServiceCell<Service>: @unchecked Sendable {
     // `state` guards itself; the other lets never change; `subscription` is set once,
     // in `init`, and read only in `deinit`.
     @usableFromInline let state = Locked(SessionCellState<Service>())
-    /// The mark of this cell's switches, which come one at a time; each making has its own.
-    @usableFromInline let switchMark = Making()
     @usableFromInline let factory: any SessionFactoryCalls<Service>
     @usableFromInline let source: any SessionSource
     @usableFromInline var subscription: SessionSubscription?
@@ -83,8 +82,29 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
             id: ObjectIdentifier(self),
             step: { making in state.withLock { $0.step(making: making) } },
             make: { session in ServiceMaking.result(Service.self) { try factory.make(session) } },
-            finish: { making, made in state.withLock { $0.finish(making: making, made: made, mode: factory.mode) } }
+            finish: { making, made in
+                if let overtaken = state.withLock({ $0.finish(making: making, made: made, mode: factory.mode) }) {
+                    settle(overtaken)
+                }
+                return made
+            }
         )
+    }
+
+    /// Deals with a service whose making an update overtook, as that update would have dealt
+    /// with it had it been made already: `deactivateService`, then kept for its session or
+    /// dropped. Runs on the thread that made it, with no lock held.
+    @inlinable
+    func settle(_ overtaken: SessionOvertakenService<Service>) {
+        let keep = factory.deactivate(overtaken.service, overtaken.session) && overtaken.mayKeep
+        guard keep, let holder = ServiceHolder(overtaken.service, weakly: factory.mode == .weak) else { return }
+        let refused: ServiceHolder<Service>? = state.withLock { state in
+            // Kept unless its session is current again or another service is kept for it.
+            guard overtaken.key != state.sessionKey, state.kept[overtaken.key] == nil else { return holder }
+            state.kept[overtaken.key] = holder
+            return nil
+        }
+        withExtendedLifetime(refused) {}  // released after the lock
     }
 
     /// Applies one update of the mediator; called by it, one update at a time, in order.
@@ -93,14 +113,15 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
         // What the update lets go is released at the end, after every lock, so that a service's
         // deinit may use this provider or update the session (that update is then queued).
         var released: [ServiceHolder<Service>] = []
-        // A making in progress on this thread is the one whose factory made this update.
-        let makingHere = ThreadContext.isObtaining(ObjectIdentifier(self))
-        // Held while deciding, in case the switch must mark itself.
-        let making = switchMark
+        // A thread that is running a factory or a hook holds the gates of its makings: it must
+        // not wait for another thread's making, which might be waiting for one of them.
+        let mayWait = !ThreadContext.isObtainingAny
         while true {
+            // Held while deciding, in case the switch must mark itself.
+            let making = Making()
             let plan: SessionSwitchPlan<Service> = making.gate.withLock { _ in
                 var plan = state.withLock {
-                    $0.begin(update, making: making, makingHere: makingHere, factory: factory, released: &released)
+                    $0.begin(update, making: making, mayWait: mayWait, factory: factory, released: &released)
                 }
                 if plan.runsHooks {
                     ThreadContext.withMarked(ObjectIdentifier(self)) {
@@ -112,8 +133,9 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
             }
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
-                // then this update deactivates it like any other.
-                other.gate.withLock { _ in }
+                // then this update deactivates it like any other. This thread holds no gate, so
+                // the wait cannot close a loop.
+                try? other.wait(Service.self)
                 continue
             }
             if let wrongSession = plan.wrongSession {
@@ -225,6 +247,9 @@ struct SessionSwitchPlan<Service> {
     @usableFromInline var runsHooks = false
     /// A making in progress on another thread, to wait for before applying the update.
     @usableFromInline var waitFor: Making?
+    /// The values of a session with the same key that the update replaced, released after the
+    /// lock (a session object's deinit must not run under it).
+    @usableFromInline var replacedSession: Result<Any, ServiceObtainError>?
 
     // Found by the hooks.
     @usableFromInline var keep: ServiceHolder<Service>?
@@ -250,6 +275,10 @@ struct SessionCellState<Service> {
     @usableFromInline var atOneError: ServiceObtainError?
     /// The making or switch in progress.
     @usableFromInline var making: Making?
+    /// The session key and session the making in progress makes the service for.
+    @usableFromInline var makingFor: (key: AnyHashable, session: Any)?
+    /// The makings that updates overtook, with what those updates ask of their services.
+    @usableFromInline var overtaken: [ObjectIdentifier: SessionOvertaking] = [:]
     /// Services that `deactivateService` kept, by session key.
     @usableFromInline var kept: [AnyHashable: ServiceHolder<Service>] = [:]
     /// The size of `kept` at which dead weak services are looked for next.
@@ -289,6 +318,7 @@ struct SessionCellState<Service> {
         switch session {
         case .success(let session)?:
             self.making = making
+            makingFor = (sessionKey, session)
             return .make(session)
         case .failure(let error)?:
             return .failed(error)
@@ -298,21 +328,40 @@ struct SessionCellState<Service> {
     }
 
     /// Ends the making marked by `making`: keeps the service when no update came meanwhile
-    /// (an `atOne` failure too), and gives the caller what was made either way.
+    /// (an `atOne` failure too). When an update overtook it, the service becomes current if its
+    /// session is current again and nothing else is; otherwise it is handed back to be settled
+    /// as the update would have settled it.
     @inlinable
     mutating func finish(
         making: Making,
         made: Result<Service, ServiceObtainError>,
         mode: ServiceSessionFactoryMode
-    ) -> Result<Service, ServiceObtainError> {
+    ) -> SessionOvertakenService<Service>? {
         if self.making === making {
             self.making = nil
+            makingFor = nil
             switch made {
             case .success(let service): current = ServiceHolder(service, weakly: mode == .weak)
             case .failure(let error): if mode == .atOne { atOneError = error }
             }
+            return nil
         }
-        return made
+        guard let overtaking = overtaken.removeValue(forKey: ObjectIdentifier(making)),
+            case .success(let service) = made
+        else { return nil }
+        let forced = overtaking.forcedKeys.contains(overtaking.key)
+        if !overtaking.cleared, !forced, overtaking.key == sessionKey, self.making == nil, current?.isAlive != true,
+            atOneError == nil, case .success = session
+        {
+            current = ServiceHolder(service, weakly: mode == .weak)
+            return nil
+        }
+        return SessionOvertakenService(
+            service: service,
+            session: overtaking.session,
+            key: overtaking.key,
+            mayKeep: !overtaking.cleared && !forced
+        )
     }
 
     /// Sets the state an update asks for and says which hooks to run; when there are some,
@@ -321,29 +370,43 @@ struct SessionCellState<Service> {
     mutating func begin(
         _ update: SessionUpdate,
         making: Making,
-        makingHere: Bool,
+        mayWait: Bool,
         factory: any SessionFactoryCalls<Service>,
         released: inout [ServiceHolder<Service>]
     ) -> SessionSwitchPlan<Service> {
         var plan = SessionSwitchPlan<Service>(oldKey: sessionKey)
         // Updates made before this provider subscribed are already in its starting session.
         guard update.version > appliedVersion else { return plan }
-        if let other = self.making, !makingHere {
-            // Wait for the making on another thread, and come back with nothing changed.
-            plan.waitFor = other
-            return plan
-        }
-        appliedVersion = update.version
         let key = update.session.key
         let typed = factory.cast(update.session)
         if key == sessionKey, update.policy == .none, atOneError == nil, case .success = session, let typed {
             // The same session, perhaps with newer values: its service stays.
+            appliedVersion = update.version
+            plan.replacedSession = session
             session = .success(typed)
             return plan
         }
-        // The factory making the service on this thread made this update: that get returns what
-        // it makes, but the provider will not keep it, as it was made for the session that ends.
-        self.making = nil
+        if let other = self.making {
+            if mayWait {
+                // Wait for the making on another thread, and come back with nothing changed.
+                plan.waitFor = other
+                return plan
+            }
+            // This thread may not wait: the making is overtaken, and settled when it ends.
+            if let makingFor {
+                overtaken[ObjectIdentifier(other)] = SessionOvertaking(key: makingFor.key, session: makingFor.session)
+            }
+            self.making = nil
+            makingFor = nil
+        }
+        appliedVersion = update.version
+        for id in overtaken.keys {
+            switch update.policy {
+            case .clearAll: overtaken[id]?.cleared = true
+            case .force: overtaken[id]?.forcedKeys.insert(key)
+            case .none: break
+            }
+        }
         plan.old = current.take()
         plan.oldSession = try? session?.get()
         plan.mayKeepOld = update.policy != .clearAll && key != sessionKey
@@ -375,6 +438,7 @@ struct SessionCellState<Service> {
         // Gets wait for a switch, and updates come one at a time: the mark is still this one.
         precondition(self.making === making, "a session switch lost its mark")
         self.making = nil
+        makingFor = nil
         current = plan.newCurrent
         if let failure = plan.atOneFailure {
             atOneError = failure
@@ -391,5 +455,39 @@ struct SessionCellState<Service> {
             kept[key] = nil
         }
         pruneKeptAt = max(16, kept.count * 2)
+    }
+}
+
+/// What the updates since a session making was overtaken ask of the service it makes.
+@usableFromInline
+struct SessionOvertaking {
+    @usableFromInline let key: AnyHashable
+    @usableFromInline let session: Any
+    /// A `.clearAll` came: the service is deactivated and dropped.
+    @usableFromInline var cleared = false
+    /// The keys `.force` updates made anew: a service of one of them is not kept.
+    @usableFromInline var forcedKeys: Set<AnyHashable> = []
+
+    @inlinable
+    init(key: AnyHashable, session: Any) {
+        self.key = key
+        self.session = session
+    }
+}
+
+/// A service an overtaken making made, to deactivate and keep or drop.
+@usableFromInline
+struct SessionOvertakenService<Service> {
+    @usableFromInline let service: Service
+    @usableFromInline let session: Any
+    @usableFromInline let key: AnyHashable
+    @usableFromInline let mayKeep: Bool
+
+    @inlinable
+    init(service: Service, session: Any, key: AnyHashable, mayKeep: Bool) {
+        self.service = service
+        self.session = session
+        self.key = key
+        self.mayKeep = mayKeep
     }
 }

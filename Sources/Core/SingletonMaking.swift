@@ -1,11 +1,45 @@
 /// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
 /// `gate` until it is over, and another get of the same service waits by taking the gate.
+///
+/// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
+/// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes
+/// and waits for A) fails as a dependency cycle instead of deadlocking.
 @usableFromInline
 final class Making: Sendable {
     @usableFromInline let gate = Locked(())
+    /// The thread that holds `gate`: the one that made this mark.
+    @usableFromInline let owner = ThreadContext.currentThread
 
     @inlinable
     init() {}
+
+    /// The making each waiting thread waits for, by thread.
+    private static let waits = Locked<[Int: Making]>([:])
+
+    /// Waits until this making is over.
+    ///
+    /// - Throws: a dependency cycle for `Service` when its owner waits, directly or through
+    ///   other threads, for a making of this thread: waiting would never end.
+    @usableFromInline
+    func wait<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+        let thread = ThreadContext.currentThread
+        let closesLoop: Bool = Self.waits.withLock { waits in
+            var owner = self.owner
+            while owner != thread {
+                guard let next = waits[owner] else {
+                    waits[thread] = self
+                    return false
+                }
+                owner = next.owner
+            }
+            return true
+        }
+        if closesLoop {
+            throw ThreadContext.cycleError(Service.self)
+        }
+        gate.withLock { _ in }
+        Self.waits.withLock { $0[thread] = nil }
+    }
 }
 
 /// What a get of a kept singleton does next, decided under its cell's lock.
@@ -56,7 +90,7 @@ enum SingletonMaking {
                 switch outcome {
                 case .found(let service): return service
                 case .failed(let error): throw error
-                case .wait(let other): other.gate.withLock { _ in }
+                case .wait(let other): try other.wait(Service.self)
                 }
             }
         }

@@ -133,11 +133,23 @@ package struct ThreadContext {
         current.pointee.contains(id)
     }
 
-    /// The error of a get that found its provider (`id`) already being obtained; it is logged,
-    /// and recorded while a validation or a graph recorder runs.
+    /// Whether this thread is obtaining any service (running a factory or a session hook).
     @usableFromInline
-    static func cycleError<Service>(_ service: Service.Type, id: ObjectIdentifier) -> ServiceObtainError {
-        if GetRecording.isOn {
+    static var isObtainingAny: Bool {
+        current.pointee.count > 0
+    }
+
+    /// The calling thread, as a number no other living thread has.
+    @usableFromInline
+    static var currentThread: Int {
+        Int(bitPattern: current)
+    }
+
+    /// The error of a get that found its provider (`id`, when it has one) already being
+    /// obtained; it is logged, and recorded while a validation or a graph recorder runs.
+    @usableFromInline
+    static func cycleError<Service>(_ service: Service.Type, id: ObjectIdentifier? = nil) -> ServiceObtainError {
+        if let id, GetRecording.isOn {
             GetRecording.recordCycle(node: id, service: Service.self)
         }
         let error = ServiceObtainError(
@@ -177,20 +189,13 @@ extension ThreadContext {
             return
         }
         context.pointee.deferredReleases = consume objects
-        while var next = context.pointee.deferredReleases?.popLast() {
-            // Dropping the last reference here runs the deinit now, which may queue more.
-            next = Self.released
-            withExtendedLifetime(next) {}
+        // Each object goes at the end of its turn of the loop; its deinit may queue more.
+        while let next = context.pointee.deferredReleases?.popLast() {
+            _ = next
         }
         context.pointee.deferredReleases = nil
     }
-
-    /// Stands in for a released object.
-    private static let released = ReleasedMarker()
 }
-
-/// Stands in for a released object in `ThreadContext.releaseIteratively(_:)`.
-private final class ReleasedMarker: Sendable {}
 
 @usableFromInline
 let threadContextKey: pthread_key_t = {

@@ -11,30 +11,35 @@ import Foundation
 /// ```
 ///
 /// The registry is internally synchronized. Registration runs the pending injections and
-/// ready handlers it satisfies on the registering thread, before it returns.
+/// ready handlers it satisfies on the registering thread, before it returns. Inside
+/// `withIsolatedInjectRegistries`, every call works with the registry of that scope.
 ///
 /// Automatic removals (`registerForFirstInject`) run on the main queue: the process must service
 /// it, with `RunLoop.main`, `dispatchMain()` or the main actor (an app's main loop does). Without
 /// that, such entities stay registered.
 public enum EntityInjectResolver {
-    static let registry: InjectRegistry = InjectRegistry(
-        resolverName: "EntityInjectResolver",
-        itemName: "entity",
-        firstInjected: { id in DispatchQueue.main.async { removeAfterFirstInject(id) } }
-    )
+    /// The registry of the current scope: the process's, or that of the innermost
+    /// `withIsolatedInjectRegistries` scope of the current task.
+    static var registry: InjectRegistry {
+        InjectRegistries.current.entities
+    }
 
-    static func removeAfterFirstInject(_ id: UInt64) {
-        for entry in registry.remove(ids: [id]) {
-            let type = Swift.type(of: entry.value)
-            LogRecorder.record(ServiceInjectLogger.self) {
-                $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: true)
+    /// Removes the first-inject entry `id` from `registry` at the next main-loop turn.
+    static func removeAtNextMainLoopTurn(_ id: UInt64, from registry: InjectRegistry) {
+        DispatchQueue.main.async {
+            for entry in registry.remove(ids: [id]) {
+                let type = Swift.type(of: entry.value)
+                LogRecorder.record(ServiceInjectLogger.self) {
+                    $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: true)
+                }
             }
         }
     }
 
     /// Registers `entity` until the returned token is released.
     public static func register<Entity>(_ entity: Entity) -> EntityInjectToken {
-        EntityInjectToken(registry: registry, ids: registry.add([entity]).ids)
+        let registry = Self.registry
+        return EntityInjectToken(registry: registry, ids: registry.add([entity]).ids)
     }
 
     /// Registers several entities (the last one newest), each until its own token is released.
@@ -43,7 +48,8 @@ public enum EntityInjectResolver {
     /// let tokens = EntityInjectResolver.registerSome([presenter, appSettings])  // one token per entity
     /// ```
     public static func registerSome(_ entities: [Any]) -> [EntityInjectToken] {
-        registry.add(entities).ids.map { EntityInjectToken(registry: registry, ids: [$0]) }
+        let registry = Self.registry
+        return registry.add(entities).ids.map { EntityInjectToken(registry: registry, ids: [$0]) }
     }
 
     /// Registers `entity` until its first injection: it is removed at the main-loop turn after
@@ -60,6 +66,7 @@ public enum EntityInjectResolver {
     /// Registers several entities, each until its own first injection; see
     /// `registerForFirstInject(_:autoRemoveDelay:)`.
     public static func registerForFirstInjectSome(_ entities: [Any], autoRemoveDelay: TimeInterval? = nil) {
+        let registry = Self.registry
         let ids = registry.add(entities, firstInject: true).ids
         guard let autoRemoveDelay else { return }
         DispatchQueue.main.asyncAfter(deadline: .now() + autoRemoveDelay) {
@@ -96,11 +103,13 @@ public enum EntityInjectResolver {
         _ type: Entity.Type,
         handler: @escaping () -> Void
     ) -> EntityInjectReadyToken? {
-        registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
+        let registry = Self.registry
+        return registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
     /// Removes every entity, pending injection and ready handler, and voids the pending
-    /// automatic removals. Meant for tests, to isolate one from another.
+    /// automatic removals. Inside `withIsolatedInjectRegistries`, it empties the scope's
+    /// registry only. Tests that run in parallel isolate their registries instead.
     ///
     /// Tokens of removed entities stay valid and do nothing when released.
     public static func removeAll() {

@@ -190,7 +190,11 @@ final class InjectCell<Value>: @unchecked Sendable {  // `published` and `state`
         case .found(let found):
             return publish(make(found))
         case .waiting(let id):
-            state.withLock { $0.waiter = id }
+            // A registration on another thread may have injected the value already; its waiter
+            // is gone then, and its id is not kept.
+            state.withLock { state in
+                if published.value == nil { state.waiter = id }
+            }
             return nil
         }
     }

@@ -30,8 +30,9 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// Names for messages: the resolver's type name and what it holds ("container", "entity").
     let resolverName: String
     let itemName: String
-    /// Called outside the lock with each `firstInject` entry at its first injection.
-    private let firstInjected: (@Sendable (_ id: UInt64) -> Void)?
+    /// Called outside the lock with this registry and each `firstInject` entry at its first
+    /// injection.
+    private let firstInjected: (@Sendable (_ registry: InjectRegistry, _ id: UInt64) -> Void)?
 
     private let state = Locked(State())
 
@@ -66,7 +67,7 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     init(
         resolverName: String,
         itemName: String,
-        firstInjected: (@Sendable (_ id: UInt64) -> Void)? = nil
+        firstInjected: (@Sendable (_ registry: InjectRegistry, _ id: UInt64) -> Void)? = nil
     ) {
         self.resolverName = resolverName
         self.itemName = itemName
@@ -123,7 +124,7 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
 
     private func report(_ injected: [UInt64]) {
         guard let firstInjected else { return }
-        for id in injected { firstInjected(id) }
+        for id in injected { firstInjected(self, id) }
     }
 
     /// Whether a value castable to `type` is registered.

@@ -12,34 +12,88 @@
 ///
 /// The registry is internally synchronized. Registration runs the pending injections and
 /// ready handlers it satisfies on the registering thread, before it returns.
+///
+/// The registry is the process's, except inside `withIsolatedInjectRegistries` (and in a test
+/// with the `.isolatedInjectRegistries` trait of `ServiceInjectsTesting`), where every call works
+/// with the registry of that scope.
 public enum ServiceInjectResolver {
-    static let registry = InjectRegistry(resolverName: "ServiceInjectResolver", itemName: "container")
+    /// The registry of the current scope: the process's, or that of the innermost
+    /// `withIsolatedInjectRegistries` scope of the current task.
+    static var registry: InjectRegistry {
+        InjectRegistries.current.containers
+    }
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now.
     ///
     /// - Parameters:
     ///   - container: the container of providers that injected properties read from.
     ///   - failureIfContains: when a container of the same type is already registered,
-    ///   stop with an assertion (debug builds) and report it to the ``ServiceInjectLogger``s. In
-    ///   every build the new container is registered and is resolved first.
-    public static func register<Container>(_ container: Container, failureIfContains: Bool = true) {
-        registerSome([container], failureIfContains: failureIfContains)
+    ///   stop with an assertion (debug builds) that names the caller's file and line, and report
+    ///   it to the ``ServiceInjectLogger``s. In every build the new container is registered and
+    ///   is resolved first. Pass `false` to replace a container on purpose.
+    ///   - file: the caller's file, named when the registration stops a debug build.
+    ///   - line: the caller's line, named when the registration stops a debug build.
+    public static func register<Container>(
+        _ container: Container,
+        failureIfContains: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        add([container], failureIfContains: failureIfContains, call: "register(_:)", file: file, line: line)
     }
 
     /// Registers several containers at once (the last one is the newest).
     ///
     /// - Parameters:
     ///   - containers: the containers, oldest first.
-    ///   - failureIfContains: as in `register(_:failureIfContains:)`, for each container.
-    public static func registerSome(_ containers: [Any], failureIfContains: Bool = true) {
-        let duplicates = registry.add(containers).duplicates
+    ///   - failureIfContains: as in `register(_:failureIfContains:file:line:)`, for each container.
+    ///   - file: the caller's file, named when the registration stops a debug build.
+    ///   - line: the caller's line, named when the registration stops a debug build.
+    public static func registerSome(
+        _ containers: [Any],
+        failureIfContains: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        add(containers, failureIfContains: failureIfContains, call: "registerSome(_:)", file: file, line: line)
+    }
+
+    private static func add(
+        _ containers: [Any],
+        failureIfContains: Bool,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) {
+        let registries = InjectRegistries.current
+        let duplicates = registries.containers.add(containers).duplicates
         guard failureIfContains else { return }
         for type in duplicates {
             LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            assertionFailure("A container of type \(InjectFailure.name(type)) is already registered")
+            let message = alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
+            assertionFailure(message, file: file, line: line)
         }
+    }
+
+    /// What a registration of a container type that is already registered stops a debug build
+    /// with: where, what, and the ways out.
+    static func alreadyRegisteredMessage(
+        _ type: Any.Type,
+        in registries: InjectRegistries,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) -> String {
+        let fix =
+            registries.scope == nil
+            ? "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
+                + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
+                + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
+            : "register it once in the scope, or pass failureIfContains: false to replace it on purpose"
+        return "ServiceInjectResolver.\(call) at \(file):\(line): a container of type \(InjectFailure.name(type)) "
+            + "is already registered in \(registries.containers.resolverName); \(fix)"
     }
 
     /// Removes the containers castable to `type`, or only the newest one when `onlyLast`.
@@ -70,11 +124,13 @@ public enum ServiceInjectResolver {
         _ type: Container.Type,
         handler: @escaping () -> Void
     ) -> ServiceInjectReadyToken? {
-        registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
+        let registry = Self.registry
+        return registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
     /// Removes every container, pending injection and ready handler: the state of a process
-    /// that registered nothing. Meant for tests, to isolate one from another.
+    /// that registered nothing. Inside `withIsolatedInjectRegistries`, it empties the scope's
+    /// registry only. Tests that run in parallel isolate their registries instead.
     ///
     /// Properties already injected keep their services; properties still waiting are no longer
     /// injected at registration, but a first read still resolves them from the containers

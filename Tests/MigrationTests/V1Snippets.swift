@@ -109,7 +109,7 @@ extension V1.ServiceContainer {
         let lazyServiceProvider = ServiceProvider(factory: V1.LazyServiceFactory())
 
         let firstServiceProvider = V1.FirstServiceFactory(singletonServiceProvider: singletonServiceProvider)
-            .serviceProvider()
+            .serviceSafeProvider()
         let secondServiceProvider = V1.SecondServiceFactory(lazyServiceProvider: lazyServiceProvider,
                                                             firstServiceProvider: firstServiceProvider)
             .serviceProvider()
@@ -150,13 +150,13 @@ struct V1SnippetTests {
         serviceLocator.addService(provider: singletonServiceProvider)
         serviceLocator.addService(provider: lazyServiceProvider)
 
-        serviceLocator.addService(factory: V1.FirstServiceFactory(singletonServiceProvider: singletonServiceProvider))
+        serviceLocator.addService(provider: V1.FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceSafeProvider())
         serviceLocator.addService(sharedTestService as TestServiceShared) //TestServiceShared is protocol
         serviceLocator.addService(factory: V1.ParamsServiceFactory())
         serviceLocator.addService(provider: V1.SecondServiceFactory(
             lazyServiceProvider: lazyServiceProvider,
             firstServiceProvider: V1.FirstServiceFactory(singletonServiceProvider: singletonServiceProvider)
-                .serviceProvider()
+                .serviceSafeProvider()
         ).serviceProvider())
 
         serviceLocator.addLazyService {

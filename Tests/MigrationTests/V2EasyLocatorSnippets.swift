@@ -57,7 +57,7 @@ struct V2EasyLocatorSnippetTests {
         serviceLocator.addService(provider: singletonServiceProvider)
         serviceLocator.addService(provider: lazyServiceProvider)
 
-        serviceLocator.addService(factory: FirstServiceFactory(singletonServiceProvider: singletonServiceProvider))
+        serviceLocator.addService(provider: FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceSafeProvider())
         serviceLocator.addService(sharedTestService as TestServiceShared) //TestServiceShared is protocol
 
         serviceLocator.addLazyService {
@@ -72,7 +72,7 @@ struct V2EasyLocatorSnippetTests {
         serviceLocator.addService(provider: SecondServiceFactory(
             lazyServiceProvider: lazyServiceProvider,
             firstServiceProvider: FirstServiceFactory(singletonServiceProvider: singletonServiceProvider)
-                .serviceProvider()
+                .serviceSafeProvider()
         ).serviceProvider())
 
         serviceLocator.setReadOnly()

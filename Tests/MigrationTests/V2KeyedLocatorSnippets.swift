@@ -32,7 +32,7 @@ func makeSecondServiceFactory() -> SecondServiceFactory {
     let singletonServiceProvider = SingletonServiceFactory().serviceProvider()
     return SecondServiceFactory(
         lazyServiceProvider: LazyServiceFactory().serviceProvider(),
-        firstServiceProvider: FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceProvider()
+        firstServiceProvider: FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceSafeProvider()
     )
 }
 
@@ -59,7 +59,7 @@ extension FirstServiceFactory {
 
 enum Variant12 {
     /// The factory the variant extends with a `sharedKey` of another key type.
-    final class FirstServiceFactory: ServiceFactory {
+    final class FirstServiceFactory: ServiceFactory, Sendable {
         let mode: ServiceFactoryMode = .many
         func makeService() throws -> FirstService { FirstService(singletonService: SingletonService()) }
     }
@@ -113,7 +113,7 @@ enum AddServicesExample {
     static func makeLocator() throws -> ServiceLocator {
         let singletonServiceProvider = SingletonServiceFactory().serviceProvider()
         let lazyServiceProvider = LazyServiceFactory().serviceProvider()
-        let firstServiceProvider = FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceProvider()
+        let firstServiceProvider = FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceSafeProvider()
 
         let serviceLocator = ServiceLocator()
 

@@ -74,7 +74,7 @@ extension ServiceContainer {
         let singletonServiceProvider = SingletonServiceFactory().serviceProvider()
         let lazyServiceProvider = ServiceProvider(factory: LazyServiceFactory())
 
-        let firstServiceProvider = FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceProvider()
+        let firstServiceProvider = FirstServiceFactory(singletonServiceProvider: singletonServiceProvider).serviceSafeProvider()
         let secondServiceProvider = SecondServiceFactory(lazyServiceProvider: lazyServiceProvider,
                                                          firstServiceProvider: firstServiceProvider).serviceProvider()
 

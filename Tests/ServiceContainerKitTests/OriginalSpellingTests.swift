@@ -48,10 +48,11 @@ private final class OtherLogger: ProvidersLogger {}
 
 @Suite("3.0 spellings of the providers")
 struct OriginalSpellingTests {
-    @Test("try ServiceProvider(tryFactory:) takes the service type from the factory")
+    // The spy factory keeps mutable state, so it is not `Sendable`: a safe provider takes it.
+    @Test("try ServiceSafeProvider(tryFactory:) takes the service type from the factory")
     func tryFactoryInfersTheServiceType() throws {
         let factory = SpySingletonFactory()
-        let provider = try ServiceProvider(tryFactory: factory)
+        let provider = try ServiceSafeProvider(tryFactory: factory)
         #expect(factory.callCount == 1)
         let service = try provider.getService()
         service.value = "Test1"
@@ -59,11 +60,11 @@ struct OriginalSpellingTests {
         #expect(factory.callCount == 1)
     }
 
-    @Test("try ServiceProvider(tryFactory:) throws the error of an atOne factory at once")
+    @Test("try ServiceSafeProvider(tryFactory:) throws the error of an atOne factory at once")
     func tryFactoryFailure() {
         let factory = SpySingletonFactory(error: TestError(code: 4))
         let error = #expect(throws: ServiceObtainError.self) {
-            _ = try ServiceProvider(tryFactory: factory)
+            _ = try ServiceSafeProvider(tryFactory: factory)
         }
         #expect(error?.error as? TestError == TestError(code: 4))
         #expect(factory.callCount == 1)

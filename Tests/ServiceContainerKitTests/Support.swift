@@ -36,7 +36,7 @@ final class Greeter: Greeting {
 }
 
 /// A factory closure that counts its calls, optionally failing the first `failures` of them.
-func countingFactory(_ counter: Counter, failures: Int = 0, delay: TimeInterval = 0) -> () throws -> Service {
+func countingFactory(_ counter: Counter, failures: Int = 0, delay: TimeInterval = 0) -> @Sendable () throws -> Service {
     return {
         let call = counter.increment()
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }

@@ -49,6 +49,42 @@ final class NoEntityController {
     @EntityInject(Settings.self) var settings
 }
 
+final class ScopeMissPresenter {
+    static let injectLine: UInt = #line + 1
+    @ServiceInject(\CrashServices.service) var service
+}
+
+/// Registrations that stop a debug build, each naming the line of its second registration.
+enum Misregistration {
+    static let twiceLine: UInt = #line + 3
+    static func registerTwice() {
+        ServiceInjectResolver.register(CrashServices.make())
+        ServiceInjectResolver.register(CrashServices.make())
+    }
+
+    static let someLine: UInt = #line + 3
+    static func registerSomeAfterRegister() {
+        ServiceInjectResolver.register(CrashServices.make())
+        ServiceInjectResolver.registerSome([TestServices.make(), CrashServices.make()])
+    }
+
+    static let scopeLine: UInt = #line + 3
+    static let inScopeLine: UInt = #line + 4
+    static func registerTwiceInAScope() {
+        withIsolatedInjectRegistries {
+            ServiceInjectResolver.register(CrashServices.make())
+            ServiceInjectResolver.register(CrashServices.make())
+        }
+    }
+
+    static let missScopeLine: UInt = #line + 2
+    static func readInAScopeWithTheContainerOutside() {
+        withIsolatedInjectRegistries {
+            _ = ScopeMissPresenter().service
+        }
+    }
+}
+
 /// Prints the events to standard error, where the parent process reads them.
 final class StandardErrorInjectLogger: ServiceInjectLogger {
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
@@ -154,15 +190,63 @@ extension InjectsTests {
             ])
         }
 
-        @Test func duplicateContainerAssertsAndIsLogged() async {
+        /// The line a crash prints: the caller's file and line, then the message.
+        func expectFatalError(_ result: ExitTest.Result?, line: UInt, _ message: String) {
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let expected = "\(Self.file):\(line): Fatal error: \(message)\n"
+            #expect(stderr.contains(expected), "\(stderr)")
+        }
+
+        static let registerTwiceFix =
+            "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
+            + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
+            + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
+
+        @Test func duplicateContainerAssertsAtTheCallerAndIsLogged() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 StandardErrorInjectLogger().register()
-                ServiceInjectResolver.register(CrashServices.make())
-                ServiceInjectResolver.register(CrashServices.make())
+                Misregistration.registerTwice()
             }
             let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
-            #expect(stderr.contains("A container of type ServiceInjectsTests.CrashServices is already registered"))
+            let line = Misregistration.twiceLine
+            expectFatalError(result, line: line,
+                "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
+                + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
+        }
+
+        @Test func duplicateInRegisterSomeAssertsAtTheCaller() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                Misregistration.registerSomeAfterRegister()
+            }
+            let line = Misregistration.someLine
+            expectFatalError(result, line: line,
+                "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): a container of type "
+                + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
+        }
+
+        @Test func duplicateInAScopeNamesTheScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                Misregistration.registerTwiceInAScope()
+            }
+            let line = Misregistration.inScopeLine
+            expectFatalError(result, line: line,
+                "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
+                + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver (isolated by "
+                + "withIsolatedInjectRegistries at \(Self.file):\(Misregistration.scopeLine)); "
+                + "register it once in the scope, or pass failureIfContains: false to replace it on purpose")
+        }
+
+        @Test func firstReadInAScopeNamesTheScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(CrashServices.make())  // the process's: not the scope's
+                Misregistration.readInAScopeWithTheContainerOutside()
+            }
+            let line = ScopeMissPresenter.injectLine
+            expectFatalError(result, line: line,
+                "@ServiceInject at \(Self.file):\(line): no container of type ServiceInjectsTests.CrashServices "
+                + "is registered in ServiceInjectResolver (isolated by withIsolatedInjectRegistries at "
+                + "\(Self.file):\(Misregistration.missScopeLine)); register it before the first read of the injected property")
         }
     }
 }

@@ -37,6 +37,23 @@ import Testing
         #expect(message == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage)")
     }
 
+    @Test func alreadyRegisteredNamesTheCallerAndTheWaysOut() {
+        let process = ServiceInjectResolver.alreadyRegisteredMessage(
+            TestServices.self, in: InjectRegistries(scope: nil), call: "register(_:)", file: "App/Start.swift", line: 7
+        )
+        #expect(process == "ServiceInjectResolver.register(_:) at App/Start.swift:7: a container of type "
+            + "ServiceInjectsTests.TestServices is already registered in ServiceInjectResolver; register it once "
+            + "(at start-up), pass failureIfContains: false to replace it on purpose, or, in tests, give each test "
+            + "registries of its own with the .isolatedInjectRegistries trait (ServiceInjectsTesting) or "
+            + "withIsolatedInjectRegistries { }")
+        let scoped = ServiceInjectResolver.alreadyRegisteredMessage(
+            TestServices.self, in: InjectRegistries(scope: "a test"), call: "registerSome(_:)", file: "T/A.swift", line: 9
+        )
+        #expect(scoped == "ServiceInjectResolver.registerSome(_:) at T/A.swift:9: a container of type "
+            + "ServiceInjectsTests.TestServices is already registered in ServiceInjectResolver (isolated by a test); "
+            + "register it once in the scope, or pass failureIfContains: false to replace it on purpose")
+    }
+
     final class SilentLogger: ServiceInjectLogger {}
 
     @Test func loggerEventsDefaultToNothing() {

@@ -1,9 +1,41 @@
 import Dispatch
+import Foundation
+import Synchronization
 import Testing
 import ServiceLocatorKit
 
 @Suite("ServiceLocator: threads")
 struct ServiceLocatorConcurrencyTests {
+    @Test("Gets racing setReadOnly keep finding the services, here and in the parent")
+    func getsDuringSetReadOnly() {
+        let misses = Atomic<Int>(0)
+        for round in 0..<1_000 {
+            let parent = ServiceLocator()
+            parent.addService(key: Keys.first, service: FirstService(name: "parent \(round)"))
+            let child = ServiceLocator(parent: parent)
+            child.addService(key: Keys.singleton, service: SingletonService())
+            let start = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            for _ in 0..<2 {
+                Thread {
+                    start.wait()
+                    for _ in 0..<100 {
+                        if child.getService(key: Keys.singleton) == nil || child.getService(key: Keys.first) == nil {
+                            misses.add(1, ordering: .relaxed)
+                        }
+                    }
+                    done.signal()
+                }.start()
+            }
+            start.signal()
+            start.signal()
+            child.setReadOnly(denyClone: false, assertionFailure: false)
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(done.wait(timeout: .now() + 10) == .success)
+        }
+        #expect(misses.load(ordering: .relaxed) == 0, "a registered service was missed while setReadOnly ran")
+    }
+
     static let threads = 8
     static let perThread = 200
 

@@ -168,7 +168,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// Stores a provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceFactory>(
+    public final func addService<Factory: ServiceFactory & Sendable>(
         factory: Factory,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -178,7 +178,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// Stores a params provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceParamsFactory>(
+    public final func addService<Factory: ServiceParamsFactory & Sendable>(
         factory: Factory,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -189,7 +189,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
     @discardableResult
     public final func addLazyService<Service>(
-        _ factory: @escaping () throws -> Service,
+        _ factory: @escaping @Sendable () throws -> Service,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
@@ -200,7 +200,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// written `addService { ... }`.
     @discardableResult
     public final func addService<Service>(
-        manyFactory: @escaping () throws -> Service,
+        manyFactory: @escaping @Sendable () throws -> Service,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {

@@ -42,7 +42,10 @@ package final class LocatorStorage: Sendable {
     /// The slots, for a read: the published ones of a read-only locator, else a copy of the
     /// writable ones taken under the lock.
     private var slots: LocatorSlots {
-        frozen.value?.slots ?? state.withLock { $0.slots }
+        if let frozen = frozen.value {
+            return frozen.slots
+        }
+        return state.withLock { $0.isReadOnly ? frozen.value!.slots : $0.slots }
     }
 
     /// Whether the locator is read-only.
@@ -83,7 +86,9 @@ package final class LocatorStorage: Sendable {
         if let frozen = frozen.value {
             return frozen.slots.local(id)
         }
-        return state.withLock { $0.slots.local(id) }
+        // `setReadOnly` may have moved the slots to `frozen` since the load above: under the
+        // lock, `isReadOnly` tells where they are.
+        return state.withLock { $0.isReadOnly ? frozen.value!.slots.local(id) : $0.slots.local(id) }
     }
 
     /// The entry of the slot of a type that is called `name`, in this locator or the nearest
@@ -337,12 +342,16 @@ package final class LocatorStorage: Sendable {
         copyOwner: AnyObject & Sendable,
         at site: CallSite
     ) {
-        let (denied, assert) = state.withLock { ($0.denyClone, $0.assertOnRefusal) }
-        if denied {
+        // Whether clones are denied and the slots, read together: a `setReadOnly(denyClone:)`
+        // in between must not let a clone through.
+        let (copied, assert): (LocatorSlots?, Bool) = state.withLock { state in
+            if state.denyClone { return (nil, state.assertOnRefusal) }
+            return (state.isReadOnly ? frozen.value!.slots : state.slots, false)
+        }
+        guard var slots = copied else {
             _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: assert, at: site)
             return
         }
-        var slots = self.slots
         let parent = slots.parent
         slots.parent = nil
         // The copy gets storage of its own here, outside its lock: storage shared with this

@@ -137,7 +137,7 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// Stores a provider of `factory` under `key`.
     @discardableResult
-    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory>(
+    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory & Sendable>(
         key: Key,
         factory: Factory,
         file: StaticString = #fileID,
@@ -149,7 +149,7 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// Stores a params provider of `factory` under `key`.
     @discardableResult
-    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
         factory: Factory,
         file: StaticString = #fileID,
@@ -162,7 +162,7 @@ open class ServiceLocator: @unchecked Sendable {
     /// Stores a params provider of `factory`, whose params are the optional of the key's, under
     /// `key`: the service is got with the key's params or, as the factory allows, without.
     @discardableResult
-    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory>(
+    public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
         factory: Factory,
         file: StaticString = #fileID,
@@ -177,7 +177,7 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addLazyService<Key: ServiceLocatorKey>(
         key: Key,
-        _ factory: @escaping () throws -> Key.ServiceType,
+        _ factory: @escaping @Sendable () throws -> Key.ServiceType,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
@@ -189,7 +189,7 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
-        manyFactory: @escaping () throws -> Key.ServiceType,
+        manyFactory: @escaping @Sendable () throws -> Key.ServiceType,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {

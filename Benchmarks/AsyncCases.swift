@@ -1,0 +1,113 @@
+import Dispatch
+import ServiceContainerKit
+import Synchronization
+
+/// The cases of the async providers.
+///
+/// The harness times synchronous bodies, so each body runs its whole loop in one task and waits
+/// for it (`runInTask`): the case and its baseline pay that wait alike, once per round, and both
+/// are timed in wall time.
+enum AsyncCases {
+    static var all: [BenchmarkCase] {
+        [lazyGet, concurrentFirstGets]
+    }
+
+    // MARK: - Operations
+
+    @inline(never)
+    static func get<Service>(_ holder: Holder<ServiceAsyncProvider<Service>>) async -> Service {
+        try! await holder.value.getService()
+    }
+
+    /// The baseline: a plain `async` function that returns a stored reference.
+    @inline(never)
+    static func readStoredAsync<Value: AnyObject>(_ holder: Holder<Value>) async -> Value {
+        holder.value
+    }
+
+    /// Runs `body` in a task and waits for it.
+    static func runInTask(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    // MARK: - Cases
+
+    /// A get of a made `lazy` service against awaiting a function that returns it.
+    static var lazyGet: BenchmarkCase {
+        BenchmarkCase(
+            "core/async lazy get (made)",
+            baseline: "await async func -> stored ref",
+            target: 1.5,
+            runsOnOtherThreads: true
+        ) {
+            let provider = Holder(ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
+            runInTask { _ = await get(provider) }
+            let stored = Holder(BenchService(number: 1))
+            return .init(
+                subject: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            blackHole(await get(provider))
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            blackHole(await readStoredAsync(stored))
+                        }
+                    }
+                }
+            )
+        }
+    }
+
+    static let waiters = 1_000
+
+    /// 1,000 tasks that ask a new `lazy` provider for its service at once, against 1,000 tasks
+    /// that await one shared task's value. Each round checks that the service was made once.
+    static var concurrentFirstGets: BenchmarkCase {
+        BenchmarkCase(
+            "core/async lazy, 1,000 first gets",
+            baseline: "1,000 tasks awaiting a Task",
+            target: nil,
+            operationsPerIteration: waiters
+        ) {
+            .init(
+                subject: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            let made = Atomic<Int>(0)
+                            let provider = ServiceAsyncProvider<BenchService>(mode: .lazy) {
+                                BenchService(number: made.add(1, ordering: .relaxed).newValue)
+                            }
+                            await withTaskGroup(of: Void.self) { group in
+                                for _ in 0..<waiters {
+                                    group.addTask { blackHole(try! await provider.getService()) }
+                                }
+                            }
+                            precondition(made.load(ordering: .relaxed) == 1, "a lazy async service was made more than once")
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            let shared = Task { BenchService(number: 1) }
+                            await withTaskGroup(of: Void.self) { group in
+                                for _ in 0..<waiters {
+                                    group.addTask { blackHole(await shared.value) }
+                                }
+                            }
+                        }
+                    }
+                }
+            )
+        }
+    }
+}

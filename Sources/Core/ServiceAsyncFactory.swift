@@ -1,0 +1,60 @@
+/// A factory of a service whose making is `async`: opening a database, fetching a
+/// configuration. Its provider is a ``ServiceAsyncProvider``.
+///
+/// ```swift
+/// struct DatabaseFactory: ServiceAsyncFactory {
+///     let mode: ServiceFactoryMode = .lazy
+///     func makeService() async throws -> Database {
+///         try await Database.open(path: "app.sqlite")
+///     }
+/// }
+/// let database = DatabaseFactory().serviceAsyncProvider()
+/// ```
+///
+/// The factory is called from whichever task gets the service (and, for `atOne`, `lazy` and
+/// `weak`, from a task of the provider's own), so it is `Sendable`, and so is its service,
+/// which every waiting task receives.
+public protocol ServiceAsyncFactory: Sendable {
+    /// The type of service the factory makes.
+    associatedtype ServiceType: Sendable
+
+    /// How the provider makes and keeps the service.
+    var mode: ServiceFactoryMode { get }
+
+    /// Makes the service, or throws why it cannot.
+    func makeService() async throws -> ServiceType
+}
+
+/// A factory of a service made from params with an `async` making; a new service is made on
+/// every get. Its provider is a ``ServiceAsyncParamsProvider``.
+///
+/// ```swift
+/// struct ReportFactory: ServiceAsyncParamsFactory {
+///     func makeService(params: String) async throws -> Report {
+///         try await Report.load(title: params)
+///     }
+/// }
+/// ```
+public protocol ServiceAsyncParamsFactory: Sendable {
+    /// The type of service the factory makes.
+    associatedtype ServiceType: Sendable
+    /// The type of the parameters a service is made from.
+    associatedtype ParamsType: Sendable
+
+    /// Makes a service for `params`, or throws why it cannot.
+    func makeService(params: ParamsType) async throws -> ServiceType
+}
+
+extension ServiceAsyncFactory {
+    /// A provider of this factory's service (`ServiceAsyncProvider(factory: self)`).
+    public func serviceAsyncProvider() -> ServiceAsyncProvider<ServiceType> {
+        ServiceAsyncProvider(factory: self)
+    }
+}
+
+extension ServiceAsyncParamsFactory {
+    /// A provider that makes this factory's service from params given at each get.
+    public func serviceAsyncProvider() -> ServiceAsyncParamsProvider<ServiceType, ParamsType> {
+        ServiceAsyncParamsProvider(factory: self)
+    }
+}

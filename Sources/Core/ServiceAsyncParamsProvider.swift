@@ -1,0 +1,49 @@
+/// A provider of a service made from params with an `async` making: a new service is made on
+/// every get, in the task that asks.
+///
+/// ```swift
+/// let reports = ServiceAsyncParamsProvider<Report, String> { title in try await Report.load(title: title) }
+/// let report = try await reports.getService(params: "Q3")
+/// let fixed: ServiceAsyncProvider<Report> = reports.convert(params: "Q4")
+/// ```
+public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType: Sendable>: Sendable {
+    private let factory: @Sendable (ParamsType) async throws -> ServiceType
+
+    /// A provider of `factory`'s service.
+    public convenience init<Factory: ServiceAsyncParamsFactory>(factory: Factory)
+    where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
+        self.init(factory: factory.makeService(params:))
+    }
+
+    /// A provider that makes the service with `factory`.
+    public init(factory: @escaping @Sendable (ParamsType) async throws -> ServiceType) {
+        self.factory = factory
+    }
+
+    /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
+    public func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
+        try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }.get()
+    }
+
+    /// A service made for `params`, or the error, as a `Result`.
+    public func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
+        do {
+            return .success(try await getService(params: params))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A service made for `params`, or `nil` when it cannot be made.
+    public func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
+        try? await getService(params: params)
+    }
+
+    /// A provider of this service made with fixed `params` on every get, which counts as this
+    /// provider in the cycle check.
+    public func convert(params: ParamsType) -> ServiceAsyncProvider<ServiceType> {
+        let factory = self.factory
+        let source = AsyncManySource(id: ObjectIdentifier(self)) { try await factory(params) }
+        return ServiceAsyncProvider(instance: nil, source: .many(source))
+    }
+}

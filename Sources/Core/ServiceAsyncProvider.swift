@@ -1,0 +1,105 @@
+/// A provider of a service whose making is `async`; every get is awaited.
+///
+/// ```swift
+/// let database = ServiceAsyncProvider<Database>(mode: .lazy) {
+///     try await Database.open(path: "app.sqlite")
+/// }
+/// let connection = try await database.getService()
+/// ```
+///
+/// - `atOne`: the making starts when the provider is made; every get awaits that one result,
+///   and an error is kept for every get.
+/// - `lazy`: made once, on the first get, however many tasks await it at the same moment; a
+///   failed making gives its error to every waiting task, and the next get tries again.
+/// - `weak`: made once while somebody holds it, the same way.
+/// - `many`: made anew on every get, in the task that asks.
+///
+/// Waiting tasks suspend; no thread is blocked while a service is made. A singleton is made in
+/// a task of the provider's own, so cancelling the task that started the making does not fail
+/// the others: a get whose task is cancelled while it waits (or before) returns at once with a
+/// ``ServiceObtainError`` whose `error` is a `CancellationError`, and the making goes on for
+/// the others (a `lazy` service made for nobody is kept for the next get). A service that is
+/// ready is returned even to a cancelled task. A `many` factory runs in the caller's task and
+/// sees its cancellation itself.
+///
+/// Async providers that await each other in a cycle fail with
+/// `ServiceFactoryError.dependencyCycle` instead of suspending for ever.
+///
+/// The service is `Sendable`: every waiting task gets the same instance.
+public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
+    /// The service of an instance provider.
+    @usableFromInline let instance: ServiceType?
+    /// The service of an `atOne` or `lazy` provider (or of a wrapped provider), once made.
+    @usableFromInline let ready: OnceCell<ServiceType>?
+    /// Where every other get goes.
+    @usableFromInline let source: AsyncServiceSource<ServiceType>
+
+    init(instance: ServiceType?, source: AsyncServiceSource<ServiceType>) {
+        self.instance = instance
+        self.source = source
+        ready = source.cell
+    }
+
+    /// A provider that always gives `service`.
+    @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
+    public convenience init(_ service: ServiceType) {
+        self.init(instance: service, source: .none)
+    }
+
+    /// A provider of `factory`'s service, made and kept as its `mode` says.
+    public convenience init<Factory: ServiceAsyncFactory>(factory: Factory)
+    where Factory.ServiceType == ServiceType {
+        self.init(mode: factory.mode, factory: factory.makeService)
+    }
+
+    /// A provider that makes the service with `factory`, kept as `mode` says; an `atOne`
+    /// making starts here.
+    ///
+    /// ```swift
+    /// let settings = ServiceAsyncProvider<Settings>(mode: .lazy) { try await Settings.fetch() }
+    /// ```
+    public convenience init(mode: ServiceFactoryMode, factory: @escaping @Sendable () async throws -> ServiceType) {
+        self.init(instance: nil, source: AsyncServiceSource(mode: mode, factory: factory))
+    }
+
+    /// A provider that gets its service from a synchronous `provider`, for a container whose
+    /// callers await every service.
+    ///
+    /// A get calls `provider.getService()`: a service that another thread is making is waited
+    /// for as a synchronous provider waits, on the caller's thread.
+    public convenience init(_ provider: ServiceProvider<ServiceType>) {
+        if let instance = provider.instance {
+            self.init(instance: instance, source: .none)
+        } else {
+            self.init(instance: nil, source: .sync(provider))
+        }
+    }
+
+    /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
+    ///
+    /// A service held ready (an instance, or a made `atOne` or `lazy` one) is read without
+    /// suspending; anything else is its source's get.
+    @inlinable @inline(__always)
+    public func getService() async throws(ServiceObtainError) -> ServiceType {
+        if let service = ready?.value ?? instance {
+            return service
+        }
+        return try await source.get()
+    }
+
+    /// The service or the error, as a `Result`.
+    @inlinable
+    public func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
+        do {
+            return .success(try await getService())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The service, or `nil` when it cannot be had.
+    @inlinable
+    public func getServiceAsOptional() async -> ServiceType? {
+        try? await getService()
+    }
+}

@@ -1,0 +1,86 @@
+/// What the current task is obtaining for the async providers: the async counterpart of
+/// `ThreadContext`, carried by the task (a task-local value) instead of the thread, since an
+/// async factory may resume on any thread.
+///
+/// A task that makes an async singleton runs its factory with the provider added to
+/// `obtaining` and `making` set to its `AsyncMaking`; a task that runs a `many` factory adds its
+/// provider only. A get that finds its own provider in `obtaining` is a dependency cycle within
+/// one chain of tasks and fails at once.
+///
+/// Two makings may also wait for each other from different tasks (one task gets `A` whose
+/// factory gets `B`, while another gets `B` whose factory gets `A`). Every wait of a making for
+/// another is an edge of `AsyncWaits`; the wait that would close a loop fails as a cycle instead
+/// of suspending for ever.
+struct TaskContext: Sendable {
+    /// The providers whose service is being obtained, outermost first.
+    var obtaining: [ObjectIdentifier] = []
+    /// The making whose creation this task runs, if any.
+    var making: ObjectIdentifier?
+
+    @TaskLocal static var current = TaskContext()
+
+    /// This context with `provider` being obtained, and `making` as the making it runs, if given.
+    func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil) -> TaskContext {
+        TaskContext(obtaining: obtaining + [provider], making: making ?? self.making)
+    }
+
+    /// The cycle error when `provider` is already being obtained in this chain of tasks.
+    func cycle<Service>(at provider: ObjectIdentifier, _ service: Service.Type) -> ServiceObtainError? {
+        obtaining.contains(provider) ? ThreadContext.cycleError(Service.self) : nil
+    }
+
+    /// Runs `body` in a context with `provider` being obtained (and `making` run), and returns
+    /// what it returns.
+    static func with<Value: Sendable>(
+        _ context: TaskContext,
+        _ body: () async -> Value
+    ) async -> Value {
+        await $current.withValue(context, operation: body)
+    }
+}
+
+/// The waits of makings for other makings, across tasks: `from` waits for `to` while its task
+/// (or a child task of it) awaits `to`'s result. Only gets that wait for a making in progress
+/// come here.
+enum AsyncWaits {
+    /// For each waiting making, the makings it waits for (one entry per wait).
+    private static let edges = Locked<[ObjectIdentifier: [ObjectIdentifier]]>([:])
+
+    /// Records that `from` waits for `to`; `false`, recording nothing, when `to` already waits
+    /// (directly or through others) for `from`, so that this wait would never end.
+    static func begin(from: ObjectIdentifier, to: ObjectIdentifier) -> Bool {
+        edges.withLock { edges in
+            if reaches(from, start: to, in: edges) {
+                return false
+            }
+            edges[from, default: []].append(to)
+            return true
+        }
+    }
+
+    /// Removes one wait of `from` for `to`.
+    static func end(from: ObjectIdentifier, to: ObjectIdentifier) {
+        edges.withLock { edges in
+            guard var targets = edges[from], let index = targets.firstIndex(of: to) else { return }
+            targets.remove(at: index)
+            edges[from] = targets.isEmpty ? nil : targets
+        }
+    }
+
+    /// Whether `target` is `start` or a making `start` waits for, directly or not.
+    private static func reaches(
+        _ target: ObjectIdentifier,
+        start: ObjectIdentifier,
+        in edges: [ObjectIdentifier: [ObjectIdentifier]]
+    ) -> Bool {
+        var pending = [start]
+        var seen: Set<ObjectIdentifier> = []
+        while let next = pending.popLast() {
+            if next == target { return true }
+            if seen.insert(next).inserted {
+                pending += edges[next] ?? []
+            }
+        }
+        return false
+    }
+}

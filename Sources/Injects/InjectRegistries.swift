@@ -1,0 +1,118 @@
+/// The two registries that the resolvers and the wrappers work with: the process's, or those of
+/// the innermost `withIsolatedInjectRegistries` scope that the current task runs in.
+///
+/// A wrapper takes the registry when it is made and keeps it in its `InjectCell`, so it is
+/// injected from the registries of the scope it was made in, whenever its container comes; the
+/// read of an injected property never looks at the scope.
+final class InjectRegistries: Sendable {
+    let containers: InjectRegistry
+    let entities: InjectRegistry
+
+    /// `scope` names an isolated scope in messages (`withIsolatedInjectRegistries at
+    /// Tests/ScreenTests.swift:12`); `nil` for the process's registries.
+    init(scope: String?) {
+        let isolation = scope.map { " (isolated by \($0))" } ?? ""
+        self.scope = scope
+        containers = InjectRegistry(resolverName: "ServiceInjectResolver" + isolation, itemName: "container")
+        entities = InjectRegistry(
+            resolverName: "EntityInjectResolver" + isolation,
+            itemName: "entity",
+            firstInjected: { registry, id in EntityInjectResolver.removeAtNextMainLoopTurn(id, from: registry) }
+        )
+    }
+
+    /// What isolates these registries; `nil` for the process's.
+    let scope: String?
+
+    /// The registries of the process: those of every task that runs in no isolated scope.
+    static let process = InjectRegistries(scope: nil)
+
+    /// The registries of the innermost isolated scope of the current task, if any.
+    @TaskLocal static var isolated: InjectRegistries?
+
+    /// The registries that a registration, a look-up or a wrapper made now works with.
+    static var current: InjectRegistries {
+        isolated ?? process
+    }
+}
+
+/// Runs `body` with inject registries of its own: an empty ``ServiceInjectResolver`` and
+/// ``EntityInjectResolver`` that only `body` (and the tasks it starts that inherit its task-local
+/// values) sees. Returns what `body` returns.
+///
+/// Registrations, removals, ready handlers and injections inside the scope touch nothing outside
+/// it, so tests that register their own containers can run in parallel:
+///
+/// ```swift
+/// @Test func presenterGetsTheMock() {
+///     withIsolatedInjectRegistries {
+///         ServiceInjectResolver.register(Services.mock())
+///         #expect(UserPresenter().userService.isMock)
+///     }
+/// }
+/// ```
+///
+/// - An `@ServiceInject`, `@EntityInject` or other inject wrapper made inside the scope is
+///   injected from the scope's registries, even when its container or entity is registered
+///   later, and even after the scope ended.
+/// - Scopes nest: an inner scope starts empty and sees nothing of the outer one; when it ends,
+///   the outer one is as it was.
+/// - Child tasks (`async let`, task groups) and `Task { }` made inside the scope see it;
+///   `Task.detached`, threads and dispatch queues do not: they work with the registries of the
+///   process, unless they open a scope of their own.
+/// - Outside every scope, the resolvers work with the registries of the process, as always.
+///
+/// In a Swift Testing test, the `.isolatedInjectRegistries` trait of `ServiceInjectsTesting`
+/// does this for every test it is applied to.
+///
+/// - Parameters:
+///   - file: the caller's file, which names the scope in messages.
+///   - line: the caller's line, which names the scope in messages.
+///   - body: the code that works with the isolated registries.
+public func withIsolatedInjectRegistries<Value>(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: () throws -> Value
+) rethrows -> Value {
+    let registries = InjectRegistries(scope: "withIsolatedInjectRegistries at \(file):\(line)")
+    return try InjectRegistries.$isolated.withValue(registries, operation: body)
+}
+
+/// Runs the asynchronous `body` with inject registries of its own, which only its task tree
+/// sees; see the synchronous `withIsolatedInjectRegistries(file:line:_:)`. Returns what `body`
+/// returns.
+///
+/// ```swift
+/// @Test func screenLoads() async {
+///     await withIsolatedInjectRegistries {
+///         ServiceInjectResolver.register(Services.mock())
+///         await UserPresenter().load()
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - file: the caller's file, which names the scope in messages.
+///   - line: the caller's line, which names the scope in messages.
+///   - isolation: the actor `body` runs on: the caller's.
+///   - body: the code that works with the isolated registries.
+public func withIsolatedInjectRegistries<Value>(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Value
+) async rethrows -> Value {
+    try await withIsolatedInjectRegistries(
+        scope: "withIsolatedInjectRegistries at \(file):\(line)", isolation: isolation, body
+    )
+}
+
+/// Runs `body` with inject registries of its own, named `scope` in messages: the entry point of
+/// the `.isolatedInjectRegistries` trait, which names the test.
+package func withIsolatedInjectRegistries<Value>(
+    scope: String,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Value
+) async rethrows -> Value {
+    try await InjectRegistries.$isolated.withValue(InjectRegistries(scope: scope), operation: body, isolation: isolation)
+}

@@ -1,0 +1,444 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ServiceContainerKit
+
+private final class NodeA: Sendable {}
+private final class NodeB: Sendable {}
+
+/// Async providers wired after they are made, so that they can form a cycle.
+private final class AsyncGraph: @unchecked Sendable {
+    // Written once, before any get.
+    var a: ServiceAsyncProvider<NodeA>!
+    var b: ServiceAsyncProvider<NodeB>!
+}
+
+/// An async factory that counts its calls, waits for `gate` when given, and fails the first
+/// `failures` calls.
+private func asyncFactory(
+    _ counter: Counter,
+    gate: AsyncGate? = nil,
+    failures: Int = 0
+) -> @Sendable () async throws -> Service {
+    return {
+        let call = counter.increment()
+        await gate?.wait()
+        if call <= failures { throw TestError(code: call) }
+        return Service(number: call)
+    }
+}
+
+private func isCancellation(_ error: ServiceObtainError?) -> Bool {
+    error?.error is CancellationError && sameType(error?.service, Service.self)
+}
+
+@Suite("Async providers")
+struct AsyncProviderTests {
+    @Test("An instance provider gives its service without a factory")
+    func instance() async throws {
+        let service = Service(number: 5)
+        let provider = ServiceAsyncProvider(service)
+        #expect(try await provider.getService() === service)
+        #expect(await provider.getServiceAsOptional() === service)
+        #expect(try await provider.getServiceAsResult().get() === service)
+    }
+
+    @Test("An atOne making starts when the provider is made, and every get awaits it")
+    func atOne() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .atOne, factory: asyncFactory(counter, gate: gate))
+            await eventually { counter.count == 1 }  // started without a get
+            async let first = provider.getService()
+            async let second = provider.getService()
+            gate.open()
+            let services = try await [first, second]
+            #expect(services[0] === services[1])
+            #expect(try await provider.getService() === services[0])
+            #expect(counter.count == 1)
+        }
+    }
+
+    @Test("A failed atOne making gives its error to every get and is not retried")
+    func atOneFailure() async throws {
+        let counter = Counter()
+        let provider = ServiceAsyncProvider(mode: .atOne, factory: asyncFactory(counter, failures: 1))
+        for _ in 0..<3 {
+            let error = await #expect(throws: ServiceObtainError.self) { try await provider.getService() }
+            #expect(error?.error as? TestError == TestError(code: 1))
+        }
+        #expect(counter.count == 1)
+    }
+
+    @Test("1,000 concurrent first gets of a lazy service suspend, and it is made once")
+    func lazyThousandWaiters() async throws {
+        try await withAsyncTimeLimit(seconds: 30) { () async throws in
+            let counter = Counter()
+            let entered = Counter()
+            // The factory finishes only once every get has started: gets that blocked their
+            // threads would stop the others from starting on the cooperative pool, and hang.
+            let provider = ServiceAsyncProvider<Service>(mode: .lazy) {
+                counter.increment()
+                await eventually { entered.count == 1_000 }
+                return Service(number: 1)
+            }
+            let numbers = await withTaskGroup(of: Int?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask {
+                        entered.increment()
+                        return await provider.getServiceAsOptional().map { ObjectIdentifier($0).hashValue }
+                    }
+                }
+                return await group.reduce(into: [Int?]()) { $0.append($1) }
+            }
+            #expect(numbers.count == 1_000)
+            #expect(!numbers.contains(nil))
+            #expect(Set(numbers).count == 1)
+            #expect(counter.count == 1)
+        }
+    }
+
+    @Test("Every waiter of a failed lazy making gets its error, and the next get tries again")
+    func lazyFailure() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate, failures: 1))
+            let results = await withTaskGroup(of: Result<Service, ServiceObtainError>.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { await provider.getServiceAsResult() }
+                }
+                await eventually { counter.count == 1 }
+                try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
+                gate.open()
+                return await group.reduce(into: [Result<Service, ServiceObtainError>]()) { $0.append($1) }
+            }
+            let codes = results.map { result -> Int? in
+                guard case .failure(let error) = result else { return nil }
+                return (error.error as? TestError)?.code
+            }
+            #expect(codes == Array(repeating: 1, count: 20))
+            #expect(try await provider.getService().number == 2)
+            #expect(try await provider.getService().number == 2)
+            #expect(counter.count == 2)
+        }
+    }
+
+    @Test("A lazy provider releases its factory once the service is made")
+    func lazyReleasesFactory() async throws {
+        let source = AsyncLazySource<Service> { Service(number: 1) }
+        #expect(source.holdsFactory)
+        _ = try await source.get()
+        #expect(!source.holdsFactory)
+        #expect(source.cell.value?.number == 1)
+    }
+
+    @Test("A weak service is made once for concurrent gets, and again once it died")
+    func weak() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .weak, factory: asyncFactory(counter, gate: gate))
+            // Called in a function of its own, so that nothing holds the services after it.
+            @Sendable func concurrentGets() async throws -> Bool {
+                async let first = provider.getService()
+                async let second = provider.getService()
+                await eventually { counter.count == 1 }
+                gate.open()
+                let held = try await first
+                let again = try await provider.getService()
+                return try await second === held && again === held
+            }
+            #expect(try await concurrentGets())
+            #expect(counter.count == 1)
+            #expect(try await provider.getService().number == 2)
+        }
+    }
+
+    @Test("A weak value service is shared by one making's waiters and made again after")
+    func weakValue() async throws {
+        let counter = Counter()
+        let provider = ServiceAsyncProvider<Int>(mode: .weak) { counter.increment() }
+        #expect(try await provider.getService() == 1)
+        #expect(try await provider.getService() == 2)
+    }
+
+    @Test("A many provider makes a service on every get")
+    func many() async throws {
+        let counter = Counter()
+        let provider = ServiceAsyncProvider(mode: .many, factory: asyncFactory(counter))
+        let numbers = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<10 {
+                group.addTask { (try? await provider.getService().number) ?? 0 }
+            }
+            return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(numbers == Set(1...10))
+    }
+
+    @Test("A factory type's mode decides how its service is kept")
+    func factoryType() async throws {
+        struct LazyFactory: ServiceAsyncFactory {
+            let counter: Counter
+            let mode: ServiceFactoryMode = .lazy
+            func makeService() async throws -> Service { Service(number: counter.increment()) }
+        }
+        let counter = Counter()
+        let provider = LazyFactory(counter: counter).serviceAsyncProvider()
+        #expect(try await provider.getService() === provider.getService())
+        #expect(counter.count == 1)
+    }
+
+    @Test("A synchronous provider is got through an async one")
+    func wrapsSyncProvider() async throws {
+        let counter = Counter()
+        let lazy = ServiceProvider(mode: .lazy, factory: countingFactory(counter))
+        let provider = ServiceAsyncProvider(lazy)
+        #expect(try await provider.getService() === lazy.getService())
+        #expect(counter.count == 1)
+        let service = Service()
+        #expect(try await ServiceAsyncProvider(ServiceProvider(service)).getService() === service)
+        let failing = ServiceAsyncProvider(ServiceProvider(mode: .many, factory: countingFactory(Counter(), failures: 1)))
+        let error = await #expect(throws: ServiceObtainError.self) { try await failing.getService() }
+        #expect(error?.error as? TestError == TestError(code: 1))
+    }
+}
+
+@Suite("Async providers: cancellation")
+struct AsyncCancellationTests {
+    @Test("Cancelling the task that started a making fails only that task; the others get the service")
+    func starterCancelled() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
+            let starter = Task { await provider.getServiceAsResult() }
+            await eventually { counter.count == 1 }
+            let others = (0..<5).map { _ in Task { await provider.getServiceAsResult() } }
+            try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
+            starter.cancel()
+            // The starter stops waiting at once, while the making still waits for the gate.
+            let starterResult = await starter.value
+            #expect(isCancellation(starterResult.failure))
+            gate.open()
+            var made: [Service] = []
+            for other in others {
+                made.append(try await other.value.get())
+            }
+            #expect(made.allSatisfy { $0 === made[0] })
+            // The service is kept: the next get reads it.
+            #expect(try await provider.getService() === made[0])
+            #expect(counter.count == 1)
+        }
+    }
+
+    @Test("A cancelled waiter stops waiting at once; the making goes on for nobody and is kept")
+    func onlyWaiterCancelled() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
+            let waiter = Task { await provider.getServiceAsResult() }
+            await eventually { counter.count == 1 }
+            waiter.cancel()
+            #expect(isCancellation(await waiter.value.failure))
+            gate.open()
+            #expect(try await provider.getService().number == 1)
+            #expect(counter.count == 1)
+        }
+    }
+
+    @Test("A cancelled task gets a ready service, but does not start a making")
+    func cancelledTask() async throws {
+        let counter = Counter()
+        let lazy = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter))
+        let weak = ServiceAsyncProvider(mode: .weak, factory: asyncFactory(counter))
+        let ready = ServiceAsyncProvider(Service(number: 9))
+        let results = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return [
+                await lazy.getServiceAsResult(),
+                await weak.getServiceAsResult(),
+                await ready.getServiceAsResult(),
+            ]
+        }.value
+        #expect(isCancellation(results[0].failure))
+        #expect(isCancellation(results[1].failure))
+        #expect(try results[2].get().number == 9)
+        #expect(counter.count == 0)
+    }
+
+    @Test("A task cancelled just as it starts to wait gets the cancellation, not a hang")
+    func cancelledWhileJoining() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .atOne, factory: asyncFactory(Counter(), gate: gate))
+            for _ in 0..<200 {
+                let waiter = Task { await provider.getServiceAsResult() }
+                waiter.cancel()
+                #expect(isCancellation(await waiter.value.failure))
+            }
+            gate.open()
+            #expect(try await provider.getService().number == 1)
+        }
+    }
+
+    @Test("A many factory runs in the caller's task and sees its cancellation")
+    func manySeesCancellation() async throws {
+        let provider = ServiceAsyncProvider<Service>(mode: .many) {
+            try Task.checkCancellation()
+            return Service()
+        }
+        let result = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await provider.getServiceAsResult()
+        }.value
+        #expect(result.failure?.error is CancellationError)
+    }
+}
+
+@Suite("Async providers: dependency cycles")
+struct AsyncCycleTests {
+    @Test("An async provider that awaits itself fails with a cycle", arguments: [
+        ServiceFactoryMode.atOne, .lazy, .weak, .many,
+    ])
+    func direct(mode: ServiceFactoryMode) async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let wired = AsyncGate()
+            graph.a = ServiceAsyncProvider(mode: mode) {
+                await wired.wait()
+                _ = try await graph.a.getService()
+                return NodeA()
+            }
+            wired.open()
+            let error = await #expect(throws: ServiceObtainError.self) { try await graph.a.getService() }
+            #expect(error?.isDependencyCycle == true)
+            #expect(typeList(error?.pathServices ?? []) == typeList([NodeA.self, NodeA.self]))
+        }
+    }
+
+    @Test("Two async providers that await each other show both in the path", arguments: [
+        ServiceFactoryMode.lazy, .weak, .many,
+    ])
+    func twoProviders(mode: ServiceFactoryMode) async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            graph.a = ServiceAsyncProvider(mode: mode) {
+                _ = try await graph.b.getService()
+                return NodeA()
+            }
+            graph.b = ServiceAsyncProvider(mode: .lazy) {
+                _ = try await graph.a.getService()
+                return NodeB()
+            }
+            let error = await #expect(throws: ServiceObtainError.self) { try await graph.a.getService() }
+            #expect(error?.isDependencyCycle == true)
+            #expect(typeList(error?.pathServices ?? []) == typeList([NodeA.self, NodeB.self, NodeA.self]))
+            guard case .dependencyCycle(let service)? = error?.error as? ServiceFactoryError else {
+                Issue.record("expected dependencyCycle, got \(String(describing: error))")
+                return
+            }
+            #expect(sameType(service, NodeA.self))
+        }
+    }
+
+    @Test("Two makings started by different tasks that await each other fail instead of hanging")
+    func acrossTasks() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let started = Counter()
+            graph.a = ServiceAsyncProvider(mode: .lazy) {
+                started.increment()
+                await eventually { started.count == 2 }
+                _ = try await graph.b.getService()
+                return NodeA()
+            }
+            graph.b = ServiceAsyncProvider(mode: .lazy) {
+                started.increment()
+                await eventually { started.count == 2 }
+                _ = try await graph.a.getService()
+                return NodeB()
+            }
+            async let a = graph.a.getServiceAsResult()
+            async let b = graph.b.getServiceAsResult()
+            let (resultA, resultB) = await (a, b)
+            #expect(resultA.failure?.isDependencyCycle == true)
+            #expect(resultB.failure?.isDependencyCycle == true)
+        }
+    }
+
+    @Test("Async providers that share a dependency are not a cycle")
+    func diamond() async throws {
+        let shared = ServiceAsyncProvider<NodeB>(mode: .lazy) { NodeB() }
+        let left = ServiceAsyncProvider<NodeA>(mode: .lazy) { _ = try await shared.getService(); return NodeA() }
+        let right = ServiceAsyncProvider<NodeA>(mode: .many) {
+            _ = try await shared.getService()
+            _ = try await left.getService()
+            return NodeA()
+        }
+        async let first = right.getService()
+        async let second = right.getService()
+        let (one, two) = try await (first, second)
+        #expect(one !== two)
+    }
+}
+
+@Suite("Async params providers")
+struct AsyncParamsProviderTests {
+    @Test("A service is made for the params of each get, and convert(params:) binds them")
+    func params() async throws {
+        let provider = ServiceAsyncParamsProvider<Service, Int> { number in Service(number: number) }
+        #expect(try await provider.getService(params: 3).number == 3)
+        #expect(await provider.getServiceAsOptional(params: 4)?.number == 4)
+        #expect(try await provider.getServiceAsResult(params: 5).get().number == 5)
+        let bound = provider.convert(params: 6)
+        #expect(try await bound.getService().number == 6)
+        #expect(try await bound.getService() !== bound.getService())
+    }
+
+    @Test("A params factory type makes the service; its errors name the service")
+    func factoryType() async throws {
+        struct NumberFactory: ServiceAsyncParamsFactory {
+            func makeService(params: Int) async throws -> Service {
+                guard params >= 0 else { throw TestError(code: params) }
+                return Service(number: params)
+            }
+        }
+        let provider = NumberFactory().serviceAsyncProvider()
+        #expect(try await provider.getService(params: 1).number == 1)
+        let error = await #expect(throws: ServiceObtainError.self) { try await provider.getService(params: -2) }
+        #expect(error?.error as? TestError == TestError(code: -2))
+        #expect(sameType(error?.service, Service.self))
+        #expect(await provider.getServiceAsOptional(params: -1) == nil)
+        #expect(await provider.getServiceAsResult(params: -1).failure?.error as? TestError == TestError(code: -1))
+    }
+
+    @Test("A converted provider whose factory asks its params provider fails with a cycle")
+    func cycle() async throws {
+        final class Holder: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceAsyncParamsProvider<Service, Int>!
+        }
+        let holder = Holder()
+        holder.provider = ServiceAsyncParamsProvider { number in
+            _ = try await holder.provider.getService(params: number)
+            return Service(number: number)
+        }
+        let error = await #expect(throws: ServiceObtainError.self) {
+            try await holder.provider.convert(params: 1).getService()
+        }
+        #expect(error?.isDependencyCycle == true)
+        #expect(typeList(error?.pathServices ?? []) == typeList([Service.self, Service.self]))
+    }
+}
+
+extension Result {
+    /// The error of a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

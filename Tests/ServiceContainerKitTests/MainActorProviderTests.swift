@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+/// A service of the main actor, as a view model is.
+@MainActor
+private final class ViewModel {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
+
+/// A factory of the main actor that counts its calls and fails the first `failures` of them.
+@MainActor
+private final class ViewModelFactory: ServiceMainActorFactory {
+    let mode: ServiceFactoryMode
+    let failures: Int
+    var calls = 0  // main-actor state, used without a lock
+
+    init(mode: ServiceFactoryMode, failures: Int = 0) {
+        self.mode = mode
+        self.failures = failures
+    }
+
+    func makeService() throws -> ViewModel {
+        calls += 1
+        if calls <= failures { throw TestError(code: calls) }
+        return ViewModel(number: calls)
+    }
+}
+
+/// Gets the service from outside the main actor: the compiler asks for the `await`. (The
+/// factories and `ViewModel.init` are isolated to the main actor, so the compiler also sees
+/// that they run there.)
+private nonisolated func getElsewhere(_ provider: ServiceMainActorProvider<ViewModel>) async throws -> ViewModel {
+    try await provider.getService()
+}
+
+@MainActor
+@Suite("Main-actor providers")
+struct MainActorProviderTests {
+    @Test("An atOne service is made on the main actor when the provider is made")
+    func atOne() throws {
+        let factory = ViewModelFactory(mode: .atOne)
+        let provider = factory.serviceMainActorProvider()
+        #expect(factory.calls == 1)
+        #expect(try provider.getService() === provider.getService())
+        #expect(factory.calls == 1)
+    }
+
+    @Test("A failed atOne factory's error is kept for every get")
+    func atOneFailure() {
+        let factory = ViewModelFactory(mode: .atOne, failures: 1)
+        let provider = ServiceMainActorProvider(factory: factory)
+        for _ in 0..<2 {
+            #expect(provider.getServiceAsResult().failure?.error as? TestError == TestError(code: 1))
+        }
+        #expect(factory.calls == 1)
+    }
+
+    @Test("A lazy service is made once; a failed making is tried again on the next get")
+    func lazy() throws {
+        let factory = ViewModelFactory(mode: .lazy, failures: 1)
+        let provider = ServiceMainActorProvider(factory: factory)
+        #expect(factory.calls == 0)
+        #expect(provider.getServiceAsOptional() == nil)
+        let service = try provider.getService()
+        #expect(service.number == 2)
+        #expect(try provider.getService() === service)
+        #expect(factory.calls == 2)
+    }
+
+    @Test("A weak service lives while it is held, and is made again once it died")
+    func weak() throws {
+        let factory = ViewModelFactory(mode: .weak)
+        let provider = ServiceMainActorProvider(factory: factory)
+        var held: ViewModel? = try provider.getService()
+        #expect(try provider.getService() === held)
+        #expect(held?.number == 1)
+        held = nil
+        #expect(try provider.getService().number == 2)
+        withExtendedLifetime(held) {}
+    }
+
+    @Test("A many service is made on every get; an instance is always the same")
+    func manyAndInstance() throws {
+        let provider = ServiceMainActorProvider(mode: .many) { ViewModel(number: 7) }
+        #expect(try provider.getService() !== provider.getService())
+        let model = ViewModel(number: 1)
+        #expect(try ServiceMainActorProvider(model).getService() === model)
+    }
+
+    @Test("Code off the main actor awaits the service")
+    func fromElsewhere() async throws {
+        let factory = ViewModelFactory(mode: .lazy)
+        let provider = ServiceMainActorProvider(factory: factory)
+        let service = try await getElsewhere(provider)
+        #expect(try provider.getService() === service)
+        #expect(factory.calls == 1)
+    }
+
+    @Test("A factory that gets its own service fails with a cycle")
+    func cycle() {
+        final class Holder {
+            var provider: ServiceMainActorProvider<ViewModel>?
+        }
+        let holder = Holder()
+        holder.provider = ServiceMainActorProvider(mode: .lazy) {
+            _ = try holder.provider?.getService()
+            return ViewModel(number: 0)
+        }
+        let error = holder.provider?.getServiceAsResult().failure
+        #expect(error?.isDependencyCycle == true)
+        #expect(typeList(error?.pathServices ?? []) == typeList([ViewModel.self, ViewModel.self]))
+    }
+
+    @Test("getServiceOrFatal stops the program with the fatal message")
+    func orFatal() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let provider = ServiceMainActorProvider<Int>(mode: .lazy) { throw TestError(code: 78) }
+                _ = provider.getServiceOrFatal()
+            }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Failed to obtain service Swift.Int with error: TestError(code: 78)"))
+        }
+    }
+}

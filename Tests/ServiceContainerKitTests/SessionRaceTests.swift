@@ -1,0 +1,219 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ServiceContainerKit
+
+/// Updates and makings on several threads that wait for each other: none may deadlock, stop
+/// the process or lose a service.
+@Suite("Session updates racing makings")
+struct SessionRaceTests {
+    /// Starts `body` on a thread of its own; `done` is signalled when it returns.
+    func start(_ done: DispatchSemaphore, _ body: @escaping @Sendable () -> Void) {
+        Thread {
+            body()
+            done.signal()
+        }.start()
+    }
+
+    @Test("A factory that updates the session while another thread makes a service that needs it")
+    func updateFromFactoryWhileDependentIsMade() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let authEntered = DispatchSemaphore(value: 0)
+        let profileEntered = DispatchSemaphore(value: 0)
+        // A provider outside the sessions whose factory restores the signed-in user.
+        let auth = ServiceProvider<Int>(mode: .lazy) {
+            authEntered.signal()
+            profileEntered.wait()
+            Thread.sleep(forTimeInterval: 0.05)  // the profile's making now waits for this one
+            mediator.updateSession(UserSession(userId: 1))
+            return 1
+        }
+        var profileFactory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        profileFactory.onMake = { _ in
+            profileEntered.signal()
+            _ = try auth.getService()
+        }
+        let profile = profileFactory.serviceProvider(mediator: mediator)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { _ = try? auth.getService() }
+        authEntered.wait()
+        start(done) { _ = try? profile.getService() }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the update and the making wait for each other")
+        #expect(done.wait(timeout: .now() + 10) == .success, "the update and the making wait for each other")
+        #expect(try profile.getService().userId == 1)
+    }
+
+    @Test("A session factory that updates the session while another thread makes a provider that needs it")
+    func updateFromSessionFactoryWhileDependentIsMade() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let firstEntered = DispatchSemaphore(value: 0)
+        let secondEntered = DispatchSemaphore(value: 0)
+        var firstFactory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        firstFactory.onMake = { session in
+            guard session.userId == 0 else { return }
+            firstEntered.signal()
+            secondEntered.wait()
+            Thread.sleep(forTimeInterval: 0.05)
+            mediator.updateSession(UserSession(userId: 1))
+        }
+        let first = firstFactory.serviceProvider(mediator: mediator)
+        var secondFactory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        secondFactory.onMake = { _ in
+            secondEntered.signal()
+            _ = try first.getService()
+        }
+        let second = secondFactory.serviceProvider(mediator: mediator)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { _ = try? first.getService() }
+        firstEntered.wait()
+        start(done) { _ = try? second.getService() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(try first.getService().userId == 1)
+        #expect(try second.getService().userId == 1)
+    }
+
+    @Test("A making that an update made inside a factory overtakes is deactivated when it ends")
+    func overtakenMakingIsDeactivated() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let updatedToTwo = DispatchSemaphore(value: 0)
+        let makingTwo = DispatchSemaphore(value: 0)
+        let deactivated = Mutex<[Int]>([])
+        var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        factory.onMake = { session in
+            if session.userId == 1 {
+                mediator.updateSession(UserSession(userId: 2))
+                updatedToTwo.signal()
+                makingTwo.wait()
+                // This thread is inside a factory: it overtakes the making of user 2's service.
+                mediator.updateSession(UserSession(userId: 3))
+            } else if session.userId == 2 {
+                makingTwo.signal()
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        factory.onDeactivate = { service, _ in deactivated.withLock { $0.append(service.userId) } }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let got = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        start(done) { if let service = try? provider.getService() { got.withLock { $0.append(service.userId) } } }
+        updatedToTwo.wait()
+        start(done) { if let service = try? provider.getService() { got.withLock { $0.append(service.userId) } } }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(got.withLock { $0.sorted() } == [1, 2], "each get returns what it made")
+        #expect(deactivated.withLock { $0.sorted() } == [1, 2], "both services of ended sessions are deactivated")
+        #expect(try provider.getService().userId == 3)
+    }
+
+    @Test("A making overtaken by an update back to its own session becomes the current service")
+    func overtakenMakingOfTheCurrentSessionIsKept() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        var factory = HookedFactory(mode: .lazy, log: log)
+        let bounced = Counter()
+        factory.onMake = { session in
+            // Signing out and in again while the service of user 1 is made, from its factory.
+            if session.userId == 1, bounced.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2))
+                mediator.updateSession(UserSession(userId: 1))
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let made = try provider.getService()
+        #expect(try provider.getService() === made, "user 1 is current again: its service is kept")
+        #expect(log.all == ["make 1"])
+    }
+
+    @Test("clearAll drops the service of an overtaken making after deactivating it")
+    func overtakenMakingIsCleared() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        factory.onMake = { session in
+            if session.userId == 1, makes.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2), remakePolicy: .clearAll)
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        weak let made = try provider.getService()
+        #expect(made == nil, "not kept although deactivateService said so: clearAll came")
+        mediator.updateSession(UserSession(userId: 1))
+        _ = try provider.getService()
+        #expect(log.all == ["make 1", "deactivate 1", "make 1"])
+    }
+
+    @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking")
+    func crossThreadCycleFails() throws {
+        let firstEntered = DispatchSemaphore(value: 0)
+        let secondEntered = DispatchSemaphore(value: 0)
+        let second = Later()
+        let firstMakes = Counter()
+        let secondMakes = Counter()
+        // The first making of each waits until both are under way.
+        let first = ServiceProvider<Int>(mode: .lazy) {
+            if firstMakes.increment() == 1 {
+                firstEntered.signal()
+                secondEntered.wait()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return try second.provider.getService() + 1
+        }
+        second.provider = ServiceProvider<Int>(mode: .lazy) {
+            if secondMakes.increment() == 1 {
+                secondEntered.signal()
+                firstEntered.wait()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return try first.getService() + 1
+        }
+        let results = Mutex<[Result<Int, ServiceObtainError>]>([])
+        let done = DispatchSemaphore(value: 0)
+        start(done) { let result = first.getServiceAsResult(); results.withLock { $0.append(result) } }
+        start(done) { let result = second.provider.getServiceAsResult(); results.withLock { $0.append(result) } }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the two makings wait for each other")
+        #expect(done.wait(timeout: .now() + 10) == .success, "the two makings wait for each other")
+        let errors = results.withLock { $0 }.compactMap { result -> ServiceObtainError? in
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        #expect(!errors.isEmpty, "one of the gets reports the cycle")
+        #expect(errors.allSatisfy { $0.isDependencyCycle })
+    }
+
+    @Test("A session object's deinit may read its mediator")
+    func sessionDeinitReadsMediator() async {
+        await #expect(processExitsWith: .success) {
+            final class ClassSession: ServiceSession, @unchecked Sendable {  // immutable but for `read`
+                let id: Int
+                var read: (() -> Void)?
+                init(_ id: Int) { self.id = id }
+                var key: AnyHashable { id }
+                deinit { read?() }
+            }
+            let first = ClassSession(0)
+            let mediator = ServiceSessionMediator(session: first)
+            first.read = { _ = mediator.session }
+            let provider = ServiceProvider(
+                factory: ClassSessionFactory(),
+                mediator: mediator
+            )
+            _ = provider.getServiceAsOptional()
+            mediator.updateSession(ClassSession(1))
+            mediator.updateSession(ClassSession(1))
+            withExtendedLifetime(provider) {}
+
+            struct ClassSessionFactory: ServiceSessionFactory {
+                let mode: ServiceSessionFactoryMode = .lazy
+                func makeService(session: ClassSession) throws -> Int { session.id }
+            }
+        }
+    }
+}
+
+/// A provider a factory refers to before it is made.
+final class Later: @unchecked Sendable {  // `provider` is set once, before any get
+    var provider: ServiceProvider<Int>!
+}
