@@ -22,6 +22,29 @@ package protocol ServiceValidationListing: AnyObject {
     var validationEntries: [(name: String, value: Any)] { get }
 }
 
+/// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
+protocol UngettableProvider: AnyObject {
+    static var graphServiceType: Any.Type { get }
+    static var validationSkipReason: String { get }
+}
+
+extension ServiceAsyncProvider: UngettableProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+    static var validationSkipReason: String { "made with async: await a get to check it" }
+}
+
+extension ServiceAsyncParamsProvider: UngettableProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+    static var validationSkipReason: String {
+        "made with async from params of type \(ServiceGraph.typeName(ParamsType.self)): await a get with params to check it"
+    }
+}
+
+extension ServiceMainActorProvider: UngettableProvider {
+    nonisolated static var graphServiceType: Any.Type { ServiceType.self }
+    nonisolated static var validationSkipReason: String { "bound to the main actor: get it there to check it" }
+}
+
 /// An optional provider, found by the walk when it is `nil`.
 protocol OptionalGraphedProvider {
     static var graphServiceType: Any.Type { get }
@@ -35,13 +58,15 @@ extension Optional: OptionalGraphedProvider where Wrapped: GraphedProvider {
 /// The providers of a container, found by reflection with their property paths: the stored
 /// properties of structs, classes and tuples, nested containers, optionals, arrays and
 /// dictionaries, and what a ``ServiceValidationListing`` lists. A provider or an object reached
-/// twice is taken once, under the first path.
+/// twice is taken once, under the first path. Async and main-actor providers are found but not
+/// made: the validator is synchronous.
 struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {
         case provider(any GraphedProvider)
-        /// An optional provider that is `nil`, and its service type.
-        case missing(Any.Type)
+        /// A provider that is not made (an optional one that is `nil`, an async one), with its
+        /// service type and the reason.
+        case skipped(Any.Type, reason: String)
     }
 
     /// What was found, in the order of the properties.
@@ -71,7 +96,14 @@ struct ContainerWalk {
     private mutating func visit(_ value: Any, path: String, depth: Int) {
         guard depth <= Self.maximumDepth else { return }
         if let optional = value as? any OptionalGraphedProvider, optional.isNone {
-            found.append((path, .missing(type(of: optional).graphServiceType)))
+            found.append((path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make")))
+            return
+        }
+        if let ungettable = value as? any UngettableProvider {
+            if seen.insert(ObjectIdentifier(ungettable)).inserted {
+                let kind = type(of: ungettable)
+                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason)))
+            }
             return
         }
         if let provider = value as? any GraphedProvider {

@@ -27,7 +27,8 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         public let path: String
         /// The type of its service.
         public let serviceType: Any.Type
-        /// Why it was not made: it needs params, or the optional provider is `nil`.
+        /// Why it was not made: it needs params, the optional provider is `nil`, or it is an
+        /// async or main-actor provider.
         public let reason: String
     }
 
@@ -46,7 +47,8 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     public let made: [String]
     /// Every provider whose service could not be had, in the order of the container.
     public let failures: [Failure]
-    /// The providers that were not made: params providers, `nil` optional providers.
+    /// The providers that were not made: params providers, `nil` optional providers, async and
+    /// main-actor providers.
     public let skipped: [Skipped]
     /// The providers that made their service during the validation (or, with
     /// `validate(building:)`, while the container was built), slowest first.

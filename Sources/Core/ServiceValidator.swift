@@ -12,8 +12,9 @@
 /// The container is any value that holds providers: a struct or class of providers, with
 /// nested containers, optional providers, arrays and dictionaries of them, found by reflection;
 /// a `ServiceLocator` or `ServiceEasyLocator`, every key (and its parent's). Gets that depend on
-/// a session are made for the mediator's current session; a params provider is skipped, as it
-/// cannot be made without params.
+/// a session are made for the mediator's current session. A params provider is skipped, as it
+/// cannot be made without params, and so are async and main-actor providers, which a
+/// synchronous validation cannot get.
 ///
 /// Validate at start-up or in a test, not on a hot path: it makes every service.
 public enum ServiceValidator {
@@ -78,8 +79,8 @@ public enum ServiceValidator {
         var providers: [(path: String, facts: ProviderFacts)] = []
         for (index, (path, found)) in walk.found.enumerated() {
             switch found {
-            case .missing(let service):
-                skipped.append(.init(path: path, serviceType: service, reason: "nil: no provider to make"))
+            case .skipped(let service, let reason):
+                skipped.append(.init(path: path, serviceType: service, reason: reason))
             case .provider(let provider):
                 let facts = provider.graphFacts
                 providers.append((path, facts))

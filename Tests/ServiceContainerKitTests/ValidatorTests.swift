@@ -272,6 +272,42 @@ struct ValidatorTests {
         #expect(report.graph.nodes.map(\.mode) == [.params, .params])
     }
 
+    @Test("Async and main-actor providers are listed as skipped, with the reason, and not made")
+    @MainActor
+    func asyncAndMainActorSkipped() {
+        struct Mixed {
+            let plain: ServiceProvider<Service>
+            let loaded: ServiceAsyncProvider<Service>
+            let reports: ServiceAsyncParamsProvider<Service, Int>
+            let model: ServiceMainActorProvider<Service>
+        }
+        let counter = Counter()
+        let report = ServiceValidator.validate(
+            Mixed(
+                plain: ServiceProvider(Service()),
+                loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
+                    counter.increment()
+                    return Service()
+                },
+                reports: ServiceAsyncParamsProvider { Service(number: $0) },
+                model: ServiceMainActorProvider(mode: .lazy) {
+                    counter.increment()
+                    return Service()
+                }
+            )
+        )
+        #expect(report.isValid)
+        #expect(report.made == ["plain"])
+        #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
+        #expect(report.skipped.map(\.reason) == [
+            "made with async: await a get to check it",
+            "made with async from params of type Int: await a get with params to check it",
+            "bound to the main actor: get it there to check it",
+        ])
+        #expect(counter.count == 0)
+        #expect(report.graph.nodes.map(\.name) == ["plain"])
+    }
+
     @Test("Every kind of provider is made and drawn by its mode")
     func modes() throws {
         struct Kinds {
