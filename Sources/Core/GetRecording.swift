@@ -51,6 +51,7 @@ enum GetRecording {
 
     /// The node of a provider being made now, when this thread records: its gets are then
     /// recorded for as long as it lives.
+    @usableFromInline
     static func nodeForNewProvider() -> RecordingNode? {
         guard isOn, !logs(ThreadContext.current).isEmpty else { return nil }
         return RecordingNode()
@@ -98,6 +99,20 @@ enum GetRecording {
             }
         }
         return try result.get()
+    }
+
+    /// Records a making of `node` (`id` unless given) that `ThreadContext.withEntered` runs:
+    /// out of line, so that the making paths, which inline `withEntered`, grow by a call only.
+    @usableFromInline @inline(never)
+    static func recordMaking<Value>(
+        _ id: ObjectIdentifier,
+        node: ObjectIdentifier?,
+        service: Any.Type,
+        _ body: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        // A node of its own that is not `id` (a converted provider's) runs the making of `id`.
+        let running = node.flatMap { $0 == id ? nil : id }
+        return try record(node: node ?? id, service: service, isMaking: true, running: running, body)
     }
 
     /// Records a dependency cycle: the innermost get of another provider asked for `node`, which

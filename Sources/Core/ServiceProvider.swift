@@ -61,7 +61,9 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
 
     /// A provider that holds `service`, recorded as `init(source:node:)` says: a recorded
     /// provider holds its service in its source, so that every get reaches the source.
-    @usableFromInline
+    /// Inlinable, so that the making of a provider of an instance is specialized where it is
+    /// written, as it was before recording (`locator/register a service` counts it).
+    @inlinable
     convenience init(holding service: ServiceType, node: RecordingNode? = nil) {
         if let node = node ?? GetRecording.nodeForNewProvider() {
             self.init(only: Self.recorded(holding: service, node: node))
@@ -86,7 +88,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         .recorded(RecordedSource(node: node, instance: nil, source: source))
     }
 
-    @inline(never)
+    @usableFromInline @inline(never)
     static func recorded(holding service: ServiceType, node: RecordingNode) -> ServiceSource<ServiceType> {
         .recorded(RecordedSource(node: node, instance: service, source: .none))
     }
@@ -112,6 +114,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider that always gives `service` (the equivalent of an `atOne` factory).
+    @inlinable
     public convenience init(_ service: ServiceType) {
         self.init(holding: service)
     }

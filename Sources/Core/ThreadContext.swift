@@ -110,9 +110,7 @@ package struct ThreadContext {
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
         if GetRecording.isOn {
-            return try GetRecording.record(
-                node: node ?? id, service: Service.self, isMaking: true, running: node.flatMap { $0 == id ? nil : id }, body
-            )
+            return try GetRecording.recordMaking(id, node: node, service: Service.self, body)
         }
         return try body()
     }
