@@ -36,7 +36,8 @@ extension ServiceAsyncProvider: UngettableProvider {
 extension ServiceAsyncParamsProvider: UngettableProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
     static var validationSkipReason: String {
-        "made with async from params of type \(ServiceGraph.typeName(ParamsType.self)): await a get with params to check it"
+        let params = ServiceGraph.typeName(ParamsType.self)
+        return "made with async from params of type \(params): await a get with params to check it"
     }
 }
 
