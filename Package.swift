@@ -63,6 +63,14 @@ let package = Package(
             exclude: ["CMalloc"],
             swiftSettings: settings
         ),
+        // Validates the README's container and prints its report and graph, for
+        // docs/diagnostics.md (.ci/render-graph draws the graph from it).
+        .executableTarget(
+            name: "DiagnosticsExample",
+            dependencies: ["ServiceContainerKit"],
+            path: "Examples/DiagnosticsExample",
+            swiftSettings: settings
+        ),
         // The C allocator's statistics, for the benchmark's count of heap bytes.
         .systemLibrary(name: "CMalloc", path: "Benchmarks/CMalloc"),
         .testTarget(
@@ -107,13 +115,14 @@ let package = Package(
             path: "Tests/ServiceContainerKitObjCTests",
             swiftSettings: settings
         ),
-        // Compiles every ```swift block of README.md and docs/*.md against the products; the
-        // dependencies make sure the build has their modules before the tests run.
+        // Compiles every ```swift block of README.md and docs/*.md against the products, and
+        // checks docs/diagnostics.md's graph against DiagnosticsExample's output; the
+        // dependencies make sure the build has their modules and that program before the tests run.
         .testTarget(
             name: "DocsTests",
             dependencies: [
                 "ServiceContainerKit", "ServiceInjects", "ServiceInjectsTesting", "ServiceLocatorKit",
-                "ServiceEasyLocatorKit", "ServiceContainerKitObjC",
+                "ServiceEasyLocatorKit", "ServiceContainerKitObjC", "DiagnosticsExample",
             ],
             path: "Tests/DocsTests",
             swiftSettings: settings

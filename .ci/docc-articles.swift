@@ -5,7 +5,8 @@
 //
 // Article `<name>` is docs/<name>.md with its links between guides turned into DocC links:
 // `[text](other.md)` becomes `[text](doc:other)`, and a heading anchor (`other.md#some-heading`,
-// `#some-heading`) becomes the fragment DocC gives that heading. Web links stay as they are. Any
+// `#some-heading`) becomes the fragment DocC gives that heading. Web links stay as they are, and
+// so do links to the images of docs/ (`.svg`, `.png`), which are copied into every catalog. Any
 // other relative link (to a source file, to the README) has no page in the documentation, so it
 // stops the build with the guide, the line and the link.
 import Foundation
@@ -64,6 +65,9 @@ func doccDestination(_ destination: String, from: Guide, guides: [String: Guide]
     if destination.hasPrefix("https://") || destination.hasPrefix("http://") || destination.hasPrefix("mailto:") {
         return destination
     }
+    if imageExtensions.contains(where: destination.hasSuffix), !destination.contains("/") {
+        return destination
+    }
     let parts = destination.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
     let file = String(parts[0])
     let anchor = parts.count > 1 ? String(parts[1]) : nil
@@ -81,6 +85,9 @@ func doccDestination(_ destination: String, from: Guide, guides: [String: Guide]
     }
     return "doc:\(target.name)#\(doccFragment(heading))"
 }
+
+/// The images of docs/ that guides may show, copied into every catalog.
+let imageExtensions = [".svg", ".png"]
 
 /// The guide with its links turned into DocC links.
 func article(from guide: Guide, guides: [String: Guide]) throws -> String {
@@ -124,6 +131,13 @@ do {
         let text = try String(contentsOfFile: docs + "/" + file, encoding: .utf8)
         let name = String(file.dropLast(3))
         guides[name] = Guide(name: name, lines: text.components(separatedBy: "\n"))
+    }
+    for image in try FileManager.default.contentsOfDirectory(atPath: docs).filter({ name in
+        imageExtensions.contains(where: name.hasSuffix)
+    }) {
+        for catalog in catalogs {
+            try FileManager.default.copyItem(atPath: docs + "/" + image, toPath: catalog + "/" + image)
+        }
     }
     for guide in guides.values.sorted(by: { $0.name < $1.name }) {
         let text = try article(from: guide, guides: guides)

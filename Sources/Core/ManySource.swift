@@ -13,7 +13,8 @@ final class ManySource<Service>: @unchecked Sendable {  // immutable
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
-        try ThreadContext.withEntered(id ?? ObjectIdentifier(self), service: Service.self) {
+        let node = ObjectIdentifier(self)
+        return try ThreadContext.withEntered(id ?? node, service: Service.self, node: node) {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self, factory)
         }

@@ -75,7 +75,7 @@ final class Serializer: @unchecked Sendable {  // immutable; each primitive sync
     @usableFromInline
     func checkCycle<Service>(_ service: Service.Type) throws(ServiceObtainError) {
         if ThreadContext.isObtaining(ObjectIdentifier(self)) {
-            throw ThreadContext.cycleError(Service.self)
+            throw ThreadContext.cycleError(Service.self, id: ObjectIdentifier(self))
         }
     }
 

@@ -28,9 +28,21 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// safe, or the error of an `atOne` factory.
     @usableFromInline let source: ServiceSource<ServiceType>
 
+    // The designated initializers take no optional of the service type: moving one into
+    // `instance` in unspecialized code would look up its metadata on every provider made.
+
+    /// A provider that holds `service`.
     @usableFromInline
-    init(instance: ServiceType?, source: ServiceSource<ServiceType>) {
-        self.instance = instance
+    init(instance service: ServiceType) {
+        instance = service
+        source = .none
+        lazy = nil
+    }
+
+    /// A provider of `source` alone.
+    @usableFromInline
+    init(only source: ServiceSource<ServiceType>) {
+        instance = nil
         self.source = source
         if case .lazy(let lazySource) = source {
             lazy = lazySource.cell
@@ -39,10 +51,46 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         }
     }
 
-    /// A provider of `source` alone.
+    /// A provider of `source` alone; while this thread records (a validation builds its
+    /// container, or a graph recorder runs), a recorded one (`RecordedSource`), under `node`
+    /// when one is given.
     @usableFromInline
-    convenience init(source: ServiceSource<ServiceType>) {
-        self.init(instance: nil, source: source)
+    convenience init(source: ServiceSource<ServiceType>, node: RecordingNode? = nil) {
+        self.init(only: Self.madeNow(source, node: node))
+    }
+
+    /// A provider that holds `service`, recorded as `init(source:node:)` says: a recorded
+    /// provider holds its service in its source, so that every get reaches the source.
+    /// Inlinable, so that the making of a provider of an instance is specialized where it is
+    /// written, as it was before recording (`locator/register a service` counts it).
+    @inlinable
+    convenience init(holding service: ServiceType, node: RecordingNode? = nil) {
+        if let node = node ?? GetRecording.nodeForNewProvider() {
+            self.init(only: Self.recorded(holding: service, node: node))
+        } else {
+            self.init(instance: service)
+        }
+    }
+
+    /// `source` for a provider made now: recorded under `node` (or a new node) while this
+    /// thread records.
+    @inline(__always)
+    static func madeNow(_ source: ServiceSource<ServiceType>, node: RecordingNode?) -> ServiceSource<ServiceType> {
+        guard let node = node ?? GetRecording.nodeForNewProvider() else { return source }
+        return recorded(source, node: node)
+    }
+
+    // The recorded sources are made out of line: they ask for metadata that the making of a
+    // plain provider does without.
+
+    @inline(never)
+    static func recorded(_ source: ServiceSource<ServiceType>, node: RecordingNode) -> ServiceSource<ServiceType> {
+        .recorded(RecordedSource(node: node, instance: nil, source: source))
+    }
+
+    @usableFromInline @inline(never)
+    static func recorded(holding service: ServiceType, node: RecordingNode) -> ServiceSource<ServiceType> {
+        .recorded(RecordedSource(node: node, instance: service, source: .none))
     }
 
     /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is
@@ -51,9 +99,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     convenience init(made mode: ServiceFactoryMode, by factory: @escaping () throws -> ServiceType) {
         switch mode {
         case .atOne:
-            switch ServiceMaking.result(ServiceType.self, factory) {
-            case .success(let service): self.init(instance: service, source: .none)
-            case .failure(let error): self.init(source: .failed(FailedSource(error)))
+            let node = GetRecording.nodeForNewProvider()
+            switch GetRecording.makeAtOne(node, factory) {
+            case .success(let service): self.init(holding: service, node: node)
+            case .failure(let error): self.init(source: .failed(FailedSource(error)), node: node)
             }
         case .lazy:
             self.init(source: .lazy(LazySource(factory: factory)))
@@ -65,8 +114,9 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider that always gives `service` (the equivalent of an `atOne` factory).
+    @inlinable
     public convenience init(_ service: ServiceType) {
-        self.init(instance: service, source: .none)
+        self.init(holding: service)
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.

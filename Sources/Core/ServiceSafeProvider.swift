@@ -18,7 +18,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
     @usableFromInline
     init(serializing inner: ServiceProvider<ServiceType>, by serializer: Serializer) {
         unserialized = inner
-        super.init(instance: nil, source: .safe(SafeSource(serializer: serializer, inner: inner)))
+        super.init(only: Self.madeNow(.safe(SafeSource(serializer: serializer, inner: inner)), node: nil))
     }
 
     @usableFromInline

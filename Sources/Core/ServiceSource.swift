@@ -1,6 +1,7 @@
 /// Where a provider gets a service it does not hold itself: one case per kind of provider,
 /// each kind's get in a file of its own (`LazySource`, `WeakSource`, `ManySource`,
-/// `SessionServiceCell`, `SafeSource`, `FailedSource`).
+/// `SessionServiceCell`, `SafeSource`, `FailedSource`, and `RecordedSource` for a provider
+/// made while recording).
 ///
 /// Every payload is a class instance, so the enum is one pointer, and a switch over a
 /// provider's `source` borrows the payload without retaining it.
@@ -14,6 +15,8 @@ enum ServiceSource<Service> {
     case session(SessionServiceCell<Service>)
     case safe(SafeSource<Service>)
     case failed(FailedSource<Service>)
+    /// A provider made while a validation or a graph recorder ran: every get is recorded.
+    case recorded(RecordedSource<Service>)
 
     /// The service, or why it cannot be had: compiled once per service type, not inlined
     /// where the get is written.
@@ -27,6 +30,7 @@ enum ServiceSource<Service> {
         case .session(let source): return try source.get()
         case .safe(let source): return try source.get()
         case .failed(let source): throw source.error
+        case .recorded(let source): return try source.get()
         }
     }
 
@@ -37,6 +41,7 @@ enum ServiceSource<Service> {
         case .failed(let source): return source.error
         case .session(let source): return source.atOneError
         case .safe(let source): return source.inner.source.atOneError
+        case .recorded(let source): return source.source.atOneError
         case .none, .lazy, .weak, .many: return nil
         }
     }

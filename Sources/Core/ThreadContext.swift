@@ -25,6 +25,8 @@ package struct ThreadContext {
     @usableFromInline var deliveringLogEvent: Bool
     /// Objects released by `releaseIteratively` while it was releasing another, in line.
     var deferredReleases: [AnyObject]?
+    /// What this thread records for a validation or a graph recorder (`GetRecording`).
+    var recording: ThreadRecording?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -51,7 +53,8 @@ package struct ThreadContext {
                 capacity: 16,
                 count: 0,
                 deliveringLogEvent: false,
-                deferredReleases: nil
+                deferredReleases: nil,
+                recording: nil
             )
         )
         pthread_setspecific(threadContextKey, context)
@@ -86,7 +89,9 @@ package struct ThreadContext {
         capacity *= 2
     }
 
-    /// Runs `body` with `id` marked as being obtained on this thread.
+    /// Runs `body` with `id` marked as being obtained on this thread. While a validation or a
+    /// graph recorder runs, `body` is recorded as a making of `node` (`id` unless given), which
+    /// runs the making of `id` when the two differ.
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
@@ -94,15 +99,19 @@ package struct ThreadContext {
     static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
+        node: ObjectIdentifier? = nil,
         key: pthread_key_t = threadContextKey,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         let context = current(key: key)
         if context.pointee.contains(id) {
-            throw cycleError(Service.self)
+            throw cycleError(Service.self, id: id)
         }
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
+        if GetRecording.isOn {
+            return try GetRecording.recordMaking(id, node: node, service: Service.self, body)
+        }
         return try body()
     }
 
@@ -134,9 +143,13 @@ package struct ThreadContext {
         Int(bitPattern: current)
     }
 
-    /// The error of a get that found its provider already being obtained; it is logged.
+    /// The error of a get that found its provider (`id`, when it has one) already being
+    /// obtained; it is logged, and recorded while a validation or a graph recorder runs.
     @usableFromInline
-    static func cycleError<Service>(_ service: Service.Type) -> ServiceObtainError {
+    static func cycleError<Service>(_ service: Service.Type, id: ObjectIdentifier? = nil) -> ServiceObtainError {
+        if let id, GetRecording.isOn {
+            GetRecording.recordCycle(node: id, service: Service.self)
+        }
         let error = ServiceObtainError(
             service: Service.self,
             error: ServiceFactoryError.dependencyCycle(service: Service.self)

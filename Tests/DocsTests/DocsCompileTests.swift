@@ -64,7 +64,10 @@ struct DocsCompileTests {
 
     @Test("README.md and every guide in docs/ are checked")
     func guidesAreFound() {
-        for path in ["README.md", "docs/core.md", "docs/injects.md", "docs/locators.md", "docs/objc-bridge.md", "docs/migration.md"] {
+        for path in [
+            "README.md", "docs/core.md", "docs/injects.md", "docs/locators.md", "docs/objc-bridge.md", "docs/migration.md",
+            "docs/diagnostics.md",
+        ] {
             #expect(Guides.all.contains(path))
         }
     }

@@ -56,52 +56,77 @@ open class ServiceEasyLocator: @unchecked Sendable {
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
+    ///   - file: the caller's file, named by the assertion of a refusal.
+    ///   - line: the caller's line, named by the assertion of a refusal.
     /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
     ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
-    public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
-        -> Result<Void, ServiceLocatorError>
-    {
-        storage.setReadOnly(denyClone: denyClone, assertionFailure: assertionFailure, owner: self)
+    public final func setReadOnly(
+        denyClone: Bool = true,
+        assertionFailure: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.setReadOnly(
+            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
+        )
     }
 
     /// Sets the locator asked for the services this one lacks.
     ///
     /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
-    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then.
+    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
+    ///   assertion of a refusal names the caller's `file` and `line`.
     @discardableResult
-    public final func setParent(_ parent: ServiceEasyLocator?) -> Result<Void, ServiceLocatorError> {
-        storage.setParent(parent.map { LocatorParent(locator: $0, storage: $0.storage) }, owner: self)
+    public final func setParent(
+        _ parent: ServiceEasyLocator?,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        let parent = parent.map { LocatorParent(locator: $0, storage: $0.storage) }
+        return storage.setParent(parent, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// A writable locator of the same type holding the same providers (a lazy singleton made
     /// before the clone is the same instance in both) and the same parent.
     ///
-    /// When `denyClone` is set, the refusal is reported (and asserted when `setReadOnly` asked
-    /// for it), and a new, empty, writable locator is returned instead.
-    public final func clone() -> Self {
+    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
+    /// and `line`, when `setReadOnly` asked for it), and a new, empty, writable locator is
+    /// returned instead.
+    public final func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
         let copy = Self(parent: nil)
-        storage.fillClone(copy.storage, owner: self, copyOwner: copy)
+        storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
         return copy
     }
 
     // MARK: - Adding
+    //
+    // Every change takes the caller's `file` and `line` (`#fileID` and `#line` by default): the
+    // assertion of a change refused by a read-only locator names them.
 
     /// Stores `provider` under its service type (the recommended way to add a service).
     ///
-    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only.
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only; the assertion of
+    ///   the refusal (see `setReadOnly`) names the caller's `file` and `line`.
     @discardableResult
-    public final func addService<Service>(provider: ServiceProvider<Service>) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Service.self), entry: provider, owner: self)
+    public final func addService<Service>(
+        provider: ServiceProvider<Service>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.add(Self.id(Service.self), entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under its service type. When its params are optional, the
     /// service can also be got without params.
     @discardableResult
-    public final func addService<Service, Params>(provider: ServiceParamsProvider<Service, Params>)
-        -> Result<Void, ServiceLocatorError>
-    {
-        storage.add(Self.id(Service.self), entry: ParamsServiceEntry(paramsProvider: provider), owner: self)
+    public final func addService<Service, Params>(
+        provider: ServiceParamsProvider<Service, Params>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        let entry = ParamsServiceEntry(paramsProvider: provider)
+        return storage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Not available: a provider passed without a label would be stored as the service itself.
@@ -133,46 +158,68 @@ open class ServiceEasyLocator: @unchecked Sendable {
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
     /// `addService(shared as SharedServicing)` is got by `SharedServicing.self`.
     @discardableResult
-    public final func addService<Service>(_ service: Service) -> Result<Void, ServiceLocatorError> {
-        addService(provider: ServiceProvider(service))
+    public final func addService<Service>(
+        _ service: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(service), file: file, line: line)
     }
 
     /// Stores a provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceFactory & Sendable>(factory: Factory) -> Result<Void, ServiceLocatorError> {
-        addService(provider: ServiceProvider(factory: factory))
+    public final func addService<Factory: ServiceFactory & Sendable>(
+        factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(factory: factory), file: file, line: line)
     }
 
     /// Stores a params provider of `factory` under its service type.
     @discardableResult
-    public final func addService<Factory: ServiceParamsFactory & Sendable>(factory: Factory) -> Result<Void, ServiceLocatorError> {
-        addService(provider: ServiceParamsProvider(factory: factory))
+    public final func addService<Factory: ServiceParamsFactory & Sendable>(
+        factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceParamsProvider(factory: factory), file: file, line: line)
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
     @discardableResult
-    public final func addLazyService<Service>(_ factory: @escaping @Sendable () throws -> Service)
-        -> Result<Void, ServiceLocatorError>
-    {
-        addService(provider: ServiceProvider(mode: .lazy, factory: factory))
+    public final func addLazyService<Service>(
+        _ factory: @escaping @Sendable () throws -> Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(mode: .lazy, factory: factory), file: file, line: line)
     }
 
     /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
     /// written `addService { ... }`.
     @discardableResult
-    public final func addService<Service>(manyFactory: @escaping @Sendable () throws -> Service)
-        -> Result<Void, ServiceLocatorError>
-    {
-        addService(provider: ServiceProvider(mode: .many, factory: manyFactory))
+    public final func addService<Service>(
+        manyFactory: @escaping @Sendable () throws -> Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: ServiceProvider(mode: .many, factory: manyFactory), file: file, line: line)
     }
 
     /// Removes the `serviceType` service from this locator (parents are not changed).
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
-    ///   removed), `.serviceNotFound` when no such service was stored.
+    ///   removed; the assertion of the refusal names the caller's `file` and `line`),
+    ///   `.serviceNotFound` when no such service was stored.
     @discardableResult
-    public final func removeService<Service>(serviceType: Service.Type) -> Result<Void, ServiceLocatorError> {
-        storage.remove(Self.id(Service.self), serviceType: Service.self, owner: self)
+    public final func removeService<Service>(
+        serviceType: Service.Type,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        let site = CallSite(file: file, line: line)
+        return storage.remove(Self.id(Service.self), serviceType: Service.self, owner: self, at: site)
     }
 
     // MARK: - Getting
@@ -251,4 +298,9 @@ open class ServiceEasyLocator: @unchecked Sendable {
     package final func anyService(serviceType: Any.Type, params: Any?) throws -> Any {
         try storage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
     }
+}
+
+extension ServiceEasyLocator: ServiceValidationListing {
+    /// Every service type's provider, for `ServiceValidator`, then the parent.
+    package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
 }

@@ -29,7 +29,11 @@ extension ServiceEasyLocator {
     /// The 2.0.1 spelling of `removeService(serviceType:)`: `locator.removeService(FirstService.self)`.
     @available(*, deprecated, renamed: "removeService(serviceType:)")
     @discardableResult
-    public final func removeService<Service>(_ serviceType: Service.Type) -> Result<Void, ServiceLocatorError> {
-        removeService(serviceType: serviceType)
+    public final func removeService<Service>(
+        _ serviceType: Service.Type,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        removeService(serviceType: serviceType, file: file, line: line)
     }
 }

@@ -13,6 +13,8 @@ package protocol LocatorEntry: AnyObject, Sendable {
     /// The provider of the service without params: the provider itself, the params provider
     /// converted with `nil` params when they are optional, or `nil`.
     var plainProvider: AnyObject? { get }
+    /// The provider stored: the provider itself, or the params provider.
+    var storedProvider: AnyObject { get }
     /// The service as `Any`; `nil` params means none.
     func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error>
 }
@@ -21,6 +23,7 @@ extension ServiceProvider: LocatorEntry {
     package var serviceType: Any.Type { ServiceType.self }
     package var paramsType: Any.Type? { nil }
     package var plainProvider: AnyObject? { self }
+    package var storedProvider: AnyObject { self }
 
     package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
         guard let params else {

@@ -139,7 +139,9 @@ package final class LocatorStorage: Sendable {
         -> any LocatorEntry
     {
         guard let found = slot(id) else {
-            throw .serviceNotFound(key: id, service: Service.self)
+            throw .serviceNotFound(
+                key: id, service: Service.self, stored: implementation(of: Service.self, missing: id)
+            )
         }
         let entry = Self.entry(found)
         guard entry.serviceType == Service.self else {
@@ -196,7 +198,9 @@ package final class LocatorStorage: Sendable {
     /// The service for `id` as `Any`, checked to be a `serviceType`; `nil` params means none.
     package func anyService(_ id: ServiceLocatorKeyID, serviceType: Any.Type, params: Any?) throws -> Any {
         guard let found = slot(id) else {
-            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType)
+            throw ServiceLocatorError.serviceNotFound(
+                key: id, service: serviceType, stored: implementation(of: serviceType, missing: id)
+            )
         }
         let entry = Self.entry(found)
         guard entry.serviceType == serviceType else {
@@ -205,13 +209,46 @@ package final class LocatorStorage: Sendable {
         return try entry.anyService(key: id, params: params).get()
     }
 
+    /// For a miss of the type slot of `service`: the type of a service stored under its own
+    /// type (here or in a parent) that is a `service` too, such as the implementation of a
+    /// protocol that was added as itself. With several, the one whose name sorts first.
+    func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
+        guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
+        var storage: LocatorStorage? = self
+        while let current = storage {
+            let slots = current.slots
+            let implementations = slots.types.values.map { Self.entry($0).serviceType }
+                .filter { TypeRelation.isType($0, a: service) }
+                .sorted { String(reflecting: $0) < String(reflecting: $1) }
+            if let first = implementations.first { return first }
+            storage = slots.parent?.storage
+        }
+        return nil
+    }
+
+    /// What `ServiceValidator` walks: every slot of this locator, named `[key]`, in the order of
+    /// the keys, then its parent.
+    package var validationEntries: [(name: String, value: Any)] {
+        let slots = self.slots
+        let typed = slots.types.values.map { slot -> (name: String, value: Any) in
+            let entry = Self.entry(slot)
+            return ("[\(String(reflecting: entry.serviceType))]", entry.storedProvider)
+        }
+        let named = slots.names.map { name, slot -> (name: String, value: Any) in
+            ("[\(name)]", Self.entry(slot).storedProvider)
+        }
+        let parent: [(name: String, value: Any)] = slots.parent.map { [("parent", $0.locator)] } ?? []
+        return (typed + named).sorted { $0.name < $1.name } + parent
+    }
+
     // MARK: - Changing
 
     /// Stores `entry` for `id`, replacing what was there, unless the locator is read-only.
     package func add(
         _ id: ServiceLocatorKeyID,
         entry: any LocatorEntry,
-        owner: AnyObject & Sendable
+        owner: AnyObject & Sendable,
+        at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
         var replaced: AnyObject?
         let refusedAssert: Bool? = state.withLock { state in
@@ -223,14 +260,15 @@ package final class LocatorStorage: Sendable {
         withExtendedLifetime(replaced) {}
         guard let assert = refusedAssert else { return .success(()) }
         let change = "add service \(ServiceLocatorError.name(entry.serviceType)) for key '\(id)'"
-        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site)
     }
 
     /// Removes the service for `id` here (not in parents), unless the locator is read-only.
     package func remove(
         _ id: ServiceLocatorKeyID,
         serviceType: Any.Type,
-        owner: AnyObject & Sendable
+        owner: AnyObject & Sendable,
+        at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
         enum Outcome {
             case refused(assert: Bool)
@@ -254,7 +292,9 @@ package final class LocatorStorage: Sendable {
         switch outcome {
         case .refused(let assert):
             let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
-            return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+            return Self.refuse(
+                .readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site
+            )
         case .removed:
             return .success(())
         case .missing:
@@ -269,7 +309,8 @@ package final class LocatorStorage: Sendable {
     package func setReadOnly(
         denyClone: Bool,
         assertionFailure: Bool,
-        owner: AnyObject & Sendable
+        owner: AnyObject & Sendable,
+        at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
         let refusedAssert: Bool? = state.withLock { state in
             if state.isReadOnly {
@@ -289,13 +330,18 @@ package final class LocatorStorage: Sendable {
         }
         guard let assert = refusedAssert else { return .success(()) }
         let change = "change denyClone to \(denyClone)"
-        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert)
+        return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site)
     }
 
     /// Fills `copy`, the storage of a new locator `copyOwner`, with this locator's services and
     /// parent: the work of `clone()`. When clones are denied, the refusal is reported and `copy`
     /// stays empty. A copy that its own initializer already made read-only is left as it is.
-    package func fillClone(_ copy: LocatorStorage, owner: AnyObject & Sendable, copyOwner: AnyObject & Sendable) {
+    package func fillClone(
+        _ copy: LocatorStorage,
+        owner: AnyObject & Sendable,
+        copyOwner: AnyObject & Sendable,
+        at site: CallSite
+    ) {
         // Whether clones are denied and the slots, read together: a `setReadOnly(denyClone:)`
         // in between must not let a clone through.
         let (copied, assert): (LocatorSlots?, Bool) = state.withLock { state in
@@ -303,7 +349,7 @@ package final class LocatorStorage: Sendable {
             return (state.isReadOnly ? frozen.value!.slots : state.slots, false)
         }
         guard var slots = copied else {
-            _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: assert)
+            _ = Self.refuse(.cloneDenied(locator: type(of: owner)), owner: owner, assert: assert, at: site)
             return
         }
         let parent = slots.parent
@@ -319,12 +365,16 @@ package final class LocatorStorage: Sendable {
         // What the copy held before is released after its lock, not under it.
         withExtendedLifetime(slots) {}
         if filled, let parent {
-            _ = copy.setParent(parent, owner: copyOwner)
+            _ = copy.setParent(parent, owner: copyOwner, at: site)
         }
     }
 
     /// Sets the parent, unless the locator is read-only or the chain would loop.
-    package func setParent(_ newParent: LocatorParent?, owner: AnyObject & Sendable) -> Result<Void, ServiceLocatorError> {
+    package func setParent(
+        _ newParent: LocatorParent?,
+        owner: AnyObject & Sendable,
+        at site: CallSite
+    ) -> Result<Void, ServiceLocatorError> {
         var replaced = newParent
         let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentChanges.withLock { _ in
             var ancestor = newParent?.storage
@@ -345,18 +395,20 @@ package final class LocatorStorage: Sendable {
         // The old parent is released after both locks, not under them.
         withExtendedLifetime(replaced) {}
         guard let refusal else { return .success(()) }
-        return Self.refuse(refusal.error, owner: owner, assert: refusal.assert)
+        return Self.refuse(refusal.error, owner: owner, assert: refusal.assert, at: site)
     }
 
-    /// Reports a refusal to the `ServiceLocatorLogger`s, asserts when asked to, and returns it.
+    /// Reports a refusal to the `ServiceLocatorLogger`s, asserts when asked to (naming `site`,
+    /// the caller's line), and returns it.
     package static func refuse(
         _ error: ServiceLocatorError,
         owner: AnyObject & Sendable,
-        assert: Bool
+        assert: Bool,
+        at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
         LogRecorder.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
         if assert {
-            assertionFailure(error.description)
+            assertionFailure(error.description, file: site.file, line: site.line)
         }
         return .failure(error)
     }

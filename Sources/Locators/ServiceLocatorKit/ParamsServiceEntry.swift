@@ -12,6 +12,7 @@ package final class ParamsServiceEntry<Service, Params>: LocatorEntry, @unchecke
 
     package var serviceType: Any.Type { Service.self }
     package var paramsType: Any.Type? { Params.self }
+    package var storedProvider: AnyObject { paramsProvider }
 
     package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
         service(key: key, untypedParams: params).map { $0 }

@@ -49,46 +49,66 @@ open class ServiceLocator: @unchecked Sendable {
     ///   - denyClone: whether `clone()` is refused too.
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build). A refusal is always reported to the ``ServiceLocatorLogger``s and returned.
+    ///   - file: the caller's file, named by the assertion of a refusal.
+    ///   - line: the caller's line, named by the assertion of a refusal.
     /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
     ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
-    public final func setReadOnly(denyClone: Bool = true, assertionFailure: Bool = true)
-        -> Result<Void, ServiceLocatorError>
-    {
-        storage.setReadOnly(denyClone: denyClone, assertionFailure: assertionFailure, owner: self)
+    public final func setReadOnly(
+        denyClone: Bool = true,
+        assertionFailure: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.setReadOnly(
+            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
+        )
     }
 
     /// Sets the locator asked for the services this one lacks.
     ///
     /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
-    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then.
+    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
+    ///   assertion of a refusal names the caller's `file` and `line`.
     @discardableResult
-    public final func setParent(_ parent: ServiceLocator?) -> Result<Void, ServiceLocatorError> {
-        storage.setParent(parent.map { LocatorParent(locator: $0, storage: $0.storage) }, owner: self)
+    public final func setParent(
+        _ parent: ServiceLocator?,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        let parent = parent.map { LocatorParent(locator: $0, storage: $0.storage) }
+        return storage.setParent(parent, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// A writable locator of the same type holding the same providers (a lazy singleton made
     /// before the clone is the same instance in both) and the same parent.
     ///
-    /// When `denyClone` is set, the refusal is reported (and asserted when `setReadOnly` asked
-    /// for it), and a new, empty, writable locator is returned instead.
-    public final func clone() -> Self {
+    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
+    /// and `line`, when `setReadOnly` asked for it), and a new, empty, writable locator is
+    /// returned instead.
+    public final func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
         let copy = Self(parent: nil)
-        storage.fillClone(copy.storage, owner: self, copyOwner: copy)
+        storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
         return copy
     }
 
     // MARK: - Adding
+    //
+    // Every change takes the caller's `file` and `line` (`#fileID` and `#line` by default): the
+    // assertion of a change refused by a read-only locator names them.
 
     /// Stores `provider` under `key` (the recommended way to add a service).
     ///
-    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only.
+    /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only; the assertion of
+    ///   the refusal (see `setReadOnly`) names the caller's `file` and `line`.
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
-        provider: ServiceProvider<Key.ServiceType>
+        provider: ServiceProvider<Key.ServiceType>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(key.keyID, entry: provider, owner: self)
+        storage.add(key.keyID, entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under `key`. When its params are optional, the service can
@@ -96,35 +116,47 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey>(
         key: Key,
-        provider: ServiceParamsProvider<Key.ServiceType, Key.ParamsType>
+        provider: ServiceParamsProvider<Key.ServiceType, Key.ParamsType>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(key.keyID, entry: ParamsServiceEntry(paramsProvider: provider), owner: self)
+        let entry = ParamsServiceEntry(paramsProvider: provider)
+        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores an existing `service` under `key` (like an `atOne` factory).
     @discardableResult
-    public final func addService<Key: ServiceLocatorKey>(key: Key, service: Key.ServiceType)
-        -> Result<Void, ServiceLocatorError>
-    {
-        addService(key: key, provider: ServiceProvider(service))
+    public final func addService<Key: ServiceLocatorKey>(
+        key: Key,
+        service: Key.ServiceType,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(key: key, provider: ServiceProvider(service), file: file, line: line)
     }
 
     /// Stores a provider of `factory` under `key`.
     @discardableResult
-    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory & Sendable>(key: Key, factory: Factory)
-        -> Result<Void, ServiceLocatorError>
+    public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory & Sendable>(
+        key: Key,
+        factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType {
-        addService(key: key, provider: ServiceProvider(factory: factory))
+        addService(key: key, provider: ServiceProvider(factory: factory), file: file, line: line)
     }
 
     /// Stores a params provider of `factory` under `key`.
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
-        factory: Factory
+        factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType {
-        addService(key: key, provider: ServiceParamsProvider(factory: factory))
+        addService(key: key, provider: ServiceParamsProvider(factory: factory), file: file, line: line)
     }
 
     /// Stores a params provider of `factory`, whose params are the optional of the key's, under
@@ -132,19 +164,24 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
-        factory: Factory
+        factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType? {
-        storage.add(key.keyID, entry: ParamsServiceEntry(paramsProvider: factory.serviceProvider()), owner: self)
+        let entry = ParamsServiceEntry(paramsProvider: factory.serviceProvider())
+        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
     @discardableResult
     public final func addLazyService<Key: ServiceLocatorKey>(
         key: Key,
-        _ factory: @escaping @Sendable () throws -> Key.ServiceType
+        _ factory: @escaping @Sendable () throws -> Key.ServiceType,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        addService(key: key, provider: ServiceProvider(mode: .lazy, factory: factory))
+        addService(key: key, provider: ServiceProvider(mode: .lazy, factory: factory), file: file, line: line)
     }
 
     /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
@@ -152,19 +189,26 @@ open class ServiceLocator: @unchecked Sendable {
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
-        manyFactory: @escaping @Sendable () throws -> Key.ServiceType
+        manyFactory: @escaping @Sendable () throws -> Key.ServiceType,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        addService(key: key, provider: ServiceProvider(mode: .many, factory: manyFactory))
+        addService(key: key, provider: ServiceProvider(mode: .many, factory: manyFactory), file: file, line: line)
     }
 
     /// Removes the service stored under `key` in this locator (parents are not changed).
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
-    ///   removed), `.serviceNotFound` when nothing was stored under `key` or the key's slot
-    ///   holds a service of another type (which stays; the error's `stored` names it).
+    ///   removed; the assertion of the refusal names the caller's `file` and `line`),
+    ///   `.serviceNotFound` when nothing was stored under `key` or the key's slot holds a
+    ///   service of another type (which stays; the error's `stored` names it).
     @discardableResult
-    public final func removeService<Key: ServiceLocatorKey>(key: Key) -> Result<Void, ServiceLocatorError> {
-        storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self)
+    public final func removeService<Key: ServiceLocatorKey>(
+        key: Key,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self, at: CallSite(file: file, line: line))
     }
 
     // MARK: - Getting
@@ -223,4 +267,9 @@ open class ServiceLocator: @unchecked Sendable {
     package final func anyService<Key: ServiceLocatorKey>(key: Key, params: Any?) throws -> Any {
         try storage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
     }
+}
+
+extension ServiceLocator: ServiceValidationListing {
+    /// Every key's provider, for `ServiceValidator`, then the parent.
+    package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
 }

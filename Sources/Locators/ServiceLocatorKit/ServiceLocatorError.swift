@@ -8,8 +8,11 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// No `service` (the type asked for) is stored for `key` in the locator or its parents.
     ///
     /// `stored` is the type of the service the nearest slot of `key` holds instead (two key
-    /// types share one `storeKey`), or `nil` when the slot is empty. As in 2.0.1, a slot
-    /// holding another type is "not found" for this key.
+    /// types share one `storeKey`). When the slot is empty and `key` is the slot of `service`
+    /// itself, `stored` is a type stored under its own slot that is a `service`, if there is one:
+    /// an implementation of the protocol `service` added as itself rather than as the protocol.
+    /// Otherwise it is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
+    /// key.
     case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
     /// The params given do not fit the service stored for `key`.
@@ -38,6 +41,10 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         switch self {
         case let .serviceNotFound(key, service, nil):
             return "Service \(Self.name(service)) not found for key '\(key)'"
+        case let .serviceNotFound(key, service, stored?)
+        where key.serviceType == service && TypeRelation.isType(stored, a: service):
+            return "Service \(Self.name(service)) not found; \(Self.name(stored)) is registered (under its own "
+                + "type): register it as \(Self.name(service)), or ask for \(Self.name(stored))"
         case let .serviceNotFound(key, service, stored?):
             return "Service \(Self.name(service)) not found for key '\(key)': the slot holds a \(Self.name(stored))"
         case let .wrongParams(key, service, expected, received):

@@ -46,13 +46,19 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     ///   - locator: the locator to share.
     ///   - readOnlySharedAfter: whether a later `setup` is refused.
     ///   - assertionFailure: whether such a refusal also calls `assertionFailure`.
+    ///   - file: the caller's file, named by the assertion of a refusal.
+    ///   - line: the caller's line, named by the assertion of a refusal.
     /// - Returns: `ServiceLocatorError.sharedReadOnly` when an earlier setup forbade it (the
     ///   shared locator is unchanged then; the refusal is also reported to the
     ///   ``ServiceLocatorLogger``s).
     @discardableResult
-    public func setup(_ locator: Locator, readOnlySharedAfter: Bool = true, assertionFailure: Bool = true)
-        -> Result<Void, ServiceLocatorError>
-    {
+    public func setup(
+        _ locator: Locator,
+        readOnlySharedAfter: Bool = true,
+        assertionFailure: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
         let refusedAssert: Bool? = state.withLock { state in
             if state.locked { return state.assertOnRefusal }
             state.current = locator
@@ -61,6 +67,7 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
             return nil
         }
         guard let assert = refusedAssert else { return .success(()) }
-        return LocatorStorage.refuse(.sharedReadOnly(locator: Locator.self), owner: self, assert: assert)
+        let site = CallSite(file: file, line: line)
+        return LocatorStorage.refuse(.sharedReadOnly(locator: Locator.self), owner: self, assert: assert, at: site)
     }
 }

@@ -1,0 +1,236 @@
+/// A provider that ``ServiceValidator`` and ``ServiceGraphRecorder`` find in a container.
+protocol GraphedProvider: AnyObject {
+    /// The type of the service of every provider of this type.
+    static var graphServiceType: Any.Type { get }
+    /// What the graph shows of it.
+    var graphFacts: ProviderFacts { get }
+    /// Gets the service once; the error when it cannot be had.
+    func validationGet() -> ServiceObtainError?
+}
+
+/// An object that lists what it holds itself, where reflection would not find it: a locator
+/// gives its providers by key, and its parent.
+///
+/// ```swift
+/// extension ServiceLocator: ServiceValidationListing {
+///     package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
+/// }
+/// ```
+package protocol ServiceValidationListing: AnyObject {
+    /// What to walk, each with its name in the path: `[key]` for a keyed entry, a plain name
+    /// for a property.
+    var validationEntries: [(name: String, value: Any)] { get }
+}
+
+/// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
+protocol UngettableProvider: AnyObject {
+    static var graphServiceType: Any.Type { get }
+    static var validationSkipReason: String { get }
+}
+
+extension ServiceAsyncProvider: UngettableProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+    static var validationSkipReason: String { "made with async: await a get to check it" }
+}
+
+extension ServiceAsyncParamsProvider: UngettableProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+    static var validationSkipReason: String {
+        let params = ServiceGraph.typeName(ParamsType.self)
+        return "made with async from params of type \(params): await a get with params to check it"
+    }
+}
+
+extension ServiceMainActorProvider: UngettableProvider {
+    nonisolated static var graphServiceType: Any.Type { ServiceType.self }
+    nonisolated static var validationSkipReason: String { "bound to the main actor: get it there to check it" }
+}
+
+/// An optional provider, found by the walk when it is `nil`.
+protocol OptionalGraphedProvider {
+    static var graphServiceType: Any.Type { get }
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalGraphedProvider where Wrapped: GraphedProvider {
+    static var graphServiceType: Any.Type { Wrapped.graphServiceType }
+}
+
+/// The providers of a container, found by reflection with their property paths: the stored
+/// properties of structs, classes and tuples, nested containers, optionals, arrays and
+/// dictionaries, and what a ``ServiceValidationListing`` lists. A provider or an object reached
+/// twice is taken once, under the first path. Async and main-actor providers are found but not
+/// made: the validator is synchronous.
+struct ContainerWalk {
+    /// What the walk finds at a path.
+    enum Found {
+        case provider(any GraphedProvider)
+        /// A provider that is not made (an optional one that is `nil`, an async one), with its
+        /// service type and the reason.
+        case skipped(Any.Type, reason: String)
+    }
+
+    /// What was found, in the order of the properties.
+    private(set) var found: [(path: String, found: Found)] = []
+    private var seen: Set<ObjectIdentifier> = []
+
+    /// The providers found, in the order of the properties.
+    var providers: [(path: String, provider: any GraphedProvider)] {
+        found.compactMap { path, found in
+            guard case .provider(let provider) = found else { return nil }
+            return (path, provider)
+        }
+    }
+
+    /// How deep nested values are looked into.
+    static let maximumDepth = 32
+
+    /// Modules whose types hold no providers: their values are not looked into.
+    static let libraryModules = [
+        "Swift.", "Foundation.", "FoundationEssentials.", "Dispatch.", "Synchronization.", "_Concurrency.",
+    ]
+
+    init(_ container: Any) {
+        visit(container, path: "", depth: 0)
+    }
+
+    private mutating func visit(_ value: Any, path: String, depth: Int) {
+        guard depth <= Self.maximumDepth else { return }
+        if let optional = value as? any OptionalGraphedProvider, optional.isNone {
+            found.append((path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make")))
+            return
+        }
+        if let ungettable = value as? any UngettableProvider {
+            if seen.insert(ObjectIdentifier(ungettable)).inserted {
+                let kind = type(of: ungettable)
+                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason)))
+            }
+            return
+        }
+        if let provider = value as? any GraphedProvider {
+            if seen.insert(ObjectIdentifier(provider)).inserted {
+                found.append((path, .provider(provider)))
+            }
+            return
+        }
+        if let listing = value as? any ServiceValidationListing {
+            guard seen.insert(ObjectIdentifier(listing)).inserted else { return }
+            for (name, entry) in listing.validationEntries {
+                visit(entry, path: Self.join(path, name), depth: depth + 1)
+            }
+            return
+        }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            if let wrapped = mirror.children.first {
+                visit(wrapped.value, path: path, depth: depth)
+            }
+        case .collection:
+            for (offset, element) in mirror.children.enumerated() {
+                visit(element.value, path: path + "[\(offset)]", depth: depth + 1)
+            }
+        case .dictionary:
+            // In the order of the keys, as a dictionary has none of its own.
+            let entries = mirror.children.compactMap { pair -> (key: String, value: Any)? in
+                let keyAndValue = Array(Mirror(reflecting: pair.value).children)
+                guard keyAndValue.count == 2 else { return nil }
+                return ("\(keyAndValue[0].value)", keyAndValue[1].value)
+            }
+            for entry in entries.sorted(by: { $0.key < $1.key }) {
+                visit(entry.value, path: path + "[\(entry.key)]", depth: depth + 1)
+            }
+        case .struct, .class, .tuple:
+            let typeName = String(reflecting: type(of: value))
+            guard !Self.libraryModules.contains(where: typeName.hasPrefix) else { return }
+            if mirror.displayStyle == .class, !seen.insert(ObjectIdentifier(value as AnyObject)).inserted {
+                return
+            }
+            var level: Mirror? = mirror
+            var properties: [Mirror.Child] = []
+            while let current = level {
+                properties = Array(current.children) + properties  // superclass properties first
+                level = current.superclassMirror
+            }
+            for (offset, property) in properties.enumerated() {
+                visit(property.value, path: Self.join(path, property.label ?? "\(offset)"), depth: depth + 1)
+            }
+        default:
+            return
+        }
+    }
+
+    /// `path` with `name` added: `a.b`, or `a[key]` for a keyed entry.
+    static func join(_ path: String, _ name: String) -> String {
+        let name = name.hasPrefix(".") ? String(name.dropFirst()) : name  // a tuple element
+        if path.isEmpty || name.hasPrefix("[") {
+            return path + name
+        }
+        return path + "." + name
+    }
+}
+
+// MARK: - The providers
+
+extension ServiceSource {
+    /// The identities the gets of a provider of this source are recorded under.
+    var recordingIdentities: [ObjectIdentifier] {
+        switch self {
+        case .none, .failed: return []
+        case .lazy(let source): return [ObjectIdentifier(source)]
+        case .weak(let source): return [ObjectIdentifier(source)]
+        case .many(let source): return [ObjectIdentifier(source)]
+        case .session(let cell): return [ObjectIdentifier(cell)]
+        case .safe(let source): return [ObjectIdentifier(source.serializer)] + source.inner.source.recordingIdentities
+        case .recorded(let source): return [ObjectIdentifier(source.node)] + source.source.recordingIdentities
+        }
+    }
+
+    /// The mode a graph draws a provider of this source with, and whether it is a safe one.
+    var graphMode: (mode: ServiceGraph.Mode, isSafe: Bool) {
+        switch self {
+        case .none, .failed: return (.atOne, false)
+        case .lazy: return (.lazy, false)
+        case .weak: return (.weak, false)
+        case .many: return (.many, false)
+        case .session: return (.session, false)
+        case .safe(let source): return (source.inner.source.graphMode.mode, true)
+        case .recorded(let source): return source.source.graphMode
+        }
+    }
+}
+
+extension ServiceProvider: GraphedProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+
+    var graphFacts: ProviderFacts {
+        let (mode, isSafe) = source.graphMode
+        return ProviderFacts(
+            service: ServiceType.self, mode: mode, isSafe: isSafe, params: nil,
+            identities: source.recordingIdentities
+        )
+    }
+
+    func validationGet() -> ServiceObtainError? {
+        if case .failure(let error) = getServiceAsResult() {
+            return error
+        }
+        return nil
+    }
+}
+
+extension ServiceParamsProvider: GraphedProvider {
+    static var graphServiceType: Any.Type { ServiceType.self }
+
+    var graphFacts: ProviderFacts {
+        ProviderFacts(
+            service: ServiceType.self, mode: .params, isSafe: serializer != nil, params: ParamsType.self,
+            identities: [ObjectIdentifier(maker)] + (serializer.map { [ObjectIdentifier($0)] } ?? [])
+        )
+    }
+
+    /// A params provider is not got without params: the validator skips it.
+    func validationGet() -> ServiceObtainError? {
+        nil
+    }
+}

@@ -1,0 +1,275 @@
+import Synchronization
+
+/// How many validations and graph recorders are running. While it is zero nothing is recorded,
+/// and recording costs one relaxed load in a get that does work anyway (a making, a cycle
+/// check); a get of a service held ready does not look at it.
+@usableFromInline
+let getRecordingUsers = Atomic<Int>(0)
+
+/// Records which provider's get asked for which, for `ServiceValidator` and
+/// `ServiceGraphRecorder`: the one mechanism behind both.
+///
+/// Two kinds of gets are recorded, each with the identity of what it runs in:
+/// - a making (`ThreadContext.withEntered`: a `lazy`, `weak`, `many`, session, params or safe
+///   get that runs a factory), under the identity the cycle check uses;
+/// - any get of a provider made while this thread records (`RecordedSource`), under its
+///   `RecordingNode`: such a provider also records the gets of a service it holds ready, which
+///   a plain provider answers with a read that leaves no trace.
+///
+/// Each thread keeps the gets it is in (`ThreadRecording.frames`), so the get that asked for a
+/// service is the innermost one when it starts.
+@usableFromInline
+enum GetRecording {
+    /// Whether any validation or recorder runs: the one check on the paths that do work.
+    @inlinable
+    static var isOn: Bool { getRecordingUsers.load(ordering: .relaxed) != 0 }
+
+    /// The logs of the recorders running on every thread.
+    static let recorders = Locked<[GetLog]>([])
+
+    /// The logs a get on the current thread goes to: the validation running on it, else the
+    /// running recorders.
+    static func logs(_ context: UnsafeMutablePointer<ThreadContext>) -> [GetLog] {
+        if let log = context.pointee.recording?.log {
+            return [log]
+        }
+        return recorders.withLock { $0 }
+    }
+
+    /// Runs `body` with `log` recording the gets of this thread (a validation).
+    static func withThreadLog<Result>(_ log: GetLog, _ body: () throws -> Result) rethrows -> Result {
+        let recording = ThreadContext.current.pointee.recordingState()
+        let outer = recording.log
+        recording.log = log
+        getRecordingUsers.add(1, ordering: .relaxed)
+        defer {
+            getRecordingUsers.subtract(1, ordering: .relaxed)
+            recording.log = outer
+        }
+        return try body()
+    }
+
+    /// The node of a provider being made now, when this thread records: its gets are then
+    /// recorded for as long as it lives.
+    @usableFromInline
+    static func nodeForNewProvider() -> RecordingNode? {
+        guard isOn, !logs(ThreadContext.current).isEmpty else { return nil }
+        return RecordingNode()
+    }
+
+    /// Records a get of `node`, a `service`: its asker, and for a making its time and outcome.
+    /// `covering` are the identities of the makings the get may run (a recorded provider's);
+    /// `running` is the identity of another provider whose factory the making runs (a provider
+    /// made by `convert(params:)` runs its params provider's).
+    @usableFromInline
+    static func record<Value>(
+        node: ObjectIdentifier,
+        service: Any.Type,
+        isMaking: Bool,
+        covering: [ObjectIdentifier] = [],
+        running other: ObjectIdentifier? = nil,
+        _ body: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        let context = ThreadContext.current
+        let logs = logs(context)
+        if logs.isEmpty {
+            return try body()
+        }
+        let recording = context.pointee.recordingState()
+        let asker = recording.frames.last?.node
+        for log in logs {
+            log.asked(by: asker, for: node, service: service, isCycle: false)
+            if let other {
+                log.asked(by: node, for: other, service: service, isCycle: false)
+            }
+        }
+        recording.frames.append(ThreadRecording.Frame(node: node, covering: covering, start: .now))
+        let result = Result { () throws(ServiceObtainError) -> Value in try body() }
+        let frame = recording.frames.removeLast()
+        let total = frame.start.duration(to: .now)
+        if !recording.frames.isEmpty {
+            recording.frames[recording.frames.count - 1].asked += total
+        }
+        let failure: ServiceObtainError?
+        if case .failure(let error) = result { failure = error } else { failure = nil }
+        if isMaking || failure != nil {
+            let own = isMaking ? total - frame.asked : nil
+            for log in logs {
+                log.finished(node, own: own, failure: failure)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Records a making of `node` (`id` unless given) that `ThreadContext.withEntered` runs:
+    /// out of line, so that the making paths, which inline `withEntered`, grow by a call only.
+    @usableFromInline @inline(never)
+    static func recordMaking<Value>(
+        _ id: ObjectIdentifier,
+        node: ObjectIdentifier?,
+        service: Any.Type,
+        _ body: () throws(ServiceObtainError) -> Value
+    ) throws(ServiceObtainError) -> Value {
+        // A node of its own that is not `id` (a converted provider's) runs the making of `id`.
+        let running = node.flatMap { $0 == id ? nil : id }
+        return try record(node: node ?? id, service: service, isMaking: true, running: running, body)
+    }
+
+    /// Records a dependency cycle: the innermost get of another provider asked for `node`, which
+    /// is being obtained. (The gets above it are the recorded get of `node`'s own provider.)
+    static func recordCycle(node: ObjectIdentifier, service: Any.Type) {
+        let context = ThreadContext.current
+        let logs = logs(context)
+        guard !logs.isEmpty else { return }
+        let frames = context.pointee.recordingState().frames
+        let asker = frames.last { $0.node != node && !$0.covering.contains(node) }?.node
+        for log in logs {
+            log.asked(by: asker, for: node, service: service, isCycle: true)
+        }
+    }
+
+    /// Makes the service of an `atOne` provider, recorded under `node` when there is one.
+    static func makeAtOne<Service>(
+        _ node: RecordingNode?,
+        _ factory: () throws -> Service
+    ) -> Result<Service, ServiceObtainError> {
+        guard let node else {
+            return ServiceMaking.result(Service.self, factory)
+        }
+        return Result { () throws(ServiceObtainError) -> Service in
+            try record(node: ObjectIdentifier(node), service: Service.self, isMaking: true) {
+                () throws(ServiceObtainError) -> Service in
+                try ServiceMaking.make(Service.self, factory)
+            }
+        }
+    }
+}
+
+/// What one thread records: the validation it runs, and the gets it is in, innermost last.
+/// Only its own thread touches it.
+final class ThreadRecording {
+    struct Frame {
+        let node: ObjectIdentifier
+        /// The identities of the makings this get may run itself.
+        let covering: [ObjectIdentifier]
+        let start: ContinuousClock.Instant
+        /// The time of the gets this one asked for, which is not its own.
+        var asked: Duration = .zero
+    }
+
+    var log: GetLog?
+    var frames: [Frame] = []
+}
+
+extension ThreadContext {
+    /// This thread's recording state, made on first use.
+    mutating func recordingState() -> ThreadRecording {
+        if let recording { return recording }
+        let made = ThreadRecording()
+        recording = made
+        return made
+    }
+}
+
+/// The identity under which the gets of a provider made while recording are recorded.
+@usableFromInline
+final class RecordingNode: Sendable {}
+
+/// The source of a provider made while recording: every get, a read of a held service included,
+/// is recorded under `node`, then answered by the provider's own `instance` and `source`.
+@usableFromInline
+final class RecordedSource<Service>: @unchecked Sendable {  // immutable
+    let node: RecordingNode
+    let instance: Service?
+    let source: ServiceSource<Service>
+
+    init(node: RecordingNode, instance: Service?, source: ServiceSource<Service>) {
+        self.node = node
+        self.instance = instance
+        self.source = source
+        let identities = source.recordingIdentities
+        for log in GetRecording.logs(ThreadContext.current) {
+            log.alias(identities, to: ObjectIdentifier(node))
+        }
+    }
+
+    @usableFromInline
+    func get() throws(ServiceObtainError) -> Service {
+        guard GetRecording.isOn else {
+            return try unrecordedGet()
+        }
+        return try GetRecording.record(
+            node: ObjectIdentifier(node), service: Service.self, isMaking: false, covering: source.recordingIdentities
+        ) { () throws(ServiceObtainError) -> Service in
+            try unrecordedGet()
+        }
+    }
+
+    private func unrecordedGet() throws(ServiceObtainError) -> Service {
+        if let instance {
+            return instance
+        }
+        return try source.get()
+    }
+}
+
+/// What a validation or a recorder saw, in the identities the gets were recorded under:
+/// `ServiceGraph.assemble` maps them to the providers of a container.
+final class GetLog: Sendable {
+    struct Edge: Hashable {
+        let from: ObjectIdentifier
+        let to: ObjectIdentifier
+        let isCycle: Bool
+    }
+
+    struct State {
+        /// The service type of each identity, and the identities in the order they were seen.
+        var services: [ObjectIdentifier: Any.Type] = [:]
+        var order: [ObjectIdentifier] = []
+        var edges: Set<Edge> = []
+        var edgeOrder: [Edge] = []
+        /// The identity of the provider each other identity belongs to: the makings of a
+        /// recorded provider are recorded under its source's identities.
+        var aliases: [ObjectIdentifier: ObjectIdentifier] = [:]
+        /// The time spent in each identity's makings, not counting the gets they asked for.
+        var ownTimes: [ObjectIdentifier: Duration] = [:]
+        /// The last failure of a get of each identity.
+        var failures: [ObjectIdentifier: ServiceObtainError] = [:]
+    }
+
+    let state = Locked(State())
+
+    func asked(by asker: ObjectIdentifier?, for node: ObjectIdentifier, service: Any.Type, isCycle: Bool) {
+        state.withLock { state in
+            if state.services.updateValue(service, forKey: node) == nil {
+                state.order.append(node)
+            }
+            guard let asker else { return }
+            let edge = Edge(from: asker, to: node, isCycle: isCycle)
+            if state.edges.insert(edge).inserted {
+                state.edgeOrder.append(edge)
+            }
+        }
+    }
+
+    func finished(_ node: ObjectIdentifier, own: Duration?, failure: ServiceObtainError?) {
+        state.withLock { state in
+            if let own {
+                state.ownTimes[node, default: .zero] += own
+            }
+            if let failure {
+                state.failures[node] = failure
+            }
+        }
+    }
+
+    func alias(_ identities: [ObjectIdentifier], to node: ObjectIdentifier) {
+        state.withLock { state in
+            for identity in identities where state.aliases[identity] == nil {
+                state.aliases[identity] = node
+            }
+        }
+    }
+
+    var snapshot: State { state.withLock { $0 } }
+}

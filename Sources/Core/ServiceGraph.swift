@@ -1,0 +1,302 @@
+/// Which provider's get asked for which: a node per provider, an edge per "making A asked for
+/// B". ``ServiceValidator`` gives it in its report; a ``ServiceGraphRecorder`` gives it from an
+/// app's real gets.
+///
+/// ```swift
+/// let graph = ServiceValidator.validate(building: Services.makeDefault).graph
+/// print(graph.dot())      // Graphviz: dot -Tsvg services.dot > services.svg
+/// print(graph.mermaid())  // a Mermaid flowchart, drawn by many Markdown viewers
+/// ```
+///
+/// A node is named by the provider's property path in the container and its service type, and
+/// drawn by its mode. Edges on a dependency cycle are red; a provider that failed has a red
+/// border, filled red when its own factory failed.
+public struct ServiceGraph: Sendable, CustomStringConvertible {
+    /// How a provider gives its service, as the graph draws it.
+    public enum Mode: String, Sendable {
+        /// Made once, up front (an `atOne` factory, or a provider of an instance): a box.
+        case atOne
+        /// Made on the first get and kept: a rounded box.
+        case lazy
+        /// Kept while someone holds it: a dashed rounded box.
+        case weak
+        /// Made anew on every get: a box with a shadow (Graphviz) or a double-sided box (Mermaid).
+        case many
+        /// Kept for the current session of a mediator: a hexagon.
+        case session
+        /// Made from params on every get: a box with cut corners (Graphviz) or a parallelogram
+        /// (Mermaid).
+        case params
+        /// Asked for, but not a provider of the container: an ellipse.
+        case unknown
+    }
+
+    /// A provider.
+    public struct Node: Sendable {
+        /// The property path of the provider in the container (`network.api`), or `nil` for a
+        /// provider that is not in it.
+        public let path: String?
+        /// The type of its service.
+        public let serviceType: Any.Type
+        /// How it gives its service.
+        public let mode: Mode
+        /// Whether its gets are serialized (a safe provider).
+        public let isSafe: Bool
+        /// Why its get failed, when it did.
+        public let failure: ServiceObtainError?
+
+        /// The path, or for a provider outside the container its service type.
+        public var name: String { path ?? ServiceGraph.typeName(serviceType) }
+    }
+
+    /// "The making of `from` asked for `to`", by the nodes' indices in ``nodes``.
+    public struct Edge: Hashable, Sendable {
+        /// The index of the node whose making asked.
+        public let from: Int
+        /// The index of the node asked for.
+        public let to: Int
+        /// Whether the edge is on a dependency cycle.
+        public let isCycle: Bool
+    }
+
+    /// The providers: those of the container in the order of its properties, then any others
+    /// that were asked for.
+    public let nodes: [Node]
+    /// The dependencies, ordered by the nodes they start from.
+    public let edges: [Edge]
+
+    /// The dependencies as text, one `asker -> asked` a line; cycles are marked.
+    public var description: String {
+        edges.map { edge in
+            "\(nodes[edge.from].name) -> \(nodes[edge.to].name)" + (edge.isCycle ? " (cycle)" : "")
+        }.joined(separator: "\n")
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    /// The second line of a node's label: its service type and how it is made.
+    func detail(of node: Node) -> String {
+        var mode = node.mode == .unknown ? "not in the container" : node.mode.rawValue
+        if node.isSafe { mode += ", safe" }
+        return "\(Self.typeName(node.serviceType)) (\(mode))"
+    }
+}
+
+// MARK: - Rendering
+
+extension ServiceGraph {
+    /// The graph in the Graphviz DOT language; `dot -Tsvg` draws it.
+    ///
+    /// ```swift
+    /// try report.graph.dot().write(toFile: "services.dot", atomically: true, encoding: .utf8)
+    /// ```
+    public func dot() -> String {
+        var lines = [
+            "digraph services {",
+            "    rankdir=LR;",
+            "    node [fontname=\"Helvetica\", fontsize=11, shape=box];",
+            "    edge [color=\"#475569\", fontname=\"Helvetica\", fontsize=10];",
+        ]
+        for (index, node) in nodes.enumerated() {
+            var attributes = [(name: "label", value: Self.dotQuoted(node.name + "\n" + detail(of: node)))]
+            attributes += Self.dotStyle[node.mode] ?? []
+            func set(_ name: String, _ value: String) {
+                if let found = attributes.firstIndex(where: { $0.name == name }) {
+                    attributes[found].value = value
+                } else {
+                    attributes.append((name, value))
+                }
+            }
+            if node.isSafe {
+                set("peripheries", "2")
+            }
+            if let failure = node.failure {
+                set("color", "\"#dc2626\"")
+                set("penwidth", "2")
+                if !failure.isNested {
+                    set("fillcolor", "\"#fecaca\"")
+                }
+            }
+            let list = attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            lines.append("    n\(index) [\(list)];")
+        }
+        for edge in edges {
+            let style = edge.isCycle ? " [color=\"#dc2626\", penwidth=2, label=\"cycle\", fontcolor=\"#dc2626\"]" : ""
+            lines.append("    n\(edge.from) -> n\(edge.to)\(style);")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The node attributes of each mode; every node is filled, so that a failure can fill it red.
+    static let dotStyle: [Mode: [(name: String, value: String)]] = [
+        .atOne: [("style", "filled"), ("fillcolor", "\"#dbeafe\"")],
+        .lazy: [("style", "\"rounded,filled\""), ("fillcolor", "\"#dcfce7\"")],
+        .weak: [("style", "\"rounded,dashed,filled\""), ("fillcolor", "\"#f1f5f9\"")],
+        .many: [("shape", "box3d"), ("style", "filled"), ("fillcolor", "\"#fef9c3\"")],
+        .session: [("shape", "hexagon"), ("style", "filled"), ("fillcolor", "\"#ede9fe\"")],
+        .params: [("style", "\"filled,diagonals\""), ("fillcolor", "\"#ffedd5\"")],
+        .unknown: [("shape", "ellipse"), ("style", "\"dashed,filled\""), ("fillcolor", "white")],
+    ]
+
+    static func dotQuoted(_ text: String) -> String {
+        "\"" + escaped(text, ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"]) + "\""
+    }
+
+    /// `text` with each character that `replacements` has replaced.
+    static func escaped(_ text: String, _ replacements: [Character: String]) -> String {
+        var result = ""
+        for character in text {
+            if let replacement = replacements[character] {
+                result += replacement
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The graph as a Mermaid flowchart, for a code block of the `mermaid` language in a
+    /// Markdown page, which many Markdown viewers draw.
+    ///
+    /// ```swift
+    /// print(report.graph.mermaid())  // flowchart LR ...
+    /// ```
+    public func mermaid() -> String {
+        var lines = ["flowchart LR"]
+        for (index, node) in nodes.enumerated() {
+            let label = Self.mermaidQuoted(node.name) + "<br/>" + Self.mermaidQuoted(detail(of: node))
+            let (open, close) = Self.mermaidShape[node.mode] ?? ("[", "]")
+            lines.append("    n\(index)\(open)\"\(label)\"\(close)")
+        }
+        for edge in edges {
+            lines.append("    n\(edge.from) " + (edge.isCycle ? "-->|cycle|" : "-->") + " n\(edge.to)")
+        }
+        let failedItself = nodes.indices.filter { nodes[$0].failure.map { !$0.isNested } ?? false }
+        let failedBelow = nodes.indices.filter { nodes[$0].failure?.isNested ?? false }
+        let safe = nodes.indices.filter { nodes[$0].isSafe }
+        for (name, members, style) in [
+            ("safe", safe, "stroke-width:3px"),
+            ("failedBelow", failedBelow, "stroke:#dc2626,stroke-width:2px"),
+            ("failed", failedItself, "fill:#fecaca,stroke:#dc2626,stroke-width:2px"),
+        ] where !members.isEmpty {
+            lines.append("    classDef \(name) \(style)")
+            lines.append("    class \(members.map { "n\($0)" }.joined(separator: ",")) \(name)")
+        }
+        let cycleEdges = edges.indices.filter { edges[$0].isCycle }
+        if !cycleEdges.isEmpty {
+            lines.append(
+                "    linkStyle \(cycleEdges.map(String.init).joined(separator: ",")) stroke:#dc2626,stroke-width:2px"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The brackets of each mode's node shape.
+    static let mermaidShape: [Mode: (String, String)] = [
+        .atOne: ("[", "]"),
+        .lazy: ("(", ")"),
+        .weak: ("([", "])"),
+        .many: ("[[", "]]"),
+        .session: ("{{", "}}"),
+        .params: ("[/", "/]"),
+        .unknown: ("((", "))"),
+    ]
+
+    static func mermaidQuoted(_ text: String) -> String {
+        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;"])
+    }
+}
+
+// MARK: - Assembling
+
+/// What the graph knows of a provider of the container.
+struct ProviderFacts {
+    let service: Any.Type
+    let mode: ServiceGraph.Mode
+    let isSafe: Bool
+    /// The type of its params, for a provider that needs them.
+    let params: Any.Type?
+    /// The identities its gets are recorded under (`GetRecording`).
+    let identities: [ObjectIdentifier]
+}
+
+extension ServiceGraph {
+    /// The graph of `providers` (found in a container, by path) and of what `log` recorded.
+    /// `failures` are a validation's, by path; without them, a provider's failure is the last
+    /// one recorded.
+    init(
+        providers: [(path: String, facts: ProviderFacts)],
+        log: GetLog.State,
+        failures: [String: ServiceObtainError]? = nil
+    ) {
+        var nodes: [Node] = []
+        var index: [ObjectIdentifier: Int] = [:]
+        for (path, facts) in providers {
+            for identity in facts.identities where index[identity] == nil {
+                index[identity] = nodes.count
+            }
+            let failure = failures.map { $0[path] } ?? facts.identities.lazy.compactMap { log.failures[$0] }.first
+            nodes.append(
+                Node(path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe, failure: failure)
+            )
+        }
+        func node(_ identity: ObjectIdentifier) -> Int {
+            let canonical = log.aliases[identity] ?? identity
+            if let found = index[canonical] ?? index[identity] {
+                return found
+            }
+            index[canonical] = nodes.count
+            let service = log.services[canonical] ?? log.services[identity] ?? Any.self
+            let failure = log.failures[canonical] ?? log.failures[identity]
+            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, isSafe: false, failure: failure))
+            return nodes.count - 1
+        }
+        for identity in log.order {
+            _ = node(identity)
+        }
+        // One edge per pair of nodes: a cycle when any get between them was one.
+        var isCycle: [Edge: Bool] = [:]
+        for recorded in log.edgeOrder {
+            let pair = Edge(from: node(recorded.from), to: node(recorded.to), isCycle: false)
+            guard pair.from != pair.to || recorded.isCycle else { continue }
+            isCycle[pair] = (isCycle[pair] ?? false) || recorded.isCycle
+        }
+        let edges = isCycle.map { Edge(from: $0.key.from, to: $0.key.to, isCycle: $0.value) }
+            .sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+        self.nodes = nodes
+        self.edges = Self.markingCycles(edges)
+    }
+
+    /// `edges` with every edge on a cycle marked: a recorded cycle edge `a -> b` closes the
+    /// path from `b` back to `a`.
+    static func markingCycles(_ edges: [Edge]) -> [Edge] {
+        var onCycle = Set(edges.indices.filter { edges[$0].isCycle })
+        for closing in onCycle {
+            // The shortest path from the node asked for back to the asker, breadth first.
+            let start = edges[closing].to
+            let goal = edges[closing].from
+            var cameBy: [Int: Int] = [start: -1]
+            var queue = [start]
+            var head = 0
+            while head < queue.count, cameBy[goal] == nil {
+                let current = queue[head]
+                head += 1
+                for (offset, edge) in edges.enumerated() where edge.from == current && cameBy[edge.to] == nil {
+                    cameBy[edge.to] = offset
+                    queue.append(edge.to)
+                }
+            }
+            var step = goal
+            while step != start, let offset = cameBy[step], offset >= 0 {
+                onCycle.insert(offset)
+                step = edges[offset].from
+            }
+        }
+        return edges.enumerated().map { offset, edge in
+            Edge(from: edge.from, to: edge.to, isCycle: onCycle.contains(offset))
+        }
+    }
+}

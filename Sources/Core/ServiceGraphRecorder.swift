@@ -1,0 +1,63 @@
+/// Records which provider's get asks for which while an app runs, on every thread, and gives
+/// the same ``ServiceGraph`` as a validation, from the app's real gets.
+///
+/// ```swift
+/// let recorder = ServiceGraphRecorder()      // starts recording
+/// let services = Services.makeDefault()
+/// handleRequests(services)
+/// recorder.stop()
+/// print(recorder.graph(of: services).dot())  // nodes named by the container's paths
+/// ```
+///
+/// Every get that makes a service is recorded. Providers made while a recorder runs also
+/// record the gets of a service they hold ready, which a plain provider answers with a read
+/// that leaves no trace: start the recorder before the container is built to see every
+/// dependency. Such providers cost a call more per get for as long as they live, recording or
+/// not, so use a recorder in a debug build or a test. While no recorder or validation runs, the
+/// other providers pay nothing but one check in a get that runs a factory.
+public final class ServiceGraphRecorder: Sendable {
+    private let log = GetLog()
+    private let running = Locked(false)
+
+    /// Starts recording the gets of every thread.
+    public init() {
+        running.withLock { $0 = true }
+        GetRecording.recorders.withLock { $0.append(log) }
+        getRecordingUsers.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Whether it is recording (it is from its start until ``stop()``).
+    public var isRecording: Bool {
+        running.withLock { $0 }
+    }
+
+    /// Stops recording; what was recorded stays. Calling it again does nothing.
+    public func stop() {
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
+        GetRecording.recorders.withLock { recorders in
+            recorders.removeAll { $0 === log }
+        }
+        getRecordingUsers.subtract(1, ordering: .relaxed)
+    }
+
+    /// The graph of what was recorded so far.
+    ///
+    /// - Parameter container: the app's container (or locator), whose property paths name the
+    ///   nodes; every provider of it is a node, asked for or not. Without it, the nodes are named
+    ///   by their service types.
+    public func graph(of container: Any? = nil) -> ServiceGraph {
+        let providers = container.map { ContainerWalk($0).providers } ?? []
+        return ServiceGraph(
+            providers: providers.map { ($0.path, $0.provider.graphFacts) },
+            log: log.snapshot
+        )
+    }
+}

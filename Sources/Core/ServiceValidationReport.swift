@@ -1,0 +1,103 @@
+import Foundation
+
+/// What ``ServiceValidator`` found: every failure with its property path, what it skipped, how
+/// long each provider took to make, and the dependency graph.
+///
+/// ```swift
+/// let report = ServiceValidator.validate(building: Services.makeDefault)
+/// for failure in report.failures {
+///     print(failure.path, failure.error.pathServices)
+/// }
+/// print(report.timings.first?.path ?? "nothing was made")  // the slowest to make
+/// ```
+///
+/// Its `description` is the whole report as readable text.
+public struct ServiceValidationReport: Sendable, CustomStringConvertible {
+    /// A provider whose service could not be had.
+    public struct Failure: Sendable {
+        /// The property path of the provider in the container (`network.api`, `locator[Key]`).
+        public let path: String
+        /// Why: the failed service, the path of services to it, and the cause.
+        public let error: ServiceObtainError
+    }
+
+    /// A provider the validator did not make, and why.
+    public struct Skipped: Sendable {
+        /// The property path of the provider in the container.
+        public let path: String
+        /// The type of its service.
+        public let serviceType: Any.Type
+        /// Why it was not made: it needs params, the optional provider is `nil`, or it is an
+        /// async or main-actor provider.
+        public let reason: String
+    }
+
+    /// The time a provider spent making its service while it was validated.
+    public struct Timing: Sendable {
+        /// The property path of the provider in the container.
+        public let path: String
+        /// The type of its service.
+        public let serviceType: Any.Type
+        /// The time in its makings, without the time of the services they asked for (those
+        /// have timings of their own).
+        public let duration: Duration
+    }
+
+    /// The paths of the providers whose service was made (or was there) without an error.
+    public let made: [String]
+    /// Every provider whose service could not be had, in the order of the container.
+    public let failures: [Failure]
+    /// The providers that were not made: params providers, `nil` optional providers, async and
+    /// main-actor providers.
+    public let skipped: [Skipped]
+    /// The providers that made their service during the validation (or, with
+    /// `validate(building:)`, while the container was built), slowest first.
+    public let timings: [Timing]
+    /// What each provider's making asked for.
+    public let graph: ServiceGraph
+
+    /// Whether every provider could give its service.
+    public var isValid: Bool { failures.isEmpty }
+
+    /// The report as text: a summary line, then the failures, the skipped providers, the
+    /// creation times and the dependencies, each under a heading when there are any.
+    public var description: String {
+        var lines = [
+            "\(isValid ? "Valid" : "Invalid"): \(Self.count(made.count, "provider")) made, "
+                + "\(failures.count) failed, \(skipped.count) skipped"
+        ]
+        if !failures.isEmpty {
+            lines.append("Failures:")
+            lines += failures.map { "  \($0.path): \($0.error.fatalMessage)" }
+        }
+        if !skipped.isEmpty {
+            lines.append("Skipped:")
+            lines += skipped.map { "  \($0.path) (\(ServiceGraph.typeName($0.serviceType))): \($0.reason)" }
+        }
+        if !timings.isEmpty {
+            lines.append("Creation times, slowest first:")
+            let names = timings.map { "\($0.path) (\(ServiceGraph.typeName($0.serviceType)))" }
+            let width = names.map(\.count).max() ?? 0
+            for (name, timing) in zip(names, timings) {
+                let padding = String(repeating: " ", count: width - name.count)
+                lines.append("  \(name)\(padding)  \(Self.milliseconds(timing.duration))")
+            }
+        }
+        if !graph.edges.isEmpty {
+            lines.append("Dependencies:")
+            lines += graph.description.split(separator: "\n").map { "  \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// `duration` in milliseconds with three decimals: `0.042 ms`.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return String(format: "%.3f ms", value)
+    }
+}

@@ -1,0 +1,24 @@
+extension ServiceInject {
+    /// Not available: `@ServiceInject` takes the key path of a provider in the container.
+    ///
+    /// It turns the compiler's "no exact matches in call to initializer" for a key path to
+    /// anything else into a message that says what to write instead:
+    ///
+    /// ```swift
+    /// @ServiceInject(\Services.settings) var settings            // a ServiceProvider: fine
+    /// @ServiceInject(\Services.log) var log                      // a ServiceParamsProvider: use @ServiceParamsInject
+    /// @ServiceInject(\Services.settings) var settings: ServiceProvider<Settings>  // use @ServiceProviderInject
+    /// ```
+    @available(
+        *, unavailable,
+        message: "@ServiceInject needs the key path of a ServiceProvider (or an optional one) in the container; use @ServiceParamsInject for a ServiceParamsProvider, @ServiceProviderInject to inject the provider itself"
+    )
+    public init(
+        _ keyPath: KeyPath<Container, Service>,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) {
+        fatalError("unavailable")
+    }
+}

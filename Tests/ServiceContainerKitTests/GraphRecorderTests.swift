@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+// A recorder records the gets of every thread, so each test runs in a child process of its own,
+// where no other test's gets can mix in.
+@Suite("ServiceGraphRecorder")
+struct GraphRecorderTests {
+    @Test("Started before the container is built, a recorder sees every real get, on any thread")
+    func realGets() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            #expect(recorder.isRecording)
+            let services = AppServices.make()
+            #expect(recorder.graph(of: services).edges.isEmpty, "nothing asked yet")
+            _ = raceOnThreads(1) { _ in try? services.job.getService() }  // on another thread
+            let graph = recorder.graph(of: services)
+            #expect(graph.description == "pool -> settings\njob -> pool")
+            #expect(graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
+
+            recorder.stop()
+            recorder.stop()  // again: nothing more
+            #expect(!recorder.isRecording)
+            #expect(getRecordingUsers.load(ordering: .relaxed) == 0)
+            // Gets after the stop are not recorded, and the providers still work.
+            let later = ServiceProvider(mode: .lazy) { try services.pool.getService().url }
+            #expect((try? later.getService()) == "db://local")
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool")
+            guard case .lazy = later.source else {
+                Issue.record("a provider made after the recorder stopped should not record")
+                return
+            }
+        }
+    }
+
+    @Test("Without a container the nodes are named by service type; failures and cycles are drawn")
+    func withoutContainer() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            let cycle = CycleServices()
+            _ = try? cycle.first.getService()
+            let failing = ServiceProvider<Pool>(mode: .lazy) { throw TestError(code: 5) }
+            _ = try? failing.getService()
+            let graph = recorder.graph()
+            #expect(graph.nodes.allSatisfy { $0.path == nil && $0.mode == .unknown })
+            #expect(graph.nodes.map(\.name) == ["NodeOne", "NodeTwo", "Pool"])
+            #expect(graph.description == "NodeOne -> NodeTwo (cycle)\nNodeTwo -> NodeOne (cycle)")
+            #expect(graph.nodes.map { $0.failure != nil } == [true, true, true])
+            #expect(graph.nodes[2].failure?.error as? TestError == TestError(code: 5))
+        }
+    }
+
+    @Test("A recorder started after the container was built sees the makings only")
+    func startedLate() async {
+        await #expect(processExitsWith: .success) {
+            let services = AppServices.make()
+            let recorder = ServiceGraphRecorder()
+            _ = try? services.job.getService()
+            _ = try? services.job.getService()
+            #expect(recorder.graph(of: services).description == "job -> pool")
+        }
+    }
+
+    @Test("Recording many threads at once, with validations beside it, loses nothing")
+    func concurrent() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            let services = AppServices.make()
+            let graphs = raceOnThreads(8) { index in
+                if index.isMultiple(of: 2) {
+                    for _ in 0..<50 { _ = try? services.job.getService() }
+                    return ""
+                }
+                return ServiceValidator.validate(building: { AppServices.make() }).graph.description
+            }
+            #expect(
+                graphs.filter { !$0.isEmpty } == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4)
+            )
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool")
+        }
+    }
+
+    @Test("A recorder that is released stops")
+    func releasedStops() async {
+        await #expect(processExitsWith: .success) {
+            do {
+                let recorder = ServiceGraphRecorder()
+                #expect(recorder.isRecording)
+            }
+            #expect(getRecordingUsers.load(ordering: .relaxed) == 0)
+            #expect(GetRecording.recorders.withLock { $0.isEmpty })
+        }
+    }
+}

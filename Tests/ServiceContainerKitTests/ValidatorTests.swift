@@ -1,0 +1,490 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+// MARK: - Containers
+
+final class AppSettings: Sendable {
+    let url: String
+    init(url: String = "db://local") { self.url = url }
+}
+
+final class Pool: Sendable {
+    let url: String
+    init(url: String) { self.url = url }
+}
+
+final class Job: Sendable {
+    let pool: Pool
+    init(pool: Pool) { self.pool = pool }
+}
+
+/// The README's container in small: an `atOne` service, a `lazy` one that asks for it, a `many`
+/// one that asks for the lazy one, a params provider and a provider converted from it.
+struct AppServices {
+    let settings: ServiceProvider<AppSettings>
+    let pool: ServiceProvider<Pool>
+    let job: ServiceProvider<Job>
+    let log: ServiceParamsProvider<String, String>
+    let httpLog: ServiceProvider<String>
+
+    static func make(counter: Counter = Counter()) -> AppServices {
+        let settings = ServiceProvider(mode: .atOne) { () -> AppSettings in
+            counter.increment()
+            return AppSettings()
+        }
+        let pool = ServiceProvider(mode: .lazy) { () -> Pool in
+            counter.increment()
+            return Pool(url: try settings.getService().url)
+        }
+        let log = ServiceParamsProvider<String, String> { "log.\($0)" }
+        return AppServices(
+            settings: settings,
+            pool: pool,
+            job: ServiceProvider(mode: .many) { () -> Job in
+                counter.increment()
+                return Job(pool: try pool.getService())
+            },
+            log: log,
+            httpLog: log.convert(params: "http")
+        )
+    }
+}
+
+/// Providers wired after they are made, so that they can ask for each other.
+final class CycleServices: @unchecked Sendable {
+    // Written once, before any get.
+    var first: ServiceProvider<NodeOne>!
+    var second: ServiceProvider<NodeTwo>!
+    let third = ServiceProvider(Service(number: 3))
+
+    init() {
+        first = ServiceProvider(mode: .lazy) { [unowned self] in
+            _ = try self.second.getService()
+            return NodeOne()
+        }
+        second = ServiceProvider(mode: .many) { [unowned self] in
+            _ = try self.first.getService()
+            return NodeTwo()
+        }
+    }
+}
+
+final class NodeOne: Sendable {}
+final class NodeTwo: Sendable {}
+
+@Suite("ServiceValidator")
+struct ValidatorTests {
+    @Test("A valid container: every provider made once, params skipped, every dependency in the graph")
+    func validContainer() {
+        let counter = Counter()
+        let report = ServiceValidator.validate(building: { AppServices.make(counter: counter) })
+        #expect(report.isValid)
+        #expect(report.failures.isEmpty)
+        #expect(report.made == ["settings", "pool", "job", "httpLog"])
+        #expect(counter.count == 3)  // each factory once
+        #expect(report.skipped.map(\.path) == ["log"])
+        #expect(report.skipped.first?.reason == "needs params of type String: get it with params to check it")
+        #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
+        #expect(report.graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
+        #expect(report.graph.nodes.map(\.mode) == [.atOne, .lazy, .many, .params, .many])
+        #expect(Set(report.timings.map(\.path)) == ["settings", "pool", "job", "httpLog"])
+        let durations = report.timings.map(\.duration)
+        #expect(durations == durations.sorted(by: >))
+    }
+
+    @Test("An existing container: the makings of the validation are in the graph, reads of ready services are not")
+    func existingContainer() {
+        let services = AppServices.make()
+        let report = ServiceValidator.validate(services)
+        #expect(report.isValid)
+        #expect(report.made == ["settings", "pool", "job", "httpLog"])
+        // The job is made first (last to first), so its making makes the pool; the settings
+        // were made with the container, and reading them leaves no trace. The converted
+        // provider runs the factory of its params provider.
+        #expect(report.graph.description == "job -> pool\nhttpLog -> log")
+        #expect(Set(report.timings.map(\.path)) == ["pool", "job", "httpLog"])
+        // The providers are plain ones: not recorded.
+        guard case .lazy = services.pool.source else {
+            Issue.record("a provider made outside a validation should not record")
+            return
+        }
+    }
+
+    @Test("Providers made while the validator builds record every get; others do not")
+    func recordedProviders() throws {
+        var built: AppServices?
+        _ = ServiceValidator.validate(building: {
+            let services = AppServices.make()
+            built = services
+            return services
+        })
+        let services = try #require(built)
+        guard case .recorded(let recorded) = services.pool.source, case .lazy = recorded.source else {
+            Issue.record("a provider made while validating should record")
+            return
+        }
+        // Outside the validation they work as ever.
+        #expect(try services.job.getService().pool === services.pool.getService())
+        #expect(try services.settings.getService().url == "db://local")
+        guard case .lazy = ServiceProvider(mode: .lazy, factory: { Pool(url: "") }).source else {
+            Issue.record("a provider made after a validation should not record")
+            return
+        }
+    }
+
+    @Test("Every failure at once, each with its path: a failing atOne, what depends on it, a missing service")
+    func failures() {
+        struct Broken {
+            let settings: ServiceProvider<AppSettings>
+            let pool: ServiceProvider<Pool>
+            let fine: ServiceProvider<Service>
+            let missingLog: ServiceProvider<Service>?
+            let needsLog: ServiceProvider<Service>
+        }
+        func make() -> Broken {
+            let settings = ServiceProvider<AppSettings>(mode: .atOne) { throw TestError(code: 7) }
+            let missingLog: ServiceProvider<Service>? = nil
+            return Broken(
+                settings: settings,
+                pool: ServiceProvider(mode: .lazy) { Pool(url: try settings.getService().url) },
+                fine: ServiceProvider(Service()),
+                missingLog: missingLog,
+                needsLog: ServiceProvider(mode: .lazy) {
+                    guard let log = missingLog else { throw TestError(code: 404) }
+                    return try log.getService()
+                }
+            )
+        }
+        for report in [ServiceValidator.validate(building: make), ServiceValidator.validate(make())] {
+            #expect(!report.isValid)
+            #expect(report.failures.map(\.path) == ["settings", "pool", "needsLog"])
+            #expect(report.failures.map { $0.error.error as? TestError } == [TestError(code: 7), TestError(code: 7), TestError(code: 404)])
+            #expect(typeList(report.failures[1].error.pathServices) == ["Pool", "AppSettings"])
+            #expect(report.made == ["fine"])
+            #expect(report.skipped.map(\.path) == ["missingLog"])
+            #expect(report.skipped.first?.reason == "nil: no provider to make")
+            #expect(report.graph.nodes.map { $0.failure != nil } == [true, true, false, true])
+        }
+        // Built by the validator, the pool's dependency on the failed settings is drawn.
+        #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings")
+    }
+
+    @Test("A cycle fails each provider on it, and the graph marks its edges")
+    func cycle() throws {
+        for report in [ServiceValidator.validate(building: CycleServices.init), ServiceValidator.validate(CycleServices())] {
+            #expect(report.failures.map(\.path) == ["first", "second"])
+            #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
+            #expect(report.made == ["third"])
+            #expect(report.graph.description == "first -> second (cycle)\nsecond -> first (cycle)")
+            #expect(report.graph.edges.allSatisfy { $0.isCycle })
+            let dot = report.graph.dot()
+            #expect(dot.contains("n0 -> n1 [color=\"#dc2626\", penwidth=2, label=\"cycle\", fontcolor=\"#dc2626\"];"))
+            #expect(dot.contains("n1 -> n0 [color=\"#dc2626\", penwidth=2, label=\"cycle\", fontcolor=\"#dc2626\"];"))
+            #expect(report.graph.mermaid().contains("linkStyle 0,1 stroke:#dc2626,stroke-width:2px"))
+        }
+    }
+
+    @Test("A cycle is marked on every edge of its path, not on the others")
+    func cyclePath() {
+        final class Ring: @unchecked Sendable {
+            // Written once, before any get.
+            var a: ServiceProvider<NodeOne>!
+            var b: ServiceProvider<NodeTwo>!
+            var c: ServiceProvider<Service>!
+            var outside: ServiceProvider<Pool>!
+        }
+        let report = ServiceValidator.validate(building: { () -> Ring in
+            let ring = Ring()
+            ring.outside = ServiceProvider(mode: .lazy) { _ = try? ring.a.getService(); return Pool(url: "") }
+            ring.a = ServiceProvider(mode: .lazy) { _ = try ring.b.getService(); return NodeOne() }
+            ring.b = ServiceProvider(mode: .lazy) { _ = try ring.c.getService(); return NodeTwo() }
+            ring.c = ServiceProvider(mode: .lazy) { _ = try ring.a.getService(); return Service() }
+            return ring
+        })
+        #expect(report.failures.map(\.path) == ["a", "b", "c"])
+        #expect(report.made == ["outside"])
+        #expect(report.graph.description == "a -> b (cycle)\nb -> c (cycle)\nc -> a (cycle)\noutside -> a")
+    }
+
+    @Test("Nested containers, classes, tuples, arrays, dictionaries and optionals are walked, each provider once")
+    func nestedContainers() {
+        final class Shared: @unchecked Sendable {
+            // Immutable.
+            let api = ServiceProvider(mode: .lazy) { Service(number: 1) }
+            var again: Shared?
+        }
+        struct Network {
+            let shared: Shared
+            let tokens: [ServiceProvider<Service>]
+            let byName: [String: ServiceProvider<Service>]
+            let pair: (ServiceProvider<Service>, label: ServiceProvider<Service>)
+        }
+        struct Root {
+            let network: Network
+            let sameShared: Shared
+            let optional: ServiceProvider<Service>?
+            let text = "not a provider"
+            let numbers = [1, 2, 3]
+        }
+        let shared = Shared()
+        shared.again = shared  // a loop: walked once
+        let root = Root(
+            network: Network(
+                shared: shared,
+                tokens: [ServiceProvider(Service(number: 2)), ServiceProvider(mode: .many) { Service(number: 3) }],
+                byName: ["b": ServiceProvider(Service(number: 5)), "a": ServiceProvider(Service(number: 4))],
+                pair: (ServiceProvider(Service(number: 6)), label: ServiceProvider(Service(number: 7)))
+            ),
+            sameShared: shared,
+            optional: ServiceProvider(Service(number: 8))
+        )
+        let report = ServiceValidator.validate(root)
+        #expect(report.isValid)
+        #expect(report.made == [
+            "network.shared.api", "network.tokens[0]", "network.tokens[1]", "network.byName[a]",
+            "network.byName[b]", "network.pair.0", "network.pair.label", "optional",
+        ])
+        #expect(report.skipped.isEmpty)
+    }
+
+    @Test("Params providers, safe or not, are skipped with the reason")
+    func paramsSkipped() {
+        struct WithParams {
+            let plain: ServiceParamsProvider<Service, Int>
+            let safe: ServiceParamsProvider<Service, String?>
+        }
+        let report = ServiceValidator.validate(
+            WithParams(
+                plain: ServiceParamsProvider { Service(number: $0) },
+                safe: ServiceParamsSafeProvider(factory: { (_: String?) in Service() })
+            )
+        )
+        #expect(report.isValid)
+        #expect(report.made.isEmpty)
+        #expect(report.skipped.map(\.path) == ["plain", "safe"])
+        #expect(report.skipped.map(\.reason) == [
+            "needs params of type Int: get it with params to check it",
+            "needs params of type Optional<String>: get it with params to check it",
+        ])
+        #expect(report.graph.nodes.map(\.isSafe) == [false, true])
+        #expect(report.graph.nodes.map(\.mode) == [.params, .params])
+    }
+
+    @Test("Async and main-actor providers are listed as skipped, with the reason, and not made")
+    @MainActor
+    func asyncAndMainActorSkipped() {
+        struct Mixed {
+            let plain: ServiceProvider<Service>
+            let loaded: ServiceAsyncProvider<Service>
+            let reports: ServiceAsyncParamsProvider<Service, Int>
+            let model: ServiceMainActorProvider<Service>
+        }
+        let counter = Counter()
+        let report = ServiceValidator.validate(
+            Mixed(
+                plain: ServiceProvider(Service()),
+                loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
+                    counter.increment()
+                    return Service()
+                },
+                reports: ServiceAsyncParamsProvider { Service(number: $0) },
+                model: ServiceMainActorProvider(mode: .lazy) {
+                    counter.increment()
+                    return Service()
+                }
+            )
+        )
+        #expect(report.isValid)
+        #expect(report.made == ["plain"])
+        #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
+        #expect(report.skipped.map(\.reason) == [
+            "made with async: await a get to check it",
+            "made with async from params of type Int: await a get with params to check it",
+            "bound to the main actor: get it there to check it",
+        ])
+        #expect(counter.count == 0)
+        #expect(report.graph.nodes.map(\.name) == ["plain"])
+    }
+
+    @Test("Every kind of provider is made and drawn by its mode")
+    func modes() throws {
+        struct Kinds {
+            let instance: ServiceProvider<Service>
+            let weak: ServiceProvider<Service>
+            let safe: ServiceProvider<Service>
+            let session: ServiceProvider<UserData>
+            let wrongSession: ServiceProvider<UserData>
+        }
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        let report = ServiceValidator.validate(building: {
+            Kinds(
+                instance: ServiceProvider(Service()),
+                weak: ServiceProvider(mode: .weak) { Service() },
+                safe: ServiceSafeProvider(mode: .lazy) { Service() },
+                session: UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator),
+                wrongSession: UserDataFactory(mode: .lazy, log: log, failForUser: 1).serviceProvider(mediator: mediator)
+            )
+        })
+        #expect(report.made == ["instance", "weak", "safe", "session"])
+        #expect(report.failures.map(\.path) == ["wrongSession"])
+        #expect(report.graph.nodes.map(\.mode) == [.atOne, .weak, .lazy, .session, .session])
+        #expect(report.graph.nodes.map(\.isSafe) == [false, false, true, false, false])
+        #expect(Set(report.timings.map(\.path)) == ["weak", "safe", "session", "wrongSession"])
+        #expect(report.graph.edges.isEmpty)
+    }
+
+    @Test("Creation times are slowest first, and a making's time leaves out what it asked for")
+    func timings() throws {
+        struct Slow {
+            let quick: ServiceProvider<Service>
+            let slow: ServiceProvider<Pool>
+        }
+        let report = ServiceValidator.validate(building: { () -> Slow in
+            let slow = ServiceProvider(mode: .lazy) { () -> Pool in
+                Thread.sleep(forTimeInterval: 0.05)
+                return Pool(url: "")
+            }
+            let quick = ServiceProvider(mode: .lazy) { () -> Service in
+                Thread.sleep(forTimeInterval: 0.005)
+                _ = try slow.getService()
+                return Service()
+            }
+            return Slow(quick: quick, slow: slow)
+        })
+        #expect(report.timings.map(\.path) == ["slow", "quick"])
+        let slow = report.timings[0].duration
+        let quick = report.timings[1].duration
+        #expect(slow >= .milliseconds(50))
+        #expect(quick >= .milliseconds(5))
+        #expect(quick < .milliseconds(50))
+        #expect(report.graph.description == "quick -> slow")
+    }
+
+    @Test("The report reads as text")
+    func description() {
+        struct Plain {
+            let fine: ServiceProvider<Service>
+            let broken: ServiceProvider<Service>
+            let params: ServiceParamsProvider<Service, Int>
+            let none: ServiceProvider<Service>?
+        }
+        let report = ServiceValidator.validate(
+            Plain(
+                fine: ServiceProvider(Service()),
+                broken: ServiceProvider(mode: .atOne) { throw TestError(code: 2) },
+                params: ServiceParamsProvider { Service(number: $0) },
+                none: nil
+            )
+        )
+        #expect(report.description == """
+            Invalid: 1 provider made, 1 failed, 2 skipped
+            Failures:
+              broken: Failed to obtain service ServiceContainerKitTests.Service with error: TestError(code: 2)
+            Skipped:
+              params (Service): needs params of type Int: get it with params to check it
+              none (Service): nil: no provider to make
+            """)
+        let valid = ServiceValidator.validate(building: { AppServices.make() })
+        let lines = valid.description.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Valid: 4 providers made, 0 failed, 1 skipped")
+        #expect(lines.contains("Creation times, slowest first:"))
+        #expect(lines.suffix(4) == ["Dependencies:", "  pool -> settings", "  job -> pool", "  httpLog -> log"])
+        #expect(ServiceValidationReport.milliseconds(.microseconds(1_500)) == "1.500 ms")
+    }
+
+    @Test("Validations on several threads at once each see their own gets")
+    func concurrentValidations() {
+        let reports = raceOnThreads(4) { _ in
+            ServiceValidator.validate(building: { AppServices.make() }).graph.description
+        }
+        #expect(reports == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4))
+    }
+}
+
+// MARK: - Rendering
+
+@Suite("ServiceGraph renderings")
+struct ServiceGraphRenderingTests {
+    /// Three providers: an `atOne` one that failed itself, a safe `lazy` one that failed through
+    /// it, and a provider outside the container; a cycle between the last two.
+    static let graph = ServiceGraph(
+        nodes: [
+            .init(
+                path: "settings", serviceType: AppSettings.self, mode: .atOne, isSafe: false,
+                failure: ServiceObtainError(service: AppSettings.self, error: TestError())
+            ),
+            .init(
+                path: "pool \"main\"", serviceType: Pool.self, mode: .lazy, isSafe: true,
+                failure: ServiceObtainError(service: AppSettings.self, error: TestError())
+                    .withAddedToPath(service: Pool.self)
+            ),
+            .init(path: nil, serviceType: ServiceProvider<Job>.self, mode: .unknown, isSafe: false, failure: nil),
+        ],
+        edges: [
+            .init(from: 1, to: 0, isCycle: false),
+            .init(from: 1, to: 2, isCycle: true),
+            .init(from: 2, to: 1, isCycle: true),
+        ]
+    )
+
+    @Test("dot(): a node per provider styled by mode, failures and cycles in red")
+    func dot() {
+        #expect(Self.graph.dot() == #"""
+            digraph services {
+                rankdir=LR;
+                node [fontname="Helvetica", fontsize=11, shape=box];
+                edge [color="#475569", fontname="Helvetica", fontsize=10];
+                n0 [label="settings\nAppSettings (atOne)", style=filled, fillcolor="#fecaca", color="#dc2626", penwidth=2];
+                n1 [label="pool \"main\"\nPool (lazy, safe)", style="rounded,filled", fillcolor="#dcfce7", peripheries=2, color="#dc2626", penwidth=2];
+                n2 [label="ServiceProvider<Job>\nServiceProvider<Job> (not in the container)", shape=ellipse, style="dashed,filled", fillcolor=white];
+                n1 -> n0;
+                n1 -> n2 [color="#dc2626", penwidth=2, label="cycle", fontcolor="#dc2626"];
+                n2 -> n1 [color="#dc2626", penwidth=2, label="cycle", fontcolor="#dc2626"];
+            }
+
+            """#)
+    }
+
+    @Test("mermaid(): the same graph as a flowchart")
+    func mermaid() {
+        #expect(Self.graph.mermaid() == """
+            flowchart LR
+                n0["settings<br/>AppSettings (atOne)"]
+                n1("pool #quot;main#quot;<br/>Pool (lazy, safe)")
+                n2(("ServiceProvider#lt;Job#gt;<br/>ServiceProvider#lt;Job#gt; (not in the container)"))
+                n1 --> n0
+                n1 -->|cycle| n2
+                n2 -->|cycle| n1
+                classDef safe stroke-width:3px
+                class n1 safe
+                classDef failedBelow stroke:#dc2626,stroke-width:2px
+                class n1 failedBelow
+                classDef failed fill:#fecaca,stroke:#dc2626,stroke-width:2px
+                class n0 failed
+                linkStyle 1,2 stroke:#dc2626,stroke-width:2px
+
+            """)
+    }
+
+    @Test("Every mode has its shape", arguments: [
+        (ServiceGraph.Mode.atOne, "[", "style=filled"),
+        (.lazy, "(", "style=\"rounded,filled\""),
+        (.weak, "([", "style=\"rounded,dashed,filled\""),
+        (.many, "[[", "shape=box3d"),
+        (.session, "{{", "shape=hexagon"),
+        (.params, "[/", "style=\"filled,diagonals\""),
+        (.unknown, "((", "shape=ellipse"),
+    ])
+    func shapes(mode: ServiceGraph.Mode, mermaidOpening: String, dotAttribute: String) {
+        let graph = ServiceGraph(
+            nodes: [.init(path: "p", serviceType: Service.self, mode: mode, isSafe: false, failure: nil)],
+            edges: []
+        )
+        #expect(graph.mermaid().contains("    n0\(mermaidOpening)\"p<br/>"))
+        #expect(graph.dot().contains(dotAttribute))
+        #expect(graph.description.isEmpty)
+    }
+}

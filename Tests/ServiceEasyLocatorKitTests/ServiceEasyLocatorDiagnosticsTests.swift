@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import ServiceEasyLocatorKit
+
+@Suite("ServiceEasyLocator diagnostics: validation and errors that name the cause")
+struct ServiceEasyLocatorDiagnosticsTests {
+    @Test("Every service type of an easy locator is validated; a failing one is reported with its path")
+    func validation() {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService() as any SharedServicing)
+        locator.addService(factory: LazyServiceFactory())
+        locator.addService(factory: FailingServiceFactory())
+        locator.addService(factory: NumberServiceFactory())
+        let report = ServiceValidator.validate(locator)
+        #expect(report.made == ["[ServiceEasyLocatorKitTests.LazyService]", "[ServiceEasyLocatorKitTests.SharedServicing]"])
+        #expect(report.failures.map(\.path) == ["[ServiceEasyLocatorKitTests.FailingService]"])
+        #expect(report.failures.first?.error.error as? TestError == .failed)
+        #expect(report.skipped.map(\.path) == ["[ServiceEasyLocatorKitTests.NumberService]"])
+    }
+
+    @Test("A get of a protocol stored only as its implementation says which type is registered")
+    func protocolHint() {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService())  // stored as SharedService, not as SharedServicing
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: any SharedServicing = try locator.tryService()
+        }
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedServicing not found; "
+            + "ServiceEasyLocatorKitTests.SharedService is registered (under its own type): register it as "
+            + "ServiceEasyLocatorKitTests.SharedServicing, or ask for ServiceEasyLocatorKitTests.SharedService")
+        #expect(locator.getService(serviceType: (any SharedServicing).self) == nil)
+    }
+
+    @Test("A refusal of a read-only easy locator asserts at the caller's line")
+    func refusalNamesCaller() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            EasyReadOnlyRefusal.run()
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            output.contains("ServiceEasyLocatorKitTests/ServiceEasyLocatorDiagnosticsTests.swift:\(EasyReadOnlyRefusal.line)"),
+            "\(output)"
+        )
+        #expect(output.contains("ServiceEasyLocatorKit.ServiceEasyLocator is read-only: refused to remove service"), "\(output)")
+    }
+}
+
+/// A change that a read-only easy locator refuses, on line `line`.
+private enum EasyReadOnlyRefusal {
+    static let line: UInt = #line + 6
+
+    static func run() {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService())
+        locator.setReadOnly()
+        locator.removeService(serviceType: SharedService.self)
+    }
+}

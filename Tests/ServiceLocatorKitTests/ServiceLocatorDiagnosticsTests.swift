@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import ServiceLocatorKit
+
+/// A locator whose services depend on others by key, one of them missing.
+private func makeLocator(counter: Counter) -> ServiceLocator {
+    let parent = ServiceLocator()
+    parent.addService(key: Keys.first, service: FirstService(name: "from parent"))
+    let locator = ServiceLocator(parent: parent)
+    locator.addService(key: Keys.lazy, factory: LazyServiceFactory())
+    locator.addLazyService(key: Keys.dependent) { [unowned locator] in
+        counter.increment()
+        return DependentService(first: try locator.tryService(key: Keys.first))
+    }
+    locator.addService(key: Keys.many) { [unowned locator] in
+        counter.increment()
+        _ = try locator.tryService(key: Keys.failing)  // never added
+        return ManyService()
+    }
+    locator.addService(key: Keys.params, factory: ParamsServiceFactory())
+    locator.addService(key: NamedKey<FirstService>(storeKey: "named"), service: FirstService(name: "named"))
+    return locator
+}
+
+@Suite("ServiceLocator diagnostics: validation and errors that name the cause")
+struct ServiceLocatorDiagnosticsTests {
+    @Test("A locator is validated key by key, with its parent; a missing service fails with its path")
+    func validation() {
+        let counter = Counter()
+        let locator = makeLocator(counter: counter)
+        let report = ServiceValidator.validate(locator)
+        #expect(report.made == [
+            "[ServiceLocatorKitTests.DependentService]",
+            "[ServiceLocatorKitTests.LazyService]",
+            "[named]",
+            "parent[ServiceLocatorKitTests.FirstService]",
+        ])
+        #expect(report.failures.map(\.path) == ["[ServiceLocatorKitTests.ManyService]"])
+        let cause = report.failures.first?.error.error as? ServiceLocatorError
+        #expect(cause?.description == "Service ServiceLocatorKitTests.FailingService not found for key 'ServiceLocatorKitTests.FailingService'")
+        #expect(report.skipped.map(\.path) == ["[ServiceLocatorKitTests.ParamsService]"])
+        #expect(report.skipped.first?.reason == "needs params of type Optional<String>: get it with params to check it")
+        #expect(counter.value == 2)  // each factory once
+        #expect(report.graph.nodes.map(\.mode) == [.lazy, .lazy, .many, .params, .atOne, .atOne])
+    }
+
+    @Test("A locator built by the validator shows which service asked for which")
+    func graph() {
+        let report = ServiceValidator.validate(building: { makeLocator(counter: Counter()) })
+        #expect(report.graph.description == "[ServiceLocatorKitTests.DependentService] -> parent[ServiceLocatorKitTests.FirstService]")
+    }
+
+    @Test("A get by a protocol that misses names the implementation stored under its own type")
+    func protocolHint() throws {
+        let locator = ServiceLocator()
+        locator.addService(key: Keys.first, service: FirstService())
+        let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: Keys.firstProtocol) }
+        guard case .serviceNotFound(_, let service, let stored?)? = error else {
+            Issue.record("expected serviceNotFound naming the implementation, got \(String(describing: error))")
+            return
+        }
+        #expect(same(service, (any FirstServicing).self))
+        #expect(same(stored, FirstService.self))
+        #expect(error?.description == "Service ServiceLocatorKitTests.FirstServicing not found; "
+            + "ServiceLocatorKitTests.FirstService is registered (under its own type): register it as "
+            + "ServiceLocatorKitTests.FirstServicing, or ask for ServiceLocatorKitTests.FirstService")
+        // In a parent too; not for a service that is no such implementation.
+        let child = ServiceLocator(parent: locator)
+        #expect(throws: ServiceLocatorError.self) { try child.tryService(key: Keys.firstProtocol) }
+        let lazyMiss = #expect(throws: ServiceLocatorError.self) { try child.tryService(key: Keys.lazy) }
+        guard case .serviceNotFound(_, _, nil)? = lazyMiss else {
+            Issue.record("a miss with no implementation should name none, got \(String(describing: lazyMiss))")
+            return
+        }
+        // A miss by a named key names none either.
+        let named = #expect(throws: ServiceLocatorError.self) {
+            try child.tryService(key: NamedKey<any FirstServicing>(storeKey: "first"))
+        }
+        guard case .serviceNotFound(_, _, nil)? = named else {
+            Issue.record("a named key miss should name no implementation, got \(String(describing: named))")
+            return
+        }
+    }
+
+    @Test("A subclass stored under its own type is named for a get of its superclass")
+    func subclassHint() {
+        class Base: @unchecked Sendable {}
+        final class Derived: Base, @unchecked Sendable {}
+        let locator = ServiceLocator()
+        locator.addService(key: ServiceLocatorEasyKey<Derived>(), service: Derived())
+        let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: ServiceLocatorEasyKey<Base>()) }
+        #expect(error?.description.contains("Derived is registered (under its own type)") == true)
+    }
+
+    @Test("A refusal of a read-only locator asserts at the caller's line")
+    func refusalNamesCaller() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ReadOnlyRefusal.run()
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("ServiceLocatorKitTests/ServiceLocatorDiagnosticsTests.swift:\(ReadOnlyRefusal.line)"), "\(output)")
+        #expect(output.contains("ServiceLocatorKit.ServiceLocator is read-only: refused to add service"), "\(output)")
+    }
+}
+
+/// A change that a read-only locator refuses, on line `line`.
+private enum ReadOnlyRefusal {
+    static let line: UInt = #line + 5
+
+    static func run() {
+        let locator = ServiceLocator()
+        locator.setReadOnly()
+        locator.addService(key: Keys.first, service: FirstService())
+    }
+}
