@@ -12,8 +12,10 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     /// The factory made a `made`, which is not the provider's service type `expected`.
     case invalidFactory(expected: Any.Type, made: Any.Type)
 
-    /// Making `service` asked for `service` again on the same thread, directly or through other
-    /// providers. The `ServiceObtainError.pathServices` of the error shows the cycle.
+    /// Making `service` led back to a get of `service`: on the same thread, directly or through
+    /// other providers, or through a making on another thread or task that waits for this one.
+    /// The `ServiceObtainError.pathServices` of the error shows the cycle as this thread or task
+    /// saw it.
     case dependencyCycle(service: Any.Type)
 
     /// A sentence naming the cause and the types involved.
@@ -28,7 +30,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .invalidFactory(expected, made):
             return "invalid factory: it made \(name(made)), which is not \(name(expected))"
         case let .dependencyCycle(service):
-            return "dependency cycle: \(name(service)) was requested again while being made"
+            return "dependency cycle: the making of \(name(service)) led back to a get of \(name(service))"
         }
     }
 

@@ -15,6 +15,10 @@
 /// dependency. Such providers cost a call more per get for as long as they live, recording or
 /// not, so use a recorder in a debug build or a test. While no recorder or validation runs, the
 /// other providers pay nothing but one check in a get that runs a factory.
+///
+/// The gets of async and main-actor providers (`ServiceAsyncProvider`,
+/// `ServiceMainActorProvider`) are not recorded: the recorder sees synchronous gets, as
+/// ``ServiceValidator`` makes synchronous providers only.
 public final class ServiceGraphRecorder: Sendable {
     private let log = GetLog()
     private let running = Locked(false)

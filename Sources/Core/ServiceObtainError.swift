@@ -67,10 +67,15 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     public var fatalMessage: String {
         let requested = pathServices.first ?? service
         var message = "Failed to obtain service \(Self.name(of: requested))"
-        if isNested {
-            message += ": its dependency \(Self.name(of: service)) failed"
+        if isDependencyCycle {
+            // The cause names the service on the cycle; "its dependency" would be the service itself.
+            message += ": \(Self.describe(error))"
+        } else {
+            if isNested {
+                message += ": its dependency \(Self.name(of: service)) failed"
+            }
+            message += " with error: \(Self.describe(error))"
         }
-        message += " with error: \(Self.describe(error))"
         if isNested {
             message += ". Path: " + pathServices.map(Self.name(of:)).joined(separator: " -> ")
         }

@@ -43,6 +43,8 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         public let duration: Duration
     }
 
+    /// The type of the value that was validated.
+    public let containerType: Any.Type
     /// The paths of the providers whose service was made (or was there) without an error.
     public let made: [String]
     /// Every provider whose service could not be had, in the order of the container.
@@ -56,8 +58,13 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// What each provider's making asked for.
     public let graph: ServiceGraph
 
-    /// Whether every provider could give its service.
-    public var isValid: Bool { failures.isEmpty }
+    /// Whether every provider could give its service. A value in which the validator found no
+    /// provider at all (not even a skipped one) is not valid either: it is not a container, or
+    /// not the one meant.
+    public var isValid: Bool { failures.isEmpty && !isEmpty }
+
+    /// Whether the validator found no provider in the value, made, failed or skipped.
+    var isEmpty: Bool { made.isEmpty && failures.isEmpty && skipped.isEmpty }
 
     /// The report as text: a summary line, then the failures, the skipped providers, the
     /// creation times and the dependencies, each under a heading when there are any.
@@ -66,6 +73,13 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
             "\(isValid ? "Valid" : "Invalid"): \(Self.count(made.count, "provider")) made, "
                 + "\(failures.count) failed, \(skipped.count) skipped"
         ]
+        if isEmpty {
+            lines.append(
+                "No provider found in a value of type \(String(reflecting: containerType)): pass a container "
+                    + "(a struct or class of providers, or a locator), or the function that builds it as "
+                    + "validate(building:)"
+            )
+        }
         if !failures.isEmpty {
             lines.append("Failures:")
             lines += failures.map { "  \($0.path): \($0.error.fatalMessage)" }

@@ -37,6 +37,20 @@ public enum ServiceValidator {
         }
     }
 
+    /// Validates the container that `makeContainer` builds, as ``validate(building:)`` does; a
+    /// function passed without the `building:` label lands here.
+    ///
+    /// ```swift
+    /// ServiceValidator.validate(building: Services.makeDefault)  // builds it, then checks it
+    /// ServiceValidator.validate(Services.makeDefault())          // checks the one built here
+    /// ```
+    @available(*, deprecated, message: "this is the function that builds the container: pass it as validate(building:)")
+    public static func validate<Container>(
+        _ makeContainer: () throws -> Container
+    ) rethrows -> ServiceValidationReport {
+        try validate(building: makeContainer)
+    }
+
     /// Builds a container with `makeContainer`, then makes every provider of it once and
     /// reports the outcome.
     ///
@@ -106,6 +120,7 @@ public enum ServiceValidator {
             failures: Dictionary(uniqueKeysWithValues: failures.map { ($0.path, $0.error) })
         )
         return ServiceValidationReport(
+            containerType: type(of: container),
             made: made,
             failures: failures,
             skipped: skipped,

@@ -24,7 +24,12 @@ private func expectCycle(_ error: ServiceObtainError?, path: [Any.Type], repeate
         return
     }
     #expect(sameType(service, repeated))
-    #expect(error?.fatalMessage.contains("cycle") == true)
+    let name = ServiceObtainError.name(of:)
+    #expect(
+        error?.fatalMessage
+            == "Failed to obtain service \(name(path[0])): dependency cycle: the making of \(name(repeated)) "
+            + "led back to a get of \(name(repeated)). Path: \(path.map(name).joined(separator: " -> "))"
+    )
 }
 
 @Suite("Dependency cycles")

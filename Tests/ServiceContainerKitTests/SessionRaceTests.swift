@@ -181,6 +181,17 @@ struct SessionRaceTests {
         }
         #expect(!errors.isEmpty, "one of the gets reports the cycle")
         #expect(errors.allSatisfy { $0.isDependencyCycle })
+        // The thread that closes the loop sees [first, second] or, meeting it on its own thread
+        // after the other making failed, [second, first, second]: all Ints here.
+        for error in errors {
+            #expect(
+                error.fatalMessage.hasPrefix(
+                    "Failed to obtain service Swift.Int: dependency cycle: the making of Swift.Int led back to a get "
+                        + "of Swift.Int. Path: Swift.Int -> Swift.Int"
+                ),
+                "\(error.fatalMessage)"
+            )
+        }
     }
 
     @Test("A session object's deinit may read its mediator")

@@ -72,6 +72,7 @@ final class CycleServices: @unchecked Sendable {
 }
 
 final class NodeOne: Sendable {}
+struct NotAContainer: Sendable { let name = "not a container" }
 final class NodeTwo: Sendable {}
 
 @Suite("ServiceValidator")
@@ -393,6 +394,44 @@ struct ValidatorTests {
         #expect(lines.contains("Creation times, slowest first:"))
         #expect(lines.suffix(4) == ["Dependencies:", "  pool -> settings", "  job -> pool", "  httpLog -> log"])
         #expect(ServiceValidationReport.milliseconds(.microseconds(1_500)) == "1.500 ms")
+    }
+
+    @Test(
+        "A value without a provider is not valid, and the report says what to pass instead",
+        arguments: [
+            (42 as any Sendable, "Swift.Int"),
+            (NotAContainer(), "ServiceContainerKitTests.NotAContainer"),
+        ]
+    )
+    func nothingFound(value: any Sendable, typeName: String) {
+        let report = ServiceValidator.validate(value)
+        #expect(!report.isValid)
+        #expect(report.made.isEmpty && report.failures.isEmpty && report.skipped.isEmpty)
+        #expect(ObjectIdentifier(report.containerType) == ObjectIdentifier(type(of: value)))
+        #expect(report.description == """
+            Invalid: 0 providers made, 0 failed, 0 skipped
+            No provider found in a value of type \(typeName): pass a container (a struct or class of \
+            providers, or a locator), or the function that builds it as validate(building:)
+            """)
+    }
+
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
+    @Test("The builder passed without its label is still built and checked")
+    func builderWithoutLabel() {
+        let report = ServiceValidator.validate({ AppServices.make() })
+        #expect(report.isValid)
+        #expect(ObjectIdentifier(report.containerType) == ObjectIdentifier(AppServices.self))
+        #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
+    }
+
+    @Test("A container with nothing but nil optional providers is valid: it was found, with nothing to make")
+    func onlyNilProviders() {
+        struct Optionals { let none: ServiceProvider<Service>? = nil }
+        let report = ServiceValidator.validate(Optionals())
+        #expect(report.isValid)
+        #expect(report.skipped.map(\.path) == ["none"])
+        let built = ServiceValidator.validate(building: { AppServices.make() })
+        #expect(ObjectIdentifier(built.containerType) == ObjectIdentifier(AppServices.self))
     }
 
     @Test("Validations on several threads at once each see their own gets")
