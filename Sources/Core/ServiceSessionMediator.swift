@@ -16,8 +16,12 @@
 /// or on another thread) is queued: `session` returns it at once, and the thread applying
 /// updates applies it right after the current one, before its own `updateSession` returns.
 public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sendable {
-    // Everything mutable is inside `state`.
-    private let state: Locked<SessionMediatorState<SessionType>>
+    // Everything mutable is inside `state`. The session is kept there as an
+    // `any ServiceSession`, so that the state is one concrete type for every mediator: the
+    // mediator's generic code reaches it with no generic metadata looked up at run time.
+    // Measured on `core/session release, 10,000`: with a state generic over the session type,
+    // subscribing and unsubscribing a provider looked up seven metadata records each time.
+    private let state: Locked<SessionMediatorState>
 
     /// Makes a mediator whose current session is `session`.
     public init(session: SessionType) {
@@ -27,7 +31,8 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     /// The current session: the one given to the latest `updateSession`, even while that
     /// update is still queued behind another.
     public var session: SessionType {
-        state.withLock { $0.current }
+        // Only `init` and `updateSession` set it, both with a `SessionType`.
+        state.withLock { $0.current } as! SessionType
     }
 
     /// Makes `session` the current one and updates every bound provider.
@@ -69,7 +74,7 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     @usableFromInline
     func subscribe(
         _ apply: @escaping (SessionUpdate) -> Void,
-        start: (SessionType, UInt64) -> Void
+        start: (any ServiceSession, UInt64) -> Void
     ) -> SessionSubscription {
         state.withLock { state in
             start(state.current, state.version)
@@ -111,20 +116,20 @@ struct SessionUpdate: Sendable {
 }
 
 /// The state of a mediator, reached only through its lock.
-struct SessionMediatorState<SessionType: ServiceSession> {
-    var current: SessionType
+struct SessionMediatorState {
+    var current: any ServiceSession
     var version: UInt64 = 0
     /// Whether a thread is applying the queued updates.
     var isApplying = false
     private var pending: [SessionUpdate] = []
     var subscribers = SessionSubscriptions()
 
-    init(current: SessionType) {
+    init(current: any ServiceSession) {
         self.current = current
     }
 
     /// Queues an update to `session`; returns the session it replaces as the current one.
-    mutating func enqueue(_ session: SessionType, policy: ServiceSessionRemakePolicy) -> SessionType {
+    mutating func enqueue(_ session: any ServiceSession, policy: ServiceSessionRemakePolicy) -> any ServiceSession {
         var replaced = session
         swap(&current, &replaced)
         version &+= 1
