@@ -29,8 +29,8 @@ enum GetRecording {
 
     /// The logs a get on the current thread goes to: the validation running on it, else the
     /// running recorders.
-    static func logs(_ context: UnsafeMutablePointer<ThreadContext>) -> [GetLog] {
-        if let log = context.pointee.recording?.log {
+    static func logs() -> [GetLog] {
+        if let log = ThreadContext.recording?.log {
             return [log]
         }
         return recorders.withLock { $0 }
@@ -38,7 +38,7 @@ enum GetRecording {
 
     /// Runs `body` with `log` recording the gets of this thread (a validation).
     static func withThreadLog<Result>(_ log: GetLog, _ body: () throws -> Result) rethrows -> Result {
-        let recording = ThreadContext.current.pointee.recordingState()
+        let recording = ThreadContext.recordingState
         let outer = recording.log
         recording.log = log
         getRecordingUsers.add(1, ordering: .relaxed)
@@ -53,7 +53,7 @@ enum GetRecording {
     /// recorded for as long as it lives.
     @usableFromInline
     static func nodeForNewProvider() -> RecordingNode? {
-        guard isOn, !logs(ThreadContext.current).isEmpty else { return nil }
+        guard isOn, !logs().isEmpty else { return nil }
         return RecordingNode()
     }
 
@@ -70,12 +70,11 @@ enum GetRecording {
         running other: ObjectIdentifier? = nil,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        let context = ThreadContext.current
-        let logs = logs(context)
+        let logs = logs()
         if logs.isEmpty {
             return try body()
         }
-        let recording = context.pointee.recordingState()
+        let recording = ThreadContext.recordingState
         let asker = recording.frames.last?.node
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: false)
@@ -118,10 +117,9 @@ enum GetRecording {
     /// Records a dependency cycle: the innermost get of another provider asked for `node`, which
     /// is being obtained. (The gets above it are the recorded get of `node`'s own provider.)
     static func recordCycle(node: ObjectIdentifier, service: Any.Type) {
-        let context = ThreadContext.current
-        let logs = logs(context)
+        let logs = logs()
         guard !logs.isEmpty else { return }
-        let frames = context.pointee.recordingState().frames
+        let frames = ThreadContext.recordingState.frames
         let asker = frames.last { $0.node != node && !$0.covering.contains(node) }?.node
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: true)
@@ -161,16 +159,6 @@ final class ThreadRecording {
     var frames: [Frame] = []
 }
 
-extension ThreadContext {
-    /// This thread's recording state, made on first use.
-    mutating func recordingState() -> ThreadRecording {
-        if let recording { return recording }
-        let made = ThreadRecording()
-        recording = made
-        return made
-    }
-}
-
 /// The identity under which the gets of a provider made while recording are recorded.
 @usableFromInline
 final class RecordingNode: Sendable {}
@@ -188,7 +176,7 @@ final class RecordedSource<Service>: @unchecked Sendable {  // immutable
         self.instance = instance
         self.source = source
         let identities = source.recordingIdentities
-        for log in GetRecording.logs(ThreadContext.current) {
+        for log in GetRecording.logs() {
             log.alias(identities, to: ObjectIdentifier(node))
         }
     }

@@ -158,6 +158,20 @@ package struct ThreadContext {
         return error
     }
 
+    /// What this thread records, if it ever recorded.
+    static var recording: ThreadRecording? {
+        current.pointee.recording
+    }
+
+    /// What this thread records, made on first use.
+    static var recordingState: ThreadRecording {
+        let context = current
+        if let recording = context.pointee.recording { return recording }
+        let made = ThreadRecording()
+        context.pointee.recording = made
+        return made
+    }
+
     /// Whether this thread is delivering a log event.
     static var isDeliveringLogEvent: Bool {
         current.pointee.deliveringLogEvent
