@@ -36,6 +36,16 @@ private nonisolated func getElsewhere(_ provider: ServiceMainActorProvider<ViewM
     try await provider.getService()
 }
 
+/// Awaits an async provider's service from outside the main actor.
+private nonisolated func getAsyncElsewhere(_ provider: ServiceAsyncProvider<ViewModel>) async throws -> ViewModel {
+    try await provider.getService()
+}
+
+/// The thread the caller runs on.
+private nonisolated func currentThread() -> UInt {
+    UInt(pthread_self())
+}
+
 @MainActor
 @Suite("Main-actor providers")
 struct MainActorProviderTests {
@@ -97,6 +107,17 @@ struct MainActorProviderTests {
         let service = try await getElsewhere(provider)
         #expect(try provider.getService() === service)
         #expect(factory.calls == 1)
+    }
+
+    @Test("A @MainActor closure given to an async provider runs on the main actor")
+    func asyncProviderOfAMainActorService() async throws {
+        let provider = ServiceAsyncProvider(mode: .lazy) { @MainActor in
+            ViewModel(number: Int(bitPattern: currentThread()))
+        }
+        let service = try await getAsyncElsewhere(provider)
+        let mainActorThread = await MainActor.run { Int(bitPattern: currentThread()) }
+        #expect(service.number == mainActorThread)
+        #expect(try await provider.getService() === service)
     }
 
     @Test("A factory that gets its own service fails with a cycle")
