@@ -32,6 +32,38 @@ struct DiagnosticsExampleTests {
         #expect(try exampleOutput(["dot"]) == guide("docs/diagnostics-graph.dot"))
     }
 
+    @Test("docs/diagnostics-graph.svg is Graphviz's drawing of the committed DOT source")
+    func svgDrawsTheDotSource() throws {
+        let dot = try guide("docs/diagnostics-graph.dot")
+        let svg = try guide("docs/diagnostics-graph.svg")
+        // Graphviz titles each node and edge with its DOT name, and writes each line of a label
+        // as a text element.
+        let node = try Regex(#"^ *(n\d+) \[label="([^"]*)""#)
+        let edge = try Regex(#"^ *(n\d+) -> (n\d+);"#)
+        func drawn(_ fragment: String) -> Bool { svg.contains(fragment) }
+        var titles = 1  // the graph's own
+        for line in dot.split(separator: "\n").map(String.init) {
+            if let match = line.firstMatch(of: node), let name = match[1].substring, let label = match[2].substring {
+                titles += 1
+                #expect(drawn("<title>\(name)</title>"), "node \(name) is not drawn")
+                for text in label.components(separatedBy: "\\n") {
+                    #expect(drawn(">\(Self.xmlEscaped(text))</text>"), "label line \"\(text)\" is not drawn")
+                }
+            } else if let match = line.firstMatch(of: edge), let from = match[1].substring, let to = match[2].substring {
+                titles += 1
+                #expect(drawn("<title>\(from)&#45;&gt;\(to)</title>"), "edge \(from) -> \(to) is not drawn")
+            }
+        }
+        #expect(titles > 1)
+        let drawnTitles = svg.components(separatedBy: "<title>").count - 1
+        #expect(drawnTitles == titles, "the drawing has nodes or edges the DOT source lacks: run .ci/render-graph")
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
     @Test("The guide's Mermaid block is the flowchart the example prints")
     func mermaidBlock() throws {
         let flowchart = try exampleOutput(["mermaid"])
