@@ -14,6 +14,9 @@ struct DocBlock: Equatable, Sendable {
         /// `<!-- doc-check: fails "TEXT" -->`: compiled on its own; it must fail with an error
         /// whose message contains TEXT.
         case fails(String)
+        /// `<!-- doc-check: stand-in MODULE REASON -->`: compiled on its own, with a stand-in of
+        /// MODULE (a package the guides cannot depend on) to import: `StandInModules`.
+        case standIn(String)
     }
 
     /// The line of the markdown file that holds the block's first line of code (1-based).
@@ -34,8 +37,10 @@ struct DocMarkupError: Error, Equatable, CustomStringConvertible {
 ///
 /// A marker is an HTML comment (invisible where the markdown is rendered) on the last non-blank
 /// line before a block's opening fence: `<!-- doc-check: skip REASON -->`,
-/// `<!-- doc-check: alone REASON -->` or `<!-- doc-check: fails "TEXT" -->`. A marker that is not followed by a ```swift block, or
-/// that the reader does not know, is an error, so a typo cannot skip a block silently.
+/// `<!-- doc-check: alone REASON -->`, `<!-- doc-check: fails "TEXT" -->` or
+/// `<!-- doc-check: stand-in MODULE REASON -->`. A marker that is not followed by a ```swift
+/// block, that the reader does not know, or that names a module with no stand-in, is an error, so
+/// a typo cannot skip a block silently.
 enum DocBlockReader {
     static let markerStart = "<!-- doc-check:"
 
@@ -94,6 +99,17 @@ enum DocBlockReader {
         if body == "alone" || body.hasPrefix("alone ") {
             return .alone
         }
+        if body.hasPrefix("stand-in ") {
+            let module = body.dropFirst("stand-in ".count).split(separator: " ").first.map(String.init) ?? ""
+            guard StandInModules.sources[module] != nil else {
+                let known = StandInModules.sources.keys.sorted().joined(separator: ", ")
+                throw DocMarkupError(
+                    line: line,
+                    message: "no stand-in of module '\(module)' (Tests/DocsTests/StandInModules.swift has: \(known))"
+                )
+            }
+            return .standIn(module)
+        }
         if body.hasPrefix("fails ") {
             let quoted = body.dropFirst("fails ".count).trimmingCharacters(in: .whitespaces)
             if quoted.count > 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {
@@ -102,7 +118,8 @@ enum DocBlockReader {
         }
         throw DocMarkupError(
             line: line,
-            message: "unknown doc-check marker '\(body)': use `skip REASON`, `alone REASON` or `fails \"ERROR TEXT\"`"
+            message: "unknown doc-check marker '\(body)': use `skip REASON`, `alone REASON`, "
+                + "`fails \"ERROR TEXT\"` or `stand-in MODULE REASON`"
         )
     }
 

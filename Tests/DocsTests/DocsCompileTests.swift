@@ -18,7 +18,7 @@ enum Guides {
 
 @Suite("Swift blocks of README.md and docs/*.md")
 struct DocsCompileTests {
-    @Test("The blocks of a guide compile together, one marked `alone` by itself; `fails` fails as it says",
+    @Test("The blocks of a guide compile together, one marked `alone` or `stand-in` by itself; `fails` fails as it says",
           arguments: Guides.all)
     func guideCompiles(path: String) throws {
         let url = Guides.root.appendingPathComponent(path)
@@ -31,14 +31,24 @@ struct DocsCompileTests {
         }
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
 
-        // The unmarked blocks as one main.swift, then each `alone` block as a main.swift of its own.
+        // The unmarked blocks as one main.swift, then each `alone` or `stand-in` block as a
+        // main.swift of its own.
         let together = blocks.filter { $0.check == .compile }
-        let units = (together.isEmpty ? [] : [together]) + blocks.filter { $0.check == .alone }.map { [$0] }
+        let units = (together.isEmpty ? [] : [together]) + blocks.filter { block in
+            if case .standIn = block.check { return true }
+            return block.check == .alone
+        }.map { [$0] }
         for unit in units {
-            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: unit, path: path))
+            var standIn: String?
+            if case .standIn(let module) = unit[0].check { standIn = module }
+            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: unit, path: path), standIn: standIn)
             if !outcome.succeeded {
                 let (line, column) = firstError(in: outcome.output, path: path) ?? (unit[0].line, 1)
-                let what = unit[0].check == .alone ? "the block marked alone" : "one main.swift"
+                let what = switch unit[0].check {
+                case .alone: "the block marked alone"
+                case .standIn(let module): "the block marked stand-in \(module), with the stand-in module"
+                default: "one main.swift"
+                }
                 Issue.record(
                     "\(path) does not compile as \(what):\n\(outcome.output)",
                     sourceLocation: location(path, line: line, column: column)
@@ -94,6 +104,29 @@ struct DocsCompileTests {
             "docs/broken.md:8:20: error: cannot convert value of type 'Int' to specified type 'String'"
         ))
         #expect(firstError(in: outcome.output, path: "docs/broken.md")! == (8, 20))
+    }
+
+    @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
+    func standInModule() throws {
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let qualified = try compiler.compile(
+            """
+            import Logging
+            import ServiceContainerKit
+
+            let log = Logging.Logger(label: "tests")
+            log.error("\\(ServiceObtainError.self)", metadata: ["service": "\\(Int.self)"])
+            let logger: (any ServiceContainerKit.Logger)? = nil
+            """,
+            standIn: "Logging"
+        )
+        #expect(qualified.succeeded, "\(qualified.output)")
+
+        let bare = try compiler.compile(
+            "import Logging\nimport ServiceContainerKit\nlet logger: (any Logger)? = nil\n", standIn: "Logging"
+        )
+        #expect(!bare.succeeded)
+        #expect(bare.output.contains("'Logger' is ambiguous for type lookup"), "\(bare.output)")
     }
 
     /// The line and column of the first error the compiler reported in `path`.
@@ -167,15 +200,23 @@ struct DocBlockReaderTests {
             ```swift
             let alternative = 1
             ```
+            <!-- doc-check: stand-in Logging needs the swift-log package -->
+            ```swift
+            import Logging
+            ```
             """
         let blocks = try DocBlockReader.blocks(in: markdown)
-        #expect(blocks.map(\.check) == [.skip, .fails("missing argument for parameter 'key'"), .alone])
-        #expect(blocks.map(\.line) == [3, 8, 12])
+        #expect(blocks.map(\.check) == [
+            .skip, .fails("missing argument for parameter 'key'"), .alone, .standIn("Logging"),
+        ])
+        #expect(blocks.map(\.line) == [3, 8, 12, 16])
     }
 
     @Test("A marker the reader does not know, or one without its block, is an error", arguments: [
         ("<!-- doc-check: skipped -->\n```swift\nlet a = 1\n```", 1, "unknown doc-check marker"),
         ("<!-- doc-check: fails missing quotes -->\n```swift\nlet a = 1\n```", 1, "unknown doc-check marker"),
+        ("<!-- doc-check: stand-in -->\n```swift\nlet a = 1\n```", 1, "unknown doc-check marker"),
+        ("<!-- doc-check: stand-in Loging swift-log -->\n```swift\nlet a = 1\n```", 1, "no stand-in of module 'Loging'"),
         ("<!-- doc-check: skip\n-->\n```swift\nlet a = 1\n```", 1, "must end on its line"),
         ("<!-- doc-check: skip -->\nSome text.\n```swift\nlet a = 1\n```", 1, "not followed by a ```swift block"),
         ("<!-- doc-check: skip -->\n```bash\nswift test\n```", 1, "not followed by a ```swift block"),

@@ -80,8 +80,9 @@ struct SwiftCompiler: Sendable {
         return nil
     }
 
-    /// Compiles `source` as the `main.swift` of a module of its own, in Swift 6 mode.
-    func compile(_ source: String) throws -> Outcome {
+    /// Compiles `source` as the `main.swift` of a module of its own, in Swift 6 mode; with
+    /// `standIn`, the module of that name built from `StandInModules` can be imported.
+    func compile(_ source: String, standIn: String? = nil) throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("doc-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -89,13 +90,40 @@ struct SwiftCompiler: Sendable {
         let main = directory.appendingPathComponent("main.swift")
         try source.write(to: main, atomically: true, encoding: .utf8)
 
+        var searchPaths = ["-I", modules.path]
+        if let standIn {
+            guard let standInSource = StandInModules.sources[standIn] else {
+                throw SetupError(description: "no stand-in of module \(standIn) in StandInModules")
+            }
+            let built = try emitModule(standIn, source: standInSource, into: directory)
+            guard built.succeeded else {
+                return Outcome(
+                    succeeded: false,
+                    output: "the stand-in of module \(standIn) (Tests/DocsTests/StandInModules.swift) "
+                        + "does not compile:\n\(built.output)"
+                )
+            }
+            searchPaths += ["-I", directory.path]
+        }
+
         // The compiler's own module cache: the build's may name the same modules by another path.
         let arguments = leadingArguments + [
             "-emit-sil", "-o", directory.appendingPathComponent("main.sil").path,
             "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm",
-            "-I", modules.path, main.path,
-        ]
+        ] + searchPaths + [main.path]
         return try run(arguments)
+    }
+
+    /// Builds `source` as the interface of module `name` (its `.swiftmodule`, nothing to link)
+    /// in `directory`.
+    private func emitModule(_ name: String, source: String, into directory: URL) throws -> Outcome {
+        let file = directory.appendingPathComponent("\(name).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return try run(leadingArguments + [
+            "-emit-module", "-emit-module-path", directory.appendingPathComponent("\(name).swiftmodule").path,
+            "-parse-as-library", "-swift-version", "6", "-module-name", name, "-diagnostic-style", "llvm",
+            file.path,
+        ])
     }
 
     private func run(_ arguments: [String]) throws -> Outcome {
