@@ -1,14 +1,23 @@
-// Writes the guides of docs/ into DocC catalogs as articles, so that each guide has one source
+// Writes the guides of docs/ into the DocC catalogs as articles, so that each guide has one source
 // (docs/<name>.md) and reads the same on a repository page and in the documentation.
 //
-//     swift .ci/docc-articles.swift <docs-directory> <catalog-directory>...
+//     swift .ci/docc-articles.swift            writes the articles into every catalog of Sources/
+//     swift .ci/docc-articles.swift --check    fails, naming each file, when a catalog's articles
+//                                              are not what docs/ gives (.ci/build-docs and
+//                                              DocsTests run it)
 //
 // Article `<name>` is docs/<name>.md with its links between guides turned into DocC links:
 // `[text](other.md)` becomes `[text](doc:other)`, and a heading anchor (`other.md#some-heading`,
 // `#some-heading`) becomes the fragment DocC gives that heading. Web links stay as they are, and
 // so do links to the images of docs/ (`.svg`, `.png`), which are copied into every catalog. Any
 // other relative link (to a source file, to the README) has no page in the documentation, so it
-// stops the build with the guide, the line and the link.
+// stops the script with the guide, the line and the link. docs/README.md, the index of docs/ on
+// a repository page, is not an article: each landing page lists the guides itself.
+//
+// The articles are committed, so that a catalog is complete in a fresh clone (for Xcode, or docc
+// run by hand). They are generated rather than linked: a symbolic link would give docc the
+// guides as written, whose links are repository links (`core.md`), not DocC links. Each article
+// ends with a comment that names its guide; the images of a catalog are all copies of docs/'s.
 import Foundation
 
 struct Guide {
@@ -117,37 +126,102 @@ func article(from guide: Guide, guides: [String: Guide]) throws -> String {
     return output.joined(separator: "\n")
 }
 
+/// The comment that ends every article: an HTML comment, which DocC does not show (at the
+/// top it would hide the title).
+func generatedNote(_ guide: String) -> String {
+    "<!-- Generated from docs/\(guide).md by .ci/docc-articles.swift: edit docs/\(guide).md, "
+        + "then run `swift .ci/docc-articles.swift`. -->"
+}
+
+let generatedNotePrefix = "<!-- Generated from docs/"
+
+/// The catalogs of the package: every `*.docc` directory under Sources/, sorted.
+func catalogs(under sources: URL) throws -> [URL] {
+    guard let walk = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+        throw LinkError(description: "cannot list \(sources.path)")
+    }
+    var found: [URL] = []
+    for case let url as URL in walk where url.pathExtension == "docc" {
+        found.append(url)
+        walk.skipDescendants()
+    }
+    return found.sorted { $0.path < $1.path }
+}
+
+/// What differs between a catalog and what docs/ gives, as `(file, what)`; with `write`, each
+/// difference is also fixed.
+func sync(catalog: URL, articles: [String: Data], images: [String: Data], write: Bool) throws -> [(String, String)] {
+    let manager = FileManager.default
+    var differences: [(String, String)] = []
+    let expected = articles.merging(images) { first, _ in first }
+    for (name, content) in expected.sorted(by: { $0.key < $1.key }) {
+        let file = catalog.appendingPathComponent(name)
+        let current = manager.contents(atPath: file.path)
+        guard current != content else { continue }
+        differences.append((file.path, current == nil ? "is missing" : "is not what docs/ gives"))
+        if write { try content.write(to: file) }
+    }
+    // What is left of guides and images that docs/ no longer has.
+    for name in try manager.contentsOfDirectory(atPath: catalog.path).sorted() where expected[name] == nil {
+        let file = catalog.appendingPathComponent(name)
+        let isImage = imageExtensions.contains(where: name.hasSuffix)
+        let isArticle = name.hasSuffix(".md")
+            && String(decoding: manager.contents(atPath: file.path) ?? Data(), as: UTF8.self).contains(generatedNotePrefix)
+        guard isImage || isArticle else { continue }
+        differences.append((file.path, "comes from no file of docs/"))
+        if write { try manager.removeItem(at: file) }
+    }
+    return differences
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: swift docc-articles.swift <docs-directory> <catalog-directory>...\n".utf8))
+guard arguments.isEmpty || arguments == ["--check"] else {
+    FileHandle.standardError.write(Data("usage: swift .ci/docc-articles.swift [--check]\n".utf8))
     exit(2)
 }
-let docs = arguments[0]
-let catalogs = arguments.dropFirst()
+let check = arguments == ["--check"]
+// The repository: this script is .ci/docc-articles.swift in it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let docs = root.appendingPathComponent("docs")
 do {
-    let files = try FileManager.default.contentsOfDirectory(atPath: docs).filter { $0.hasSuffix(".md") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).sorted()
     var guides: [String: Guide] = [:]
-    for file in files {
-        let text = try String(contentsOfFile: docs + "/" + file, encoding: .utf8)
+    for file in names where file.hasSuffix(".md") && file != "README.md" {
+        let text = try String(contentsOf: docs.appendingPathComponent(file), encoding: .utf8)
         let name = String(file.dropLast(3))
         guides[name] = Guide(name: name, lines: text.components(separatedBy: "\n"))
     }
-    for image in try FileManager.default.contentsOfDirectory(atPath: docs).filter({ name in
-        imageExtensions.contains(where: name.hasSuffix)
-    }) {
-        for catalog in catalogs {
-            try FileManager.default.copyItem(atPath: docs + "/" + image, toPath: catalog + "/" + image)
-        }
+    var articles: [String: Data] = [:]
+    for guide in guides.values {
+        var text = try article(from: guide, guides: guides)
+        if !text.hasSuffix("\n") { text += "\n" }
+        articles[guide.name + ".md"] = Data((text + "\n" + generatedNote(guide.name) + "\n").utf8)
     }
-    for guide in guides.values.sorted(by: { $0.name < $1.name }) {
-        let text = try article(from: guide, guides: guides)
-        for catalog in catalogs {
-            let path = catalog + "/" + guide.name + ".md"
-            if FileManager.default.fileExists(atPath: path) {
-                throw LinkError(description: "\(path) exists already: a catalog must not hold a file named like a guide")
-            }
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+    var images: [String: Data] = [:]
+    for name in names where imageExtensions.contains(where: name.hasSuffix) {
+        images[name] = try Data(contentsOf: docs.appendingPathComponent(name))
+    }
+    let found = try catalogs(under: root.appendingPathComponent("Sources"))
+    guard !found.isEmpty else {
+        throw LinkError(description: "no DocC catalog (*.docc) under \(root.appendingPathComponent("Sources").path)")
+    }
+    var differences: [(String, String)] = []
+    for catalog in found {
+        differences += try sync(catalog: catalog, articles: articles, images: images, write: !check)
+    }
+    if check, !differences.isEmpty {
+        var message = "error: the articles of the DocC catalogs are not what docs/ gives:\n"
+        for (file, what) in differences {
+            let relative = file.hasPrefix(root.path + "/") ? String(file.dropFirst(root.path.count + 1)) : file
+            message += "  \(relative) \(what)\n"
         }
+        message += "The guides are written in docs/ only. Run `swift .ci/docc-articles.swift` to write the "
+            + "articles again, and commit them.\n"
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(1)
+    }
+    if !check {
+        print("\(differences.count) file(s) of \(found.count) catalogs written or removed")
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -1,0 +1,95 @@
+// The DocC catalogs (Sources/**/<Module>.docc): their articles are the guides of docs/ as
+// .ci/docc-articles.swift writes them, and the examples of their landing pages are examples of
+// the guides, which the compile check compiles.
+import Foundation
+import Testing
+
+/// The catalogs of the package and their landing pages.
+enum Catalogs {
+    /// Every `*.docc` directory under Sources/.
+    static let all: [URL] = {
+        let sources = Guides.root.appendingPathComponent("Sources")
+        guard let walk = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+        var found: [URL] = []
+        for case let url as URL in walk where url.pathExtension == "docc" {
+            found.append(url)
+            walk.skipDescendants()
+        }
+        return found.sorted { $0.path < $1.path }
+    }()
+
+    /// The landing page of `catalog`: `<Module>.md` in `<Module>.docc`.
+    static func landingPage(of catalog: URL) -> URL {
+        catalog.appendingPathComponent(catalog.deletingPathExtension().lastPathComponent + ".md")
+    }
+
+    /// `url` relative to the repository.
+    static func relative(_ url: URL) -> String {
+        String(url.path.dropFirst(Guides.root.path.count + 1))
+    }
+}
+
+@Suite("DocC catalogs")
+struct DocCCatalogTests {
+    @Test("Every product has a catalog with a landing page")
+    func catalogsHaveLandingPages() {
+        #expect(Catalogs.all.map { $0.deletingPathExtension().lastPathComponent } == [
+            "ServiceContainerKit", "ServiceInjects", "ServiceInjectsTesting", "ServiceEasyLocatorKit",
+            "ServiceLocatorKit", "ServiceContainerKitObjC",
+        ])
+        for catalog in Catalogs.all {
+            #expect(FileManager.default.fileExists(atPath: Catalogs.landingPage(of: catalog).path))
+        }
+    }
+
+    @Test("The committed articles of every catalog are the guides of docs/ as .ci/docc-articles.swift writes them")
+    func articlesMatchTheGuides() throws {
+        let outcome = try runScript(".ci/docc-articles.swift", arguments: ["--check"])
+        if !outcome.succeeded {
+            Issue.record(Comment(rawValue: "swift .ci/docc-articles.swift --check failed:\n\(outcome.output)"))
+        }
+    }
+
+    @Test("A Swift block of a landing page is a block of a guide, so the guide's check compiles it")
+    func landingPageBlocksAreGuideBlocks() throws {
+        var guideBlocks: Set<String> = []
+        for path in Guides.all {
+            let text = try String(contentsOf: Guides.root.appendingPathComponent(path), encoding: .utf8)
+            guideBlocks.formUnion(try DocBlockReader.blocks(in: text).map(\.code))
+        }
+        for catalog in Catalogs.all {
+            let page = Catalogs.landingPage(of: catalog)
+            let blocks = try DocBlockReader.blocks(in: String(contentsOf: page, encoding: .utf8))
+            for block in blocks where !guideBlocks.contains(block.code) {
+                Issue.record(Comment(
+                    rawValue: "\(Catalogs.relative(page)):\(block.line): this block is not a block of README.md or "
+                        + "docs/, so nothing compiles it: copy it from the guide it comes from"
+                ))
+            }
+        }
+    }
+
+    /// Runs the Swift script at `path` (relative to the repository) with the toolchain's `swift`.
+    func runScript(_ path: String, arguments: [String]) throws -> SwiftCompiler.Outcome {
+        let process = Process()
+        #if os(macOS)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xcrun")
+        process.arguments = ["swift", path] + arguments
+        #else
+        let swift = try #require(SwiftCompiler.executableInPath("swift"), "swift is not in PATH")
+        process.executableURL = swift
+        process.arguments = [path] + arguments
+        #endif
+        process.currentDirectoryURL = Guides.root
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return SwiftCompiler.Outcome(
+            succeeded: process.terminationReason == .exit && process.terminationStatus == 0,
+            output: String(decoding: data, as: UTF8.self)
+        )
+    }
+}
