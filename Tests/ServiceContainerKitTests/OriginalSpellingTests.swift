@@ -1,6 +1,7 @@
 // Code written as users of the 3.0 providers wrote it: each test spells the calls the way the
 // 3.0 README and its tests do.
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -22,6 +23,17 @@ private final class SpySingletonFactory: ServiceFactory {
     func makeService() throws -> SpySingleton {
         callCount += 1
         if let error { throw error }
+        return SpySingleton()
+    }
+}
+
+/// An `atOne` factory that a plain provider takes: `Sendable`, it counts its calls behind a lock.
+private final class SendableSingletonFactory: ServiceFactory, Sendable {
+    let callCount = Mutex(0)
+    let mode: ServiceFactoryMode = .atOne
+
+    func makeService() throws -> SpySingleton {
+        callCount.withLock { $0 += 1 }
         return SpySingleton()
     }
 }
@@ -58,6 +70,18 @@ struct OriginalSpellingTests {
         service.value = "Test1"
         #expect(provider.getServiceAsOptional()?.value == "Test1")
         #expect(factory.callCount == 1)
+    }
+
+    @Test("try ServiceProvider(tryFactory:) takes the service type from the factory")
+    func plainTryFactoryInfersTheServiceType() throws {
+        let factory = SendableSingletonFactory()
+        let provider = try ServiceProvider(tryFactory: factory)
+        #expect(factory.callCount.withLock { $0 } == 1)
+        let service = try provider.getService()
+        service.value = "Test1"
+        #expect(provider.getServiceAsOptional() === service)
+        #expect(provider.getServiceAsOptional()?.value == "Test1")
+        #expect(factory.callCount.withLock { $0 } == 1)
     }
 
     @Test("try ServiceSafeProvider(tryFactory:) throws the error of an atOne factory at once")
