@@ -126,6 +126,25 @@ final class Counter: @unchecked Sendable {
     }
 }
 
+/// The values that several threads found, each kept once.
+final class FoundValues<Value: Hashable & Sendable>: @unchecked Sendable {
+    // Guards `values`.
+    private let lock = NSLock()
+    private var values: Set<Value> = []
+
+    func insert(_ value: Value) {
+        lock.lock()
+        values.insert(value)
+        lock.unlock()
+    }
+
+    var all: Set<Value> {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+}
+
 /// Lets a factory reach the provider it belongs to, to make a cycle.
 final class ProviderHolder: @unchecked Sendable {
     // Set once before the first get, then only read.

@@ -169,11 +169,13 @@ struct AsyncProviderTests {
     func many() async throws {
         let counter = Counter()
         let provider = ServiceAsyncProvider(mode: .many, factory: asyncFactory(counter))
-        let numbers = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<10 {
-                group.addTask { (try? await provider.getService().number) ?? 0 }
+        let numbers = try await withAsyncTimeLimit {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { (try? await provider.getService().number) ?? 0 }
+                }
+                return await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
-            return await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
         #expect(numbers == Set(1...10))
     }
@@ -256,14 +258,17 @@ struct AsyncCancellationTests {
         let lazy = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter))
         let weak = ServiceAsyncProvider(mode: .weak, factory: asyncFactory(counter))
         let ready = ServiceAsyncProvider(Service(number: 9))
-        let results = await Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return [
-                await lazy.getServiceAsResult(),
-                await weak.getServiceAsResult(),
-                await ready.getServiceAsResult(),
-            ]
-        }.value
+        // A cancelled get that waited instead of failing at once would wait for ever.
+        let results = try await withAsyncTimeLimit {
+            await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return [
+                    await lazy.getServiceAsResult(),
+                    await weak.getServiceAsResult(),
+                    await ready.getServiceAsResult(),
+                ]
+            }.value
+        }
         #expect(isCancellation(results[0].failure))
         #expect(isCancellation(results[1].failure))
         #expect(try results[2].get().number == 9)
@@ -379,9 +384,12 @@ struct AsyncCycleTests {
             _ = try await left.getService()
             return NodeA()
         }
-        async let first = right.getService()
-        async let second = right.getService()
-        let (one, two) = try await (first, second)
+        // Two makings that share a dependency, taken for a cycle, could wait for each other.
+        let (one, two) = try await withAsyncTimeLimit {
+            async let first = right.getService()
+            async let second = right.getService()
+            return try await (first, second)
+        }
         #expect(one !== two)
     }
 }
@@ -427,9 +435,8 @@ struct AsyncParamsProviderTests {
             _ = try await holder.provider.getService(params: number)
             return Service(number: number)
         }
-        let error = await #expect(throws: ServiceObtainError.self) {
-            try await holder.provider.convert(params: 1).getService()
-        }
+        let result = try await withAsyncTimeLimit { await holder.provider.convert(params: 1).getServiceAsResult() }
+        let error = result.failure
         #expect(error?.isDependencyCycle == true)
         #expect(typeList(error?.pathServices ?? []) == typeList([Service.self, Service.self]))
     }

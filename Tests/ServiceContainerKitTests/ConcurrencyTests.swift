@@ -8,11 +8,11 @@ struct ConcurrencyTests {
     static let threads = 8
 
     @Test("A lazy service is made exactly once under concurrent first gets")
-    func lazy() {
+    func lazy() throws {
         for _ in 0..<20 {
             let counter = Counter()
             let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, delay: 0.001))
-            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
+            let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
             #expect(counter.count == 1)
             #expect(Set(made.compactMap { $0 }).count == 1)
             #expect(!made.contains(nil))
@@ -20,31 +20,31 @@ struct ConcurrencyTests {
     }
 
     @Test("A lazy service that fails is retried but never made twice at once")
-    func lazyRetry() {
+    func lazyRetry() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, failures: 3, delay: 0.001))
-        let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
+        let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
         let numbers = Set(made.compactMap { $0 })
         #expect(numbers == [4])
         #expect(counter.count == 4)
     }
 
     @Test("A weak service is made exactly once while held")
-    func weak() {
+    func weak() throws {
         for _ in 0..<20 {
             let counter = Counter()
             let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter, delay: 0.001))
-            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
+            let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
             #expect(counter.count == 1)
             #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
         }
     }
 
     @Test("A weak service that keeps dying is remade while other threads read it")
-    func weakRemadeUnderReads() {
+    func weakRemadeUnderReads() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter))
-        let numbers = raceOnThreads(Self.threads) { _ in
+        let numbers = try raceOnThreads(Self.threads) { _ in
             // Each service is dropped at once, so gets race with the remaking of a dead one.
             // A write of the kept reference outside the read lock is a data race that the
             // ThreadSanitizer run of this test reports.
@@ -57,9 +57,9 @@ struct ConcurrencyTests {
     }
 
     @Test("Locked lets one thread in at a time, and withLockIfAvailable gives way to a holder")
-    func lockedExcludes() {
+    func lockedExcludes() throws {
         let counter = Locked(0)
-        _ = raceOnThreads(Self.threads) { _ in
+        _ = try raceOnThreads(Self.threads) { _ in
             for _ in 0..<10_000 {
                 counter.withLock { $0 += 1 }
             }
@@ -73,12 +73,12 @@ struct ConcurrencyTests {
     }
 
     @Test("A session service is made exactly once per session")
-    func session() {
+    func session() throws {
         for _ in 0..<20 {
             let log = SessionFactoryLog()
             let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
             let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
-            let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
+            let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
             #expect(log.made.count == 1)
             #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
         }
@@ -89,7 +89,7 @@ struct ConcurrencyTests {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
         let provider = UserDataFactory(mode: .lazy, log: log, keepOnDeactivate: true).serviceProvider(mediator: mediator)
-        let results = raceOnThreads(Self.threads) { index in
+        let results = try raceOnThreads(Self.threads) { index in
             (0..<50).map { step -> Bool in
                 if index == 0 {
                     mediator.updateSession(UserSession(userId: step % 3))
@@ -106,21 +106,21 @@ struct ConcurrencyTests {
     }
 
     @Test("A safe lazy provider is made exactly once", arguments: safeKinds)
-    func safeLazy(kind: ServiceSafeProviderKind) {
+    func safeLazy(kind: ServiceSafeProviderKind) throws {
         let counter = Counter()
         let provider = ServiceSafeProvider(mode: .lazy, safeThread: kind, factory: countingFactory(counter, delay: 0.001))
-        let made = raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
+        let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
         #expect(counter.count == 1)
         #expect(Set(made.compactMap { $0 }).count == 1)
     }
 
     @Test("Many providers obtained concurrently each get their own cycle tracking")
-    func nestedAcrossThreads() {
+    func nestedAcrossThreads() throws {
         let inner = ServiceProvider(mode: .lazy) { Service(number: 1) }
         let outer = ServiceProvider<Service>(mode: .many) {
             Service(number: try inner.getService().number + 1)
         }
-        let numbers = raceOnThreads(Self.threads) { _ in
+        let numbers = try raceOnThreads(Self.threads) { _ in
             (0..<100).compactMap { _ in outer.getServiceAsOptional()?.number }
         }
         #expect(numbers.allSatisfy { $0 == Array(repeating: 2, count: 100) })

@@ -14,7 +14,7 @@ struct GraphRecorderTests {
             #expect(recorder.isRecording)
             let services = AppServices.make()
             #expect(recorder.graph(of: services).edges.isEmpty, "nothing asked yet")
-            _ = raceOnThreads(1) { _ in try? services.job.getService() }  // on another thread
+            _ = try raceOnThreads(1) { _ in try? services.job.getService() }  // on another thread
             let graph = recorder.graph(of: services)
             #expect(graph.description == "pool -> settings\njob -> pool")
             #expect(graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
@@ -67,7 +67,7 @@ struct GraphRecorderTests {
         await #expect(processExitsWith: .success) {
             let recorder = ServiceGraphRecorder()
             let services = AppServices.make()
-            let graphs = raceOnThreads(8) { index in
+            let graphs = try raceOnThreads(8) { index in
                 if index.isMultiple(of: 2) {
                     for _ in 0..<50 { _ = try? services.job.getService() }
                     return ""

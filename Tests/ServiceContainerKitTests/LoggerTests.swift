@@ -104,7 +104,7 @@ struct LoggerTests {
     }
 
     @Test("Events for the main queue stay bounded when the main queue is never serviced")
-    func mainQueueBounded() {
+    func mainQueueBounded() throws {
         let logger = RecordingLogger(queue: .main)
         let scheduled = Counter()
         // A main queue that is never serviced: scheduled drains never run.
@@ -121,7 +121,7 @@ struct LoggerTests {
             }
             finished.signal()
         }.start()
-        finished.wait()
+        try waitWithTimeLimit(finished, "recording waited for the main queue")
         #expect(logger.failures(of: MainQueuedService.self).isEmpty)
         #expect(recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
         #expect(recorder.droppedMainQueueEvents == 10)
@@ -130,17 +130,20 @@ struct LoggerTests {
 
     @Test("Events for the main queue are delivered when it runs")
     @MainActor
-    func mainQueueDelivered() async {
+    func mainQueueDelivered() async throws {
         let logger = RecordingLogger(queue: .main)
         let recorder = LogRecorder()
         recorder.register(logger)
         let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                recorder.record(ProvidersLogger.self) {
-                    $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
+        // A record that waited for the main queue would never come back: this test is on it.
+        try await withAsyncTimeLimit {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    recorder.record(ProvidersLogger.self) {
+                        $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
+                    }
+                    done.resume()
                 }
-                done.resume()
             }
         }
         for _ in 0..<100 where logger.failures(of: MainQueuedService.self).isEmpty {

@@ -43,10 +43,10 @@ let safeKinds: [ServiceSafeProviderKind] = [.lock, .semaphore, .queue(), .queue(
 @Suite("Safe providers")
 struct SafeProviderTests {
     @Test("A safe provider serializes a many factory with mutable state", arguments: safeKinds)
-    func serializesMany(kind: ServiceSafeProviderKind) {
+    func serializesMany(kind: ServiceSafeProviderKind) throws {
         let factory = StatefulFactory()
         let provider: ServiceProvider<Service> = factory.serviceSafeProvider(safeThread: kind)
-        let numbers = raceOnThreads(6) { _ in
+        let numbers = try raceOnThreads(6) { _ in
             (0..<10).map { _ in provider.getServiceAsOptional()?.number ?? -1 }
         }.flatMap { $0 }
         #expect(factory.count == 60)
@@ -59,7 +59,7 @@ struct SafeProviderTests {
         let factory = StatefulParamsFactory()
         let provider = factory.serviceSafeProvider(safeThread: kind)
         let converted: ServiceSafeProvider<Service> = provider.convert(params: 5)
-        let total = raceOnThreads(6) { index in
+        let total = try raceOnThreads(6) { index in
             (0..<10).map { _ in
                 index.isMultiple(of: 2)
                     ? (converted.getServiceAsOptional()?.number ?? -1)

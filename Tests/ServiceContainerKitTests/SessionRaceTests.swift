@@ -37,11 +37,11 @@ struct SessionRaceTests {
         let profile = profileFactory.serviceProvider(mediator: mediator)
         let done = DispatchSemaphore(value: 0)
         start(done) { _ = try? auth.getService() }
-        authEntered.wait()
+        try waitWithTimeLimit(authEntered)
         start(done) { _ = try? profile.getService() }
-        #expect(done.wait(timeout: .now() + 10) == .success, "the update and the making wait for each other")
-        #expect(done.wait(timeout: .now() + 10) == .success, "the update and the making wait for each other")
-        #expect(try profile.getService().userId == 1)
+        try waitWithTimeLimit(done, "the update and the making wait for each other")
+        try waitWithTimeLimit(done, "the update and the making wait for each other")
+        #expect(try withTimeLimit { try profile.getService().userId } == 1)
     }
 
     @Test("A session factory that updates the session while another thread makes a provider that needs it")
@@ -66,12 +66,12 @@ struct SessionRaceTests {
         let second = secondFactory.serviceProvider(mediator: mediator)
         let done = DispatchSemaphore(value: 0)
         start(done) { _ = try? first.getService() }
-        firstEntered.wait()
+        try waitWithTimeLimit(firstEntered)
         start(done) { _ = try? second.getService() }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(try first.getService().userId == 1)
-        #expect(try second.getService().userId == 1)
+        try waitWithTimeLimit(done, "the update and the makings wait for each other")
+        try waitWithTimeLimit(done, "the update and the makings wait for each other")
+        let users = try withTimeLimit { [try first.getService().userId, try second.getService().userId] }
+        #expect(users == [1, 1])
     }
 
     @Test("A making that an update made inside a factory overtakes is deactivated when it ends")
@@ -98,13 +98,13 @@ struct SessionRaceTests {
         let got = Mutex<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         start(done) { if let service = try? provider.getService() { got.withLock { $0.append(service.userId) } } }
-        updatedToTwo.wait()
+        try waitWithTimeLimit(updatedToTwo)
         start(done) { if let service = try? provider.getService() { got.withLock { $0.append(service.userId) } } }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        try waitWithTimeLimit(done, "the two makings and the updates wait for each other")
+        try waitWithTimeLimit(done, "the two makings and the updates wait for each other")
         #expect(got.withLock { $0.sorted() } == [1, 2], "each get returns what it made")
         #expect(deactivated.withLock { $0.sorted() } == [1, 2], "both services of ended sessions are deactivated")
-        #expect(try provider.getService().userId == 3)
+        #expect(try withTimeLimit { try provider.getService().userId } == 3)
     }
 
     @Test("A making overtaken by an update back to its own session becomes the current service")
@@ -121,8 +121,9 @@ struct SessionRaceTests {
             }
         }
         let provider = factory.serviceProvider(mediator: mediator)
-        let made = try provider.getService()
-        #expect(try provider.getService() === made, "user 1 is current again: its service is kept")
+        // The updates run inside the making, on the thread that makes: bounded in case they wait for it.
+        let (made, again) = try withTimeLimit { (try provider.getService(), try provider.getService()) }
+        #expect(again === made, "user 1 is current again: its service is kept")
         #expect(log.all == ["make 1"])
     }
 
@@ -138,10 +139,15 @@ struct SessionRaceTests {
             }
         }
         let provider = factory.serviceProvider(mediator: mediator)
-        weak let made = try provider.getService()
-        #expect(made == nil, "not kept although deactivateService said so: clearAll came")
-        mediator.updateSession(UserSession(userId: 1))
-        _ = try provider.getService()
+        let released = try withTimeLimit { () throws -> Bool in
+            weak let made = try provider.getService()
+            return made == nil
+        }
+        #expect(released, "not kept although deactivateService said so: clearAll came")
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1))
+            _ = try provider.getService()
+        }
         #expect(log.all == ["make 1", "deactivate 1", "make 1"])
     }
 
@@ -173,8 +179,8 @@ struct SessionRaceTests {
         let done = DispatchSemaphore(value: 0)
         start(done) { let result = first.getServiceAsResult(); results.withLock { $0.append(result) } }
         start(done) { let result = second.provider.getServiceAsResult(); results.withLock { $0.append(result) } }
-        #expect(done.wait(timeout: .now() + 10) == .success, "the two makings wait for each other")
-        #expect(done.wait(timeout: .now() + 10) == .success, "the two makings wait for each other")
+        try waitWithTimeLimit(done, "the two makings wait for each other")
+        try waitWithTimeLimit(done, "the two makings wait for each other")
         let errors = results.withLock { $0 }.compactMap { result -> ServiceObtainError? in
             if case .failure(let error) = result { return error }
             return nil
@@ -196,6 +202,8 @@ struct SessionRaceTests {
 
     @Test("A session object's deinit may read its mediator")
     func sessionDeinitReadsMediator() async {
+        // A deinit that ran under the mediator's lock would wait for it for ever: the child
+        // process fails within the time limit instead.
         await #expect(processExitsWith: .success) {
             final class ClassSession: ServiceSession, @unchecked Sendable {  // immutable but for `read`
                 let id: Int
@@ -204,21 +212,22 @@ struct SessionRaceTests {
                 var key: AnyHashable { id }
                 deinit { read?() }
             }
-            let first = ClassSession(0)
-            let mediator = ServiceSessionMediator(session: first)
-            first.read = { _ = mediator.session }
-            let provider = ServiceProvider(
-                factory: ClassSessionFactory(),
-                mediator: mediator
-            )
-            _ = provider.getServiceAsOptional()
-            mediator.updateSession(ClassSession(1))
-            mediator.updateSession(ClassSession(1))
-            withExtendedLifetime(provider) {}
-
             struct ClassSessionFactory: ServiceSessionFactory {
                 let mode: ServiceSessionFactoryMode = .lazy
                 func makeService(session: ClassSession) throws -> Int { session.id }
+            }
+            try withTimeLimit {
+                let first = ClassSession(0)
+                let mediator = ServiceSessionMediator(session: first)
+                first.read = { _ = mediator.session }
+                let provider = ServiceProvider(
+                    factory: ClassSessionFactory(),
+                    mediator: mediator
+                )
+                _ = provider.getServiceAsOptional()
+                mediator.updateSession(ClassSession(1))
+                mediator.updateSession(ClassSession(1))
+                withExtendedLifetime(provider) {}
             }
         }
     }

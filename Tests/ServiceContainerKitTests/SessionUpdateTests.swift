@@ -191,7 +191,7 @@ struct SessionUpdateTests {
         let provider = factory.serviceProvider(mediator: mediator)
         let applying = Thread { mediator.updateSession(UserSession(userId: 1)) }
         applying.start()
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        try waitWithTimeLimit(entered, "user 1's atOne making started")
         // User 1's update is being applied (its atOne service is being made): these are queued.
         try withTimeLimit {
             mediator.updateSession(UserSession(userId: 2))
@@ -221,7 +221,7 @@ struct SessionUpdateTests {
         let made = Mutex<SessionService?>(nil)
         let getting = Thread { made.withLock { $0 = try? provider.getService() } }
         getting.start()
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        try waitWithTimeLimit(entered, "user 1's making started")
         let switched = Flag()
         let switching = Thread {
             mediator.updateSession(UserSession(userId: 2))
@@ -237,9 +237,13 @@ struct SessionUpdateTests {
         let first = try #require(made.withLock { $0 })
         #expect(first.userId == 1)
         #expect(log.all == ["make 1", "deactivate 1"])
-        #expect(try provider.getService().userId == 2)
-        mediator.updateSession(UserSession(userId: 1))
-        #expect(try provider.getService() === first, "kept by the switch like any current service")
+        let (second, again) = try withTimeLimit {
+            let second = try provider.getService()
+            mediator.updateSession(UserSession(userId: 1))
+            return (second, try provider.getService())
+        }
+        #expect(second.userId == 2)
+        #expect(again === first, "kept by the switch like any current service")
     }
 
     // MARK: - No policy lost
@@ -268,7 +272,7 @@ struct SessionUpdateTests {
 
         #expect(mediator.session.userId == 1)
         #expect(oldUserService == nil, "clearAll dropped the service kept for user 1")
-        let again = try secondProvider.getService()
+        let again = try withTimeLimit { try secondProvider.getService() }
         #expect(again.userId == 1)
         #expect(!second.log.all.contains("activate 1"))
     }
@@ -283,7 +287,7 @@ struct SessionUpdateTests {
             mediator.updateSession(UserSession(userId: 2))
             _ = try provider.getService()
             try withTimeLimit {
-                _ = raceOnThreads(2) { index in
+                _ = try raceOnThreads(2) { index in
                     if index == 0 {
                         mediator.updateSession(UserSession(userId: 0), remakePolicy: .clearAll)
                     } else {
@@ -291,8 +295,10 @@ struct SessionUpdateTests {
                     }
                 }
             }
-            mediator.updateSession(UserSession(userId: 1))
-            let signedInAgain = try provider.getService()
+            let signedInAgain = try withTimeLimit {
+                mediator.updateSession(UserSession(userId: 1))
+                return try provider.getService()
+            }
             #expect(signedInAgain !== original, "round \(round): the old service of user 1 came back")
             #expect(signedInAgain.userId == 1)
         }

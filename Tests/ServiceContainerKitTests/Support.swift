@@ -46,7 +46,14 @@ func countingFactory(_ counter: Counter, failures: Int = 0, delay: TimeInterval 
 }
 
 /// Runs `body` on `threads` threads released at the same moment, and returns their results.
-func raceOnThreads<Value: Sendable>(_ threads: Int = 8, _ body: @escaping @Sendable (Int) -> Value) -> [Value] {
+/// Threads that are not all done within `seconds` (a deadlock) fail the test: the wait records
+/// it and throws `TimeLimitExceeded`, and the stuck threads are left behind.
+func raceOnThreads<Value: Sendable>(
+    _ threads: Int = 8,
+    seconds: Double = 30,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (Int) -> Value
+) throws -> [Value] {
     let results = Mutex<[Int: Value]>([:])
     let ready = DispatchGroup()
     let done = DispatchGroup()
@@ -63,9 +70,10 @@ func raceOnThreads<Value: Sendable>(_ threads: Int = 8, _ body: @escaping @Senda
         }
         thread.start()
     }
-    ready.wait()
+    // Bounded too; threads that never started leave `done` waiting, which fails below.
+    _ = ready.wait(timeout: .now() + seconds)
     for _ in 0..<threads { start.signal() }
-    done.wait()
+    try waitWithTimeLimit(done, seconds: seconds, sourceLocation: sourceLocation)
     return results.withLock { dict in (0..<threads).map { dict[$0]! } }
 }
 
@@ -105,35 +113,4 @@ func typeList(_ types: [Any.Type]) -> [String] {
 /// Whether `type` is exactly `expected`.
 func sameType(_ type: Any.Type?, _ expected: Any.Type) -> Bool {
     type.map { ObjectIdentifier($0) == ObjectIdentifier(expected) } ?? false
-}
-
-/// Why a body run with `withTimeLimit` failed to finish.
-struct TimeLimitExceeded: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
-}
-
-/// Runs `body` on a thread of its own and waits for it at most `seconds`: a body that hangs
-/// (a deadlock) fails the test instead of stalling the run. The stuck thread is left behind.
-@discardableResult
-func withTimeLimit<Value: Sendable>(
-    seconds: Double = 10,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () throws -> Value
-) throws -> Value {
-    let result = Mutex<Result<Value, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        let outcome = Result { try body() }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    thread.stackSize = 8 << 20
-    thread.start()
-    guard done.wait(timeout: .now() + seconds) == .success else {
-        let error = TimeLimitExceeded(seconds: seconds)
-        Issue.record(error, sourceLocation: sourceLocation)
-        throw error
-    }
-    return try result.withLock { $0! }.get()
 }

@@ -435,8 +435,8 @@ struct ValidatorTests {
     }
 
     @Test("Validations on several threads at once each see their own gets")
-    func concurrentValidations() {
-        let reports = raceOnThreads(4) { _ in
+    func concurrentValidations() throws {
+        let reports = try raceOnThreads(4) { _ in
             ServiceValidator.validate(building: { AppServices.make() }).graph.description
         }
         #expect(reports == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4))

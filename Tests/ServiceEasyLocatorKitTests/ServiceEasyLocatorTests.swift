@@ -246,11 +246,12 @@ struct ServiceEasyLocatorTests {
                 DependentService(shared: try locator.tryService())
             }
             if readOnly { locator.setReadOnly(assertionFailure: false) }
-            #expect(try locator.tryService(serviceType: DependentService.self).shared.name == "dependency")
+            // A locator that held its lock while the factory ran would wait for itself.
+            #expect(try withTimeLimit { try locator.tryService(serviceType: DependentService.self).shared.name } == "dependency")
         }
     }
 
-    @Test func manyThreadsAddAndGet() {
+    @Test func manyThreadsAddAndGet() throws {
         let threads = 8
         let counter = Counter()
         let writable = ServiceEasyLocator()
@@ -262,16 +263,20 @@ struct ServiceEasyLocatorTests {
         }
         readOnly.setReadOnly(assertionFailure: false)
 
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            switch thread % 4 {
-            case 0: writable.addService(SharedService())
-            case 1: writable.addService(provider: NumberServiceFactory().serviceProvider())
-            case 2: writable.addLazyService { LazyService() }
-            default: writable.addService { ManyService() }
-            }
-            for _ in 0..<200 {
-                _ = readOnly.getService(serviceType: DependentService.self)
-                _ = writable.getService(serviceType: SharedService.self)
+        // The lazy service's making gets another service while other threads wait for it: a
+        // deadlock fails the test instead of stalling the run.
+        try withTimeLimit {
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                switch thread % 4 {
+                case 0: writable.addService(SharedService())
+                case 1: writable.addService(provider: NumberServiceFactory().serviceProvider())
+                case 2: writable.addLazyService { LazyService() }
+                default: writable.addService { ManyService() }
+                }
+                for _ in 0..<200 {
+                    _ = readOnly.getService(serviceType: DependentService.self)
+                    _ = writable.getService(serviceType: SharedService.self)
+                }
             }
         }
         #expect(writable.count == 4)

@@ -75,6 +75,8 @@ final class Signal: Sendable {
     }
 }
 
+// The tests that wait for other tasks or threads run inside a time limit: a wait that is never
+// resumed fails the test instead of stalling the run.
 @Suite struct IsolatedRegistriesTests {
     @Test func scopeStartsEmptyAndKeepsItsRegistrationsToItself() {
         withIsolatedInjectRegistries {
@@ -140,38 +142,44 @@ final class Signal: Sendable {
         #expect(presenter.tags == ScopePresenter.expectedTags("later"))
     }
 
-    @Test func wrapperWaitingInAScopeIsInjectedByARegistrationFromAChildTask() async {
-        await withIsolatedInjectRegistries {
-            let presenter = ScopePresenter()
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { ServiceInjectResolver.register(ScopeServices.make(tag: "child")) }
-            }
-            #expect(presenter.$tagged.isReady)
-            #expect(presenter.tags == ScopePresenter.expectedTags("child"))
-        }
-    }
-
-    @Test func childTasksSeeTheScope() async {
-        await withIsolatedInjectRegistries {
-            ServiceInjectResolver.register(ScopeServices.make(tag: "parent"))
-            async let fromAsyncLet = ScopePresenter().tagged.tag
-            let fromTask = await Task { ScopePresenter().tagged.tag }.value
-            let fromGroup = await withTaskGroup(of: String.self) { group in
-                group.addTask { ScopePresenter().tagged.tag }
-                return await group.next()
-            }
-            #expect(await fromAsyncLet == "parent")
-            #expect(fromTask == "parent")
-            #expect(fromGroup == "parent")
-        }
-    }
-
-    @Test func scopeOpenedInATaskGroupBodyReachesTheChildTasksItAdds() async {
-        let tags = await withTaskGroup(of: [String].self) { group in
+    @Test func wrapperWaitingInAScopeIsInjectedByARegistrationFromAChildTask() async throws {
+        try await withAsyncTimeLimit {
             await withIsolatedInjectRegistries {
-                ServiceInjectResolver.register(ScopeServices.make(tag: "group"))
-                group.addTask { ScopePresenter().tags }
-                return await group.next() ?? []
+                let presenter = ScopePresenter()
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { ServiceInjectResolver.register(ScopeServices.make(tag: "child")) }
+                }
+                #expect(presenter.$tagged.isReady)
+                #expect(presenter.tags == ScopePresenter.expectedTags("child"))
+            }
+        }
+    }
+
+    @Test func childTasksSeeTheScope() async throws {
+        try await withAsyncTimeLimit {
+            await withIsolatedInjectRegistries {
+                ServiceInjectResolver.register(ScopeServices.make(tag: "parent"))
+                async let fromAsyncLet = ScopePresenter().tagged.tag
+                let fromTask = await Task { ScopePresenter().tagged.tag }.value
+                let fromGroup = await withTaskGroup(of: String.self) { group in
+                    group.addTask { ScopePresenter().tagged.tag }
+                    return await group.next()
+                }
+                #expect(await fromAsyncLet == "parent")
+                #expect(fromTask == "parent")
+                #expect(fromGroup == "parent")
+            }
+        }
+    }
+
+    @Test func scopeOpenedInATaskGroupBodyReachesTheChildTasksItAdds() async throws {
+        let tags = try await withAsyncTimeLimit {
+            await withTaskGroup(of: [String].self) { group in
+                await withIsolatedInjectRegistries {
+                    ServiceInjectResolver.register(ScopeServices.make(tag: "group"))
+                    group.addTask { ScopePresenter().tags }
+                    return await group.next() ?? []
+                }
             }
         }
         #expect(tags == ScopePresenter.expectedTags("group"))
@@ -209,70 +217,78 @@ final class Signal: Sendable {
         }
     }
 
-    @Test func twoScopesInConcurrentTasksSeeOnlyTheirOwnMocks() async {
+    @Test func twoScopesInConcurrentTasksSeeOnlyTheirOwnMocks() async throws {
         let aWaits = Signal()
         let bRegistered = Signal()
-        async let a: [String] = withIsolatedInjectRegistries {
-            let presenter = ScopePresenter()
-            aWaits.fire()
-            await bRegistered.wait()
-            #expect(!presenter.$tagged.isReady)  // B's registration is not A's
-            #expect(!ServiceInjectResolver.contains(ScopeServices.self))
-            ServiceInjectResolver.register(ScopeServices.make(tag: "a"))
-            return presenter.tags
+        let (tagsA, tagsB) = try await withAsyncTimeLimit {
+            async let a: [String] = withIsolatedInjectRegistries {
+                let presenter = ScopePresenter()
+                aWaits.fire()
+                await bRegistered.wait()
+                #expect(!presenter.$tagged.isReady)  // B's registration is not A's
+                #expect(!ServiceInjectResolver.contains(ScopeServices.self))
+                ServiceInjectResolver.register(ScopeServices.make(tag: "a"))
+                return presenter.tags
+            }
+            async let b: [String] = withIsolatedInjectRegistries {
+                await aWaits.wait()
+                ServiceInjectResolver.register(ScopeServices.make(tag: "b"))
+                bRegistered.fire()
+                return ScopePresenter().tags
+            }
+            return await (a, b)
         }
-        async let b: [String] = withIsolatedInjectRegistries {
-            await aWaits.wait()
-            ServiceInjectResolver.register(ScopeServices.make(tag: "b"))
-            bRegistered.fire()
-            return ScopePresenter().tags
-        }
-        let (tagsA, tagsB) = await (a, b)
         #expect(tagsA == ScopePresenter.expectedTags("a"))
         #expect(tagsB == ScopePresenter.expectedTags("b"))
     }
 
-    @Test func scopeInsideADetachedTask() async {
-        await withIsolatedInjectRegistries {
-            ServiceInjectResolver.register(ScopeServices.make(tag: "outer"))
-            // A detached task does not inherit the scope: it sees the process's registries,
-            // which hold no ScopeServices, until it opens a scope of its own.
-            let seen = await Task.detached {
-                let before = ServiceInjectResolver.contains(ScopeServices.self)
-                let tags = await withIsolatedInjectRegistries {
-                    #expect(!ServiceInjectResolver.contains(ScopeServices.self))
-                    ServiceInjectResolver.register(ScopeServices.make(tag: "detached"))
-                    await Task.yield()
-                    return ScopePresenter().tags
-                }
-                return (before, tags, ServiceInjectResolver.contains(ScopeServices.self))
-            }.value
-            #expect(seen.0 == false)
-            #expect(seen.1 == ScopePresenter.expectedTags("detached"))
-            #expect(seen.2 == false)
-            #expect(ScopePresenter().tags == ScopePresenter.expectedTags("outer"))
+    @Test func scopeInsideADetachedTask() async throws {
+        try await withAsyncTimeLimit {
+            await withIsolatedInjectRegistries {
+                ServiceInjectResolver.register(ScopeServices.make(tag: "outer"))
+                // A detached task does not inherit the scope: it sees the process's registries,
+                // which hold no ScopeServices, until it opens a scope of its own.
+                let seen = await Task.detached {
+                    let before = ServiceInjectResolver.contains(ScopeServices.self)
+                    let tags = await withIsolatedInjectRegistries {
+                        #expect(!ServiceInjectResolver.contains(ScopeServices.self))
+                        ServiceInjectResolver.register(ScopeServices.make(tag: "detached"))
+                        await Task.yield()
+                        return ScopePresenter().tags
+                    }
+                    return (before, tags, ServiceInjectResolver.contains(ScopeServices.self))
+                }.value
+                #expect(seen.0 == false)
+                #expect(seen.1 == ScopePresenter.expectedTags("detached"))
+                #expect(seen.2 == false)
+                #expect(ScopePresenter().tags == ScopePresenter.expectedTags("outer"))
+            }
         }
     }
 
-    @Test func syncScopeOnAThreadWithoutATask() async {
-        let tags = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-            Thread {
-                let tags = withIsolatedInjectRegistries {
-                    ServiceInjectResolver.register(ScopeServices.make(tag: "thread"))
-                    return ScopePresenter().tags
-                }
-                #expect(!ServiceInjectResolver.contains(ScopeServices.self))
-                continuation.resume(returning: tags)
-            }.start()
+    @Test func syncScopeOnAThreadWithoutATask() async throws {
+        let tags = try await withAsyncTimeLimit {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+                Thread {
+                    let tags = withIsolatedInjectRegistries {
+                        ServiceInjectResolver.register(ScopeServices.make(tag: "thread"))
+                        return ScopePresenter().tags
+                    }
+                    #expect(!ServiceInjectResolver.contains(ScopeServices.self))
+                    continuation.resume(returning: tags)
+                }.start()
+            }
         }
         #expect(tags == ScopePresenter.expectedTags("thread"))
     }
 
-    @Test func threadStartedInAScopeDoesNotSeeIt() async {
-        let seen = await withIsolatedInjectRegistries {
-            ServiceInjectResolver.register(ScopeServices.make(tag: "scope"))
-            return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                Thread { continuation.resume(returning: ServiceInjectResolver.contains(ScopeServices.self)) }.start()
+    @Test func threadStartedInAScopeDoesNotSeeIt() async throws {
+        let seen = try await withAsyncTimeLimit {
+            await withIsolatedInjectRegistries {
+                ServiceInjectResolver.register(ScopeServices.make(tag: "scope"))
+                return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    Thread { continuation.resume(returning: ServiceInjectResolver.contains(ScopeServices.self)) }.start()
+                }
             }
         }
         #expect(seen == false)

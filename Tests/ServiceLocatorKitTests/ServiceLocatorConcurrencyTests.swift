@@ -4,34 +4,38 @@ import Synchronization
 import Testing
 import ServiceLocatorKit
 
+// Threads that wait for each other could deadlock: each test runs its threads inside a time
+// limit, so that a deadlock fails the test instead of stalling the run.
 @Suite("ServiceLocator: threads")
 struct ServiceLocatorConcurrencyTests {
     @Test("Gets racing setReadOnly keep finding the services, here and in the parent")
-    func getsDuringSetReadOnly() {
+    func getsDuringSetReadOnly() throws {
         let misses = Atomic<Int>(0)
-        for round in 0..<1_000 {
-            let parent = ServiceLocator()
-            parent.addService(key: Keys.first, service: FirstService(name: "parent \(round)"))
-            let child = ServiceLocator(parent: parent)
-            child.addService(key: Keys.singleton, service: SingletonService())
-            let start = DispatchSemaphore(value: 0)
-            let done = DispatchSemaphore(value: 0)
-            for _ in 0..<2 {
-                Thread {
-                    start.wait()
-                    for _ in 0..<100 {
-                        if child.getService(key: Keys.singleton) == nil || child.getService(key: Keys.first) == nil {
-                            misses.add(1, ordering: .relaxed)
+        try withTimeLimit(seconds: 60) {
+            for round in 0..<1_000 {
+                let parent = ServiceLocator()
+                parent.addService(key: Keys.first, service: FirstService(name: "parent \(round)"))
+                let child = ServiceLocator(parent: parent)
+                child.addService(key: Keys.singleton, service: SingletonService())
+                let start = DispatchSemaphore(value: 0)
+                let done = DispatchSemaphore(value: 0)
+                for _ in 0..<2 {
+                    Thread {
+                        start.wait()
+                        for _ in 0..<100 {
+                            if child.getService(key: Keys.singleton) == nil || child.getService(key: Keys.first) == nil {
+                                misses.add(1, ordering: .relaxed)
+                            }
                         }
-                    }
-                    done.signal()
-                }.start()
+                        done.signal()
+                    }.start()
+                }
+                start.signal()
+                start.signal()
+                child.setReadOnly(denyClone: false, assertionFailure: false)
+                done.wait()  // bounded by the time limit around the rounds
+                done.wait()
             }
-            start.signal()
-            start.signal()
-            child.setReadOnly(denyClone: false, assertionFailure: false)
-            #expect(done.wait(timeout: .now() + 10) == .success)
-            #expect(done.wait(timeout: .now() + 10) == .success)
         }
         #expect(misses.load(ordering: .relaxed) == 0, "a registered service was missed while setReadOnly ran")
     }
@@ -41,12 +45,14 @@ struct ServiceLocatorConcurrencyTests {
 
     @Test func concurrentAddsLoseNothing() throws {
         let locator = ServiceLocator()
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            for index in 0..<Self.perThread {
-                let key = NamedKey<NumberService>(storeKey: "service-\(thread)-\(index)")
-                locator.addService(key: key, service: NumberService(number: thread * Self.perThread + index))
-                // Reads interleave with the writes of other threads.
-                _ = locator.getService(key: NamedKey<NumberService>(storeKey: "service-0-\(index)"))
+        try withTimeLimit {
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for index in 0..<Self.perThread {
+                    let key = NamedKey<NumberService>(storeKey: "service-\(thread)-\(index)")
+                    locator.addService(key: key, service: NumberService(number: thread * Self.perThread + index))
+                    // Reads interleave with the writes of other threads.
+                    _ = locator.getService(key: NamedKey<NumberService>(storeKey: "service-0-\(index)"))
+                }
             }
         }
         #expect(locator.count == Self.threads * Self.perThread)
@@ -58,7 +64,7 @@ struct ServiceLocatorConcurrencyTests {
         }
     }
 
-    @Test func concurrentGetsFromReadOnlyMakeTheSingletonOnce() {
+    @Test func concurrentGetsFromReadOnlyMakeTheSingletonOnce() throws {
         let counter = Counter()
         let locator = ServiceLocator()
         locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
@@ -69,10 +75,12 @@ struct ServiceLocatorConcurrencyTests {
         locator.setReadOnly(assertionFailure: false)
 
         let results = ResultBox<ObjectIdentifier>()
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
-            for _ in 0..<Self.perThread {
-                if let service = locator.getService(key: Keys.dependent) {
-                    results.append(ObjectIdentifier(service))
+        try withTimeLimit {
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+                for _ in 0..<Self.perThread {
+                    if let service = locator.getService(key: Keys.dependent) {
+                        results.append(ObjectIdentifier(service))
+                    }
                 }
             }
         }
@@ -88,14 +96,16 @@ struct ServiceLocatorConcurrencyTests {
             DependentService(first: try locator.tryService(key: Keys.first))
         }
         let failures = ResultBox<String>()
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            for index in 0..<Self.perThread / 4 {
-                if thread % 2 == 0 {
-                    locator.addService(key: NamedKey<ManyService>(storeKey: "extra-\(thread)-\(index)")) {
-                        ManyService()
+        try withTimeLimit {
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for index in 0..<Self.perThread / 4 {
+                    if thread % 2 == 0 {
+                        locator.addService(key: NamedKey<ManyService>(storeKey: "extra-\(thread)-\(index)")) {
+                            ManyService()
+                        }
+                    } else if (try? locator.tryService(key: Keys.dependent).first.name) != "dependency" {
+                        failures.append("get \(thread)-\(index)")
                     }
-                } else if (try? locator.tryService(key: Keys.dependent).first.name) != "dependency" {
-                    failures.append("get \(thread)-\(index)")
                 }
             }
         }
@@ -130,7 +140,7 @@ struct ServiceLocatorConcurrencyTests {
             )
             locator.setParent(nil)
         }
-        try #require(changes.wait(timeout: .now() + 10) == .success, "a released service's deinit waited for the lock")
+        try waitWithTimeLimit(changes, "a released service's deinit waited for the lock")
         #expect(removal.all == ["removed"])
         #expect(seen.sorted == ["parent: dependency", "removed: dependency", "replaced: dependency"])
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "parent"))?.name == "parent")
@@ -138,25 +148,31 @@ struct ServiceLocatorConcurrencyTests {
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "removed"))?.name == "removed")
     }
 
-    @Test func parentChangesFromManyThreadsNeverLoop() {
+    @Test func parentChangesFromManyThreadsNeverLoop() throws {
         let locators = (0..<4).map { _ in ServiceLocator() }
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            for index in 0..<50 {
-                let child = locators[(thread + index) % locators.count]
-                let parent = locators[(thread + index + 1 + thread % 2) % locators.count]
-                child.setParent(parent)
+        // A get that walks a looping chain would never end.
+        let chains = try withTimeLimit { () -> [(length: Int, found: Bool)] in
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for index in 0..<50 {
+                    let child = locators[(thread + index) % locators.count]
+                    let parent = locators[(thread + index + 1 + thread % 2) % locators.count]
+                    child.setParent(parent)
+                }
+            }
+            return locators.map { locator in
+                var seen = 0
+                var current: ServiceLocator? = locator
+                while let next = current?.parent, seen <= locators.count {
+                    current = next
+                    seen += 1
+                }
+                return (seen, locator.getService(key: Keys.first) != nil)
             }
         }
         // Whatever was kept, each chain ends.
-        for locator in locators {
-            var seen = 0
-            var current: ServiceLocator? = locator
-            while let next = current?.parent, seen <= locators.count {
-                current = next
-                seen += 1
-            }
-            #expect(seen < locators.count)
-            #expect(locator.getService(key: Keys.first) == nil)
+        for chain in chains {
+            #expect(chain.length < locators.count)
+            #expect(!chain.found)
         }
     }
 }

@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+// Time limits for the tests that could hang: a deadlock, or a wait that nothing ends, becomes a
+// recorded failure within seconds instead of a run that never finishes.
+//
+// Swift Testing's `.timeLimit` trait is no substitute: it counts whole minutes, covers a test as
+// a whole, and only cancels the test's task, which does not wake a thread blocked in a wait.
+//
+// Test targets cannot share code: each target that needs these has an identical copy of this
+// file (ServiceContainerKitTests, ServiceContainerKitObjCTests, ServiceEasyLocatorKitTests,
+// ServiceInjectsTests, ServiceLocatorKitTests). Change them together.
+
+/// Why a wait with a time limit failed.
+struct TimeLimitExceeded: Error, Equatable, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
+}
+
+/// Records that a wait ran out of time, and returns the error to throw.
+private func timeLimitExceeded(
+    _ seconds: Double,
+    _ comment: Comment?,
+    _ sourceLocation: SourceLocation
+) -> TimeLimitExceeded {
+    let error = TimeLimitExceeded(seconds: seconds)
+    Issue.record(error, comment, sourceLocation: sourceLocation)
+    return error
+}
+
+/// Runs `body` on a thread of its own and waits for it at most `seconds`: a body that hangs
+/// (a deadlock) fails the test instead of stalling the run. The stuck thread is left behind.
+@discardableResult
+func withTimeLimit<Value: Sendable>(
+    seconds: Double = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () throws -> Value
+) throws -> Value {
+    let result = Mutex<Result<Value, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        let outcome = Result { try body() }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    guard done.wait(timeout: .now() + seconds) == .success else {
+        throw timeLimitExceeded(seconds, nil, sourceLocation)
+    }
+    return try result.withLock { $0! }.get()
+}
+
+/// Waits at most `seconds` for `semaphore` to be signalled. When it is not (a deadlock), records
+/// a failure and throws `TimeLimitExceeded`: the test stops there instead of going on into a
+/// call that could hang as well.
+func waitWithTimeLimit(
+    _ semaphore: DispatchSemaphore,
+    seconds: Double = 10,
+    _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    guard semaphore.wait(timeout: .now() + seconds) == .success else {
+        throw timeLimitExceeded(seconds, comment, sourceLocation)
+    }
+}
+
+/// Waits at most `seconds` for every member of `group` to leave it; see the semaphore's
+/// `waitWithTimeLimit`.
+func waitWithTimeLimit(
+    _ group: DispatchGroup,
+    seconds: Double = 10,
+    _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    guard group.wait(timeout: .now() + seconds) == .success else {
+        throw timeLimitExceeded(seconds, comment, sourceLocation)
+    }
+}
+
+/// Runs `body` in a task of its own and waits for it at most `seconds`: a body that suspends
+/// for ever (a wait that is never resumed) fails the test instead of stalling the run; the body
+/// is then cancelled and left behind.
+///
+/// The limit is kept by a task too: code that blocks the threads of the concurrency pool (a
+/// deadlock between locks) belongs in `withTimeLimit`, on a thread of its own.
+@discardableResult
+func withAsyncTimeLimit<Value: Sendable>(
+    seconds: Double = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    let outcome = FirstOutcome<Value>()
+    let work = Task {
+        do {
+            outcome.finish(.success(try await body()))
+        } catch {
+            outcome.finish(.failure(error))
+        }
+    }
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        outcome.finish(.failure(TimeLimitExceeded(seconds: seconds)))
+    }
+    let result = await outcome.wait()
+    timer.cancel()
+    if case .failure(let error as TimeLimitExceeded) = result {
+        work.cancel()
+        Issue.record(error, sourceLocation: sourceLocation)
+    }
+    return try result.get()
+}
+
+/// The first of several results, awaited by one task.
+private final class FirstOutcome<Value: Sendable>: Sendable {
+    private let state = Mutex<(result: Result<Value, any Error>?, waiter: CheckedContinuation<Void, Never>?)>((nil, nil))
+
+    func finish(_ result: Result<Value, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async -> Result<Value, any Error> {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.result == nil { state.waiter = continuation }
+                return state.result != nil
+            }
+            if done { continuation.resume() }
+        }
+        return state.withLock { $0.result! }
+    }
+}
