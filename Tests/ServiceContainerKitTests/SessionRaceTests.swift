@@ -151,6 +151,37 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"])
     }
 
+    @Test(
+        "A .force to the session of an overtaken making drops its service after deactivating it",
+        arguments: [1, 3]
+    )
+    func overtakenMakingIsForced(lastUser: Int) throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        factory.onMake = { session in
+            // Signing out and in again, with user 1's services made anew, while the service of
+            // user 1 is made, from its factory; then, perhaps, on to another user.
+            if session.userId == 1, makes.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2))
+                mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
+                if lastUser != 1 { mediator.updateSession(UserSession(userId: lastUser)) }
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let released = try withTimeLimit { () throws -> Bool in
+            weak let made = try provider.getService()
+            return made == nil
+        }
+        #expect(released, "neither current nor kept although deactivateService said so: .force came")
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1))
+            _ = try provider.getService()
+        }
+        #expect(log.all == ["make 1", "deactivate 1", "make 1"])
+    }
+
     @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking")
     func crossThreadCycleFails() throws {
         let firstEntered = DispatchSemaphore(value: 0)

@@ -277,6 +277,40 @@ struct SessionUpdateTests {
         #expect(!second.log.all.contains("activate 1"))
     }
 
+    @Test(".force reaches every provider even when a deinit's update overtakes it")
+    func forceOvertakenByDeinitUpdate() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 2))
+        // The first provider's service of user 2 signs out to the guest session 0 when it is released.
+        var first = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        first.onDeinit = { userId in
+            if userId == 2 { mediator.updateSession(UserSession(userId: 0)) }
+        }
+        let firstProvider = first.serviceProvider(mediator: mediator)
+        // The second provider keeps the services of signed-out users.
+        let second = HookedFactory(mode: .lazy, log: SessionFactoryLog(), keep: true)
+        mediator.updateSession(UserSession(userId: 1))
+        let secondProvider = second.serviceProvider(mediator: mediator)
+        weak let keptUserService = try secondProvider.getService()
+        #expect(keptUserService?.userId == 1)
+        mediator.updateSession(UserSession(userId: 2))
+        _ = try firstProvider.getService()
+        _ = try secondProvider.getService()
+        #expect(keptUserService != nil, "user 1's service is kept while user 2 is signed in")
+
+        // The first provider releases user 2's service, whose deinit updates the session before
+        // the second provider has seen the .force.
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 1), remakePolicy: .force) }
+
+        #expect(mediator.session.userId == 0)
+        #expect(keptUserService == nil, ".force dropped the service kept for user 1")
+        let again = try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1))
+            return try secondProvider.getService()
+        }
+        #expect(again.userId == 1)
+        #expect(second.log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "make 1"], "made anew, not activated")
+    }
+
     @Test("clearAll and a concurrent sign-in: the signed-out user's service never comes back")
     func clearAllWithConcurrentUpdate() throws {
         for round in 0..<200 {
@@ -302,6 +336,84 @@ struct SessionUpdateTests {
             #expect(signedInAgain !== original, "round \(round): the old service of user 1 came back")
             #expect(signedInAgain.userId == 1)
         }
+    }
+
+    @Test(".force and a concurrent update: the service kept for the user made anew never comes back")
+    func forceWithConcurrentUpdate() throws {
+        for round in 0..<200 {
+            let log = SessionFactoryLog()
+            let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+            let provider = HookedFactory(mode: .lazy, log: log, keep: true).serviceProvider(mediator: mediator)
+            let original = try provider.getService()
+            mediator.updateSession(UserSession(userId: 2))
+            _ = try provider.getService()
+            try withTimeLimit {
+                _ = try raceOnThreads(2) { index in
+                    if index == 0 {
+                        mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
+                    } else {
+                        mediator.updateSession(UserSession(userId: 3))
+                    }
+                }
+            }
+            let signedInAgain = try withTimeLimit {
+                mediator.updateSession(UserSession(userId: 1))
+                return try provider.getService()
+            }
+            #expect(signedInAgain !== original, "round \(round): the kept service of user 1 came back")
+            #expect(signedInAgain.userId == 1)
+            #expect(!log.all.contains("activate 1"), "round \(round)")
+        }
+    }
+
+    @Test(".force queued behind another thread's update, with a later update queued after it, reaches every provider")
+    func forceQueuedBehindAnotherThreadsUpdate() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        // The first provider's atOne making for user 5 holds up the thread that applies updates.
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        var blocking = HookedFactory(mode: .atOne, log: SessionFactoryLog())
+        blocking.onMake = { session in
+            guard session.userId == 5 else { return }
+            entered.signal()
+            proceed.wait()
+        }
+        let blockingProvider = blocking.serviceProvider(mediator: mediator)
+        // The second provider keeps the services of signed-out users.
+        let log = SessionFactoryLog()
+        let provider = HookedFactory(mode: .lazy, log: log, keep: true).serviceProvider(mediator: mediator)
+        weak let keptUserService = try provider.getService()
+        mediator.updateSession(UserSession(userId: 2))
+        _ = try provider.getService()
+        #expect(keptUserService != nil, "user 1's service is kept while user 2 is signed in")
+        let applied = DispatchSemaphore(value: 0)
+        Thread {
+            mediator.updateSession(UserSession(userId: 5))
+            applied.signal()
+        }.start()
+        try waitWithTimeLimit(entered, "the other thread applies its update")
+
+        // Queued behind the other thread's update: the .force, then an update that overtakes it.
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
+            mediator.updateSession(UserSession(userId: 3))
+        }
+        #expect(mediator.session.userId == 3)
+        proceed.signal()
+        try waitWithTimeLimit(applied, "the other thread applies the queued updates")
+
+        #expect(keptUserService == nil, ".force dropped the service kept for user 1")
+        let again = try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1))
+            return try provider.getService()
+        }
+        #expect(again.userId == 1)
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "make 1"], "made anew, not activated")
+        #expect(blocking.log.all == [
+            "make 1", "deactivate 1", "make 2", "deactivate 2", "make 5", "deactivate 5", "make 1", "deactivate 1",
+            "make 3", "deactivate 3", "make 1",
+        ])
+        withExtendedLifetime(blockingProvider) {}
     }
 
     // MARK: - The 3.0 semantics
