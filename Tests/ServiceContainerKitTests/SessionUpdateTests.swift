@@ -506,11 +506,14 @@ struct SessionUpdateTests {
         #expect(mediator.observersCount == 0)
     }
 
-    @Test("No lock of the mediator or provider is held while factories, hooks and deinits run")
-    func noLockHeldDuringUserCode() throws {
+    @Test(
+        "No lock of the mediator or provider is held while factories, hooks and deinits run",
+        arguments: [ServiceSessionFactoryMode.atOne, .lazy, .weak]
+    )
+    func noLockHeldDuringUserCode(mode: ServiceSessionFactoryMode) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let weakProvider = WeakProvider()
-        let checks = Counter()
+        let probed = Mutex<[String]>([])
         /// From another thread, reads what a held lock would block.
         let probe: @Sendable (String) -> Void = { place in
             let done = DispatchSemaphore(value: 0)
@@ -521,24 +524,51 @@ struct SessionUpdateTests {
                 done.signal()
             }.start()
             #expect(done.wait(timeout: .now() + 10) == .success, "a lock was held in \(place)")
-            checks.increment()
+            probed.withLock { $0.append(place) }
         }
-        var factory = HookedFactory(mode: .atOne, log: SessionFactoryLog(), keep: true)
-        factory.onMake = { session in if session.userId > 1 { probe("makeService") } }
-        factory.onDeactivate = { _, _ in probe("deactivateService") }
-        factory.onActivate = { _, _ in probe("activateService") }
-        factory.onDeinit = { _ in probe("deinit") }
-        let provider = factory.serviceProvider(mediator: mediator)
-        weakProvider.value = provider
+        var factory = HookedFactory(mode: mode, log: SessionFactoryLog(), keep: true)
+        factory.onMake = { session in
+            probe("make \(session.userId)")
+            // Signing out to user 4 while user 3's service is made: a lazy or weak making is
+            // overtaken, and its service deactivated when it ends; an atOne switch queues it.
+            if session.userId == 3 { mediator.updateSession(UserSession(userId: 4)) }
+        }
+        factory.onDeactivate = { _, session in probe("deactivate \(session.userId)") }
+        factory.onActivate = { _, session in probe("activate \(session.userId)") }
+        factory.onDeinit = { userId in probe("deinit \(userId)") }
+        let made = factory
         try withTimeLimit(seconds: 60) {
-            mediator.updateSession(UserSession(userId: 2))
-            mediator.updateSession(UserSession(userId: 1))
+            let provider = made.serviceProvider(mediator: mediator)  // atOne: make 1
+            weakProvider.value = provider
+            // A weak provider keeps a service (the current one or one kept for its session) only
+            // while someone else holds it.
+            var held: [SessionService] = []
+            func get() throws {
+                let service = try provider.getService()
+                if mode == .weak { held.append(service) }
+            }
+            try get()  // lazy, weak: make 1
+            mediator.updateSession(UserSession(userId: 2))  // deactivate 1; atOne: make 2
+            try get()  // lazy, weak: make 2
+            mediator.updateSession(UserSession(userId: 1))  // deactivate 2, activate 1
+            try get()
+            mediator.updateSession(UserSession(userId: 3))  // deactivate 1; atOne: make 3, then 4 (below)
+            try get()  // lazy, weak: make 3, overtaken by the update to 4, then deactivate 3
+            // atOne: deactivate 4, make 1; drops the services kept for 1, 2, 3 (and 4), and
+            // lazy and atOne services die here.
             mediator.updateSession(UserSession(userId: 1), remakePolicy: .clearAll)
+            held.removeAll()  // weak services die here
+            try get()  // lazy, weak: make 1
+            // Released with the provider (held, for weak): the last service of user 1 dies.
         }
-        // make 2, deactivate 1; deactivate 2, activate 1; deactivate 1 (clearAll) and the deinits
-        // of the services of users 1 and 2 that it drops.
-        #expect(checks.count == 7)
-        withExtendedLifetime(provider) {}
+        var expected = [
+            "make 1", "deactivate 1", "make 2", "deactivate 2", "activate 1", "deactivate 1", "make 3", "deactivate 3",
+            "make 1", "deinit 1", "deinit 2", "deinit 3", "deinit 1",
+        ]
+        if mode == .atOne {
+            expected += ["make 4", "deactivate 4", "deinit 4"]
+        }
+        #expect(probed.withLock { $0.sorted() } == expected.sorted())
     }
 
     @Test("A weak service kept for a past session is forgotten once it dies")
