@@ -41,11 +41,6 @@ private nonisolated func getAsyncElsewhere(_ provider: ServiceAsyncProvider<View
     try await provider.getService()
 }
 
-/// The thread the caller runs on.
-private nonisolated func currentThread() -> UInt {
-    UInt(pthread_self())
-}
-
 @MainActor
 @Suite("Main-actor providers")
 struct MainActorProviderTests {
@@ -111,12 +106,16 @@ struct MainActorProviderTests {
 
     @Test("A @MainActor closure given to an async provider runs on the main actor")
     func asyncProviderOfAMainActorService() async throws {
+        // The main actor runs its jobs on the main queue, on whichever thread drains it: the
+        // queue's specific value tells where a job runs, whatever the thread.
+        let key = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
         let provider = ServiceAsyncProvider(mode: .lazy) { @MainActor in
-            ViewModel(number: Int(bitPattern: currentThread()))
+            ViewModel(number: DispatchQueue.getSpecific(key: key) ?? 0)
         }
         let service = try await getAsyncElsewhere(provider)
-        let mainActorThread = await MainActor.run { Int(bitPattern: currentThread()) }
-        #expect(service.number == mainActorThread)
+        #expect(service.number == 1)
         #expect(try await provider.getService() === service)
     }
 
