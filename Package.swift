@@ -73,15 +73,17 @@ let package = Package(
         ),
         // The C allocator's statistics, for the benchmark's count of heap bytes.
         .systemLibrary(name: "CMalloc", path: "Benchmarks/CMalloc"),
+        // Time limits for the tests that could hang, shared by the test targets; in no product.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(
             name: "ServiceContainerKitTests",
-            dependencies: ["ServiceContainerKit"],
+            dependencies: ["ServiceContainerKit", "TestSupport"],
             path: "Tests/ServiceContainerKitTests",
             swiftSettings: settings
         ),
         .testTarget(
             name: "ServiceInjectsTests",
-            dependencies: ["ServiceInjects"],
+            dependencies: ["ServiceInjects", "TestSupport"],
             path: "Tests/ServiceInjectsTests",
             swiftSettings: settings
         ),
@@ -93,13 +95,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceLocatorKitTests",
-            dependencies: ["ServiceLocatorKit"],
+            dependencies: ["ServiceLocatorKit", "TestSupport"],
             path: "Tests/ServiceLocatorKitTests",
             swiftSettings: settings
         ),
         .testTarget(
             name: "ServiceEasyLocatorKitTests",
-            dependencies: ["ServiceEasyLocatorKit"],
+            dependencies: ["ServiceEasyLocatorKit", "TestSupport"],
             path: "Tests/ServiceEasyLocatorKitTests",
             swiftSettings: settings
         ),
@@ -111,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceContainerKitObjCTests",
-            dependencies: ["ServiceContainerKitObjC"],
+            dependencies: ["ServiceContainerKitObjC", "TestSupport"],
             path: "Tests/ServiceContainerKitObjCTests",
             swiftSettings: settings
         ),

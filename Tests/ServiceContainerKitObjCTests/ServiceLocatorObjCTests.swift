@@ -1,6 +1,7 @@
 import Foundation
 import ServiceContainerKitObjC
 import Testing
+import TestSupport
 
 /// A key whose slot is its store key, as custom keys are.
 struct NamedFirstServiceKey: ServiceLocatorKey {

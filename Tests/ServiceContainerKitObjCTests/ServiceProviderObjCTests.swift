@@ -1,6 +1,7 @@
 import Foundation
 import ServiceContainerKitObjC
 import Testing
+import TestSupport
 
 @Suite struct ServiceProviderObjCTests {
     @Test func getServiceGivesTheProvidersInstance() throws {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 private final class NodeA: Sendable {}
 private final class NodeB: Sendable {}

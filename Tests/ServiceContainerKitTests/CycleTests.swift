@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 private final class NodeA: Sendable {}
 private final class NodeB: Sendable {}

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 struct UserSession: ServiceSession, Hashable {
     var userId: Int

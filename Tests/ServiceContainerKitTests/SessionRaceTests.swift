@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 /// Updates and makings on several threads that wait for each other: none may deadlock, stop
 /// the process or lose a service.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 /// A session service that runs `onDeinit` when it is released.
 final class SessionService: Sendable {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 /// An error a test factory throws.
 struct TestError: Error, Equatable {

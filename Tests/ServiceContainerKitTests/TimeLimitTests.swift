@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// The time limits that keep a deadlock from stalling the run must fail, and in time. (The other
 /// test targets have identical copies of TimeLimit.swift.) The bodies here hang for a minute, so

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import ServiceEasyLocatorKit
+import TestSupport
 
 @Suite("ServiceEasyLocator")
 struct ServiceEasyLocatorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ServiceInjects
+import TestSupport
 
 /// Wrappers of a `Sendable` service make a `Sendable` holder.
 struct SendableDependencies: Sendable {

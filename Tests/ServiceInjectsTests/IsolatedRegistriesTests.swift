@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ServiceInjects
+import TestSupport
 
 // `withIsolatedInjectRegistries`: these tests work only in scopes of their own, so they are not
 // in the serialized `InjectsTests` and run in parallel with everything else, the tests that

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ServiceLocatorKit
+import TestSupport
 
 // Threads that wait for each other could deadlock: each test runs its threads inside a time
 // limit, so that a deadlock fails the test instead of stalling the run.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ServiceLocatorKit
+import TestSupport
 
 @Suite("ServiceLocator: parent chains")
 struct ServiceLocatorParentTests {

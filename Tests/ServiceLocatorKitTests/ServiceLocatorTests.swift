@@ -1,5 +1,6 @@
 import Testing
 @testable import ServiceLocatorKit
+import TestSupport
 
 @Suite("ServiceLocator: add, get, remove")
 struct ServiceLocatorTests {

@@ -9,14 +9,17 @@ import Testing
 // Swift Testing's `.timeLimit` trait is no substitute: it counts whole minutes, covers a test as
 // a whole, and only cancels the test's task, which does not wake a thread blocked in a wait.
 //
-// Test targets cannot share code: each target that needs these has an identical copy of this
-// file (ServiceContainerKitTests, ServiceContainerKitObjCTests, ServiceEasyLocatorKitTests,
-// ServiceInjectsTests, ServiceLocatorKitTests). Change them together.
+// The test targets that need them depend on this module (`TestSupport`, in no product).
 
 /// Why a wait with a time limit failed.
-struct TimeLimitExceeded: Error, Equatable, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
+public struct TimeLimitExceeded: Error, Equatable, CustomStringConvertible {
+    public let seconds: Double
+
+    public init(seconds: Double) {
+        self.seconds = seconds
+    }
+
+    public var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
 }
 
 /// Records that a wait ran out of time, and returns the error to throw.
@@ -33,7 +36,7 @@ private func timeLimitExceeded(
 /// Runs `body` on a thread of its own and waits for it at most `seconds`: a body that hangs
 /// (a deadlock) fails the test instead of stalling the run. The stuck thread is left behind.
 @discardableResult
-func withTimeLimit<Value: Sendable>(
+public func withTimeLimit<Value: Sendable>(
     seconds: Double = 10,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () throws -> Value
@@ -56,7 +59,7 @@ func withTimeLimit<Value: Sendable>(
 /// Waits at most `seconds` for `semaphore` to be signalled. When it is not (a deadlock), records
 /// a failure and throws `TimeLimitExceeded`: the test stops there instead of going on into a
 /// call that could hang as well.
-func waitWithTimeLimit(
+public func waitWithTimeLimit(
     _ semaphore: DispatchSemaphore,
     seconds: Double = 10,
     _ comment: Comment? = nil,
@@ -69,7 +72,7 @@ func waitWithTimeLimit(
 
 /// Waits at most `seconds` for every member of `group` to leave it; see the semaphore's
 /// `waitWithTimeLimit`.
-func waitWithTimeLimit(
+public func waitWithTimeLimit(
     _ group: DispatchGroup,
     seconds: Double = 10,
     _ comment: Comment? = nil,
@@ -87,7 +90,7 @@ func waitWithTimeLimit(
 /// The limit is kept by a task too: code that blocks the threads of the concurrency pool (a
 /// deadlock between locks) belongs in `withTimeLimit`, on a thread of its own.
 @discardableResult
-func withAsyncTimeLimit<Value: Sendable>(
+public func withAsyncTimeLimit<Value: Sendable>(
     seconds: Double = 10,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> Value
