@@ -158,6 +158,11 @@ func sync(catalog: URL, articles: [String: Data], images: [String: Data], write:
         let file = catalog.appendingPathComponent(name)
         let current = manager.contents(atPath: file.path)
         guard current != content else { continue }
+        // A file of the catalog's own (its landing page) that a guide or an image of docs/ is
+        // named like is never written over.
+        if let current, name.hasSuffix(".md"), !String(decoding: current, as: UTF8.self).contains(generatedNotePrefix) {
+            throw LinkError(description: "docs/\(name) has the name of \(file.path), which is not an article written from docs/: rename the guide")
+        }
         differences.append((file.path, current == nil ? "is missing" : "is not what docs/ gives"))
         if write { try content.write(to: file) }
     }
@@ -205,9 +210,16 @@ do {
     guard !found.isEmpty else {
         throw LinkError(description: "no DocC catalog (*.docc) under \(root.appendingPathComponent("Sources").path)")
     }
+    // Every catalog is compared first, so that a refused file stops the script before it has
+    // written anything.
     var differences: [(String, String)] = []
     for catalog in found {
-        differences += try sync(catalog: catalog, articles: articles, images: images, write: !check)
+        differences += try sync(catalog: catalog, articles: articles, images: images, write: false)
+    }
+    if !check {
+        for catalog in found {
+            _ = try sync(catalog: catalog, articles: articles, images: images, write: true)
+        }
     }
     if check, !differences.isEmpty {
         var message = "error: the articles of the DocC catalogs are not what docs/ gives:\n"
