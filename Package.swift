@@ -27,8 +27,8 @@ let package = Package(
             path: "Sources/Injects",
             swiftSettings: settings
         ),
-        // For test targets only: the `.isolatedInjectRegistries` trait. The one module that
-        // imports the toolchain's `Testing`.
+        // For test targets only: the `.isolatedInjectRegistries` trait. The one product module
+        // that imports the toolchain's `Testing` (`TestSupport`, below, is in no product).
         .target(
             name: "ServiceInjectsTesting",
             dependencies: ["ServiceInjects"],

@@ -136,7 +136,7 @@ struct LoggerTests {
         let recorder = LogRecorder()
         recorder.register(logger)
         let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
-        // A record that waited for the main queue would never come back: this test is on it.
+        // Recorded from another thread; the time limit bounds a record that never returns.
         try await withAsyncTimeLimit {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {

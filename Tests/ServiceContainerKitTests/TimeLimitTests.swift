@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The time limits that keep a deadlock from stalling the run must fail, and in time. (The other
-/// test targets have identical copies of TimeLimit.swift.) The bodies here hang for a minute, so
-/// that a limit that does not work fails these tests too, rather than hanging them.
+/// The time limits that keep a deadlock from stalling the run (the `TestSupport` module, which
+/// every test target that needs them shares) must fail, and in time. The bodies here hang for a
+/// minute, so that a limit that does not work fails these tests too, rather than hanging them.
 @Suite("Time limits of the tests")
 struct TimeLimitTests {
     static let exceeded = TimeLimitExceeded(seconds: 0.2)
