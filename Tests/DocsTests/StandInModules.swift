@@ -13,7 +13,8 @@ enum StandInModules {
 
     /// swift-log's `Logging` (1.5 and later): a `Logger` struct, which clashes with
     /// ServiceContainerKit's `Logger` protocol in a file that imports both, its messages and
-    /// metadata made from string literals and interpolations, and a log call per level.
+    /// metadata made from string literals and interpolations, and the log calls of the levels the
+    /// guides use.
     static let swiftLog = """
         public struct Logger: Sendable {
             public typealias Metadata = [String: MetadataValue]
@@ -40,35 +41,11 @@ enum StandInModules {
                 }
             }
 
-            public enum Level: String, Sendable, CaseIterable {
-                case trace, debug, info, notice, warning, error, critical
-            }
-
             public let label: String
-            public var logLevel: Level = .info
 
             public init(label: String) {
                 self.label = label
             }
-
-            public func log(
-                level: Level,
-                _ message: @autoclosure () -> Message,
-                metadata: @autoclosure () -> Metadata? = nil,
-                source: @autoclosure () -> String? = nil,
-                file: String = #fileID,
-                function: String = #function,
-                line: UInt = #line
-            ) {}
-
-            public func info(
-                _ message: @autoclosure () -> Message,
-                metadata: @autoclosure () -> Metadata? = nil,
-                source: @autoclosure () -> String? = nil,
-                file: String = #fileID,
-                function: String = #function,
-                line: UInt = #line
-            ) {}
 
             public func warning(
                 _ message: @autoclosure () -> Message,

@@ -128,46 +128,35 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1"])
     }
 
-    @Test("clearAll drops the service of an overtaken making after deactivating it")
-    func overtakenMakingIsCleared() throws {
-        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
-        let log = SessionFactoryLog()
-        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
-        let makes = Counter()
-        factory.onMake = { session in
-            if session.userId == 1, makes.increment() == 1 {
-                mediator.updateSession(UserSession(userId: 2), remakePolicy: .clearAll)
-            }
+    /// The updates a factory makes while it makes user 1's service, each to a user with a policy.
+    struct OvertakingUpdates: Sendable, CustomTestStringConvertible {
+        let updates: [(userId: Int, policy: ServiceSessionRemakePolicy)]
+        var testDescription: String {
+            updates.map { "\($0.userId) \($0.policy)" }.joined(separator: ", ")
         }
-        let provider = factory.serviceProvider(mediator: mediator)
-        let released = try withTimeLimit { () throws -> Bool in
-            weak let made = try provider.getService()
-            return made == nil
-        }
-        #expect(released, "not kept although deactivateService said so: clearAll came")
-        try withTimeLimit {
-            mediator.updateSession(UserSession(userId: 1))
-            _ = try provider.getService()
-        }
-        #expect(log.all == ["make 1", "deactivate 1", "make 1"])
     }
 
     @Test(
-        "A .force to the session of an overtaken making drops its service after deactivating it",
-        arguments: [1, 3]
+        "clearAll, or a .force to its session, drops the service of an overtaken making after deactivating it",
+        arguments: [
+            // Signing out with clearAll.
+            OvertakingUpdates(updates: [(2, .clearAll)]),
+            // Signing out and in again, with user 1's services made anew; then, perhaps, on to
+            // another user.
+            OvertakingUpdates(updates: [(2, .none), (1, .force)]),
+            OvertakingUpdates(updates: [(2, .none), (1, .force), (3, .none)]),
+        ]
     )
-    func overtakenMakingIsForced(lastUser: Int) throws {
+    func overtakenMakingIsDropped(_ overtaking: OvertakingUpdates) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
         var factory = HookedFactory(mode: .lazy, log: log, keep: true)
         let makes = Counter()
         factory.onMake = { session in
-            // Signing out and in again, with user 1's services made anew, while the service of
-            // user 1 is made, from its factory; then, perhaps, on to another user.
             if session.userId == 1, makes.increment() == 1 {
-                mediator.updateSession(UserSession(userId: 2))
-                mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
-                if lastUser != 1 { mediator.updateSession(UserSession(userId: lastUser)) }
+                for (userId, policy) in overtaking.updates {
+                    mediator.updateSession(UserSession(userId: userId), remakePolicy: policy)
+                }
             }
         }
         let provider = factory.serviceProvider(mediator: mediator)
@@ -175,7 +164,7 @@ struct SessionRaceTests {
             weak let made = try provider.getService()
             return made == nil
         }
-        #expect(released, "neither current nor kept although deactivateService said so: .force came")
+        #expect(released, "neither current nor kept although deactivateService said so")
         try withTimeLimit {
             mediator.updateSession(UserSession(userId: 1))
             _ = try provider.getService()

@@ -251,42 +251,31 @@ struct SessionUpdateTests {
 
     // MARK: - No policy lost
 
-    @Test("clearAll reaches every provider even when a deinit's update overtakes it")
-    func clearAllOvertakenByDeinitUpdate() throws {
-        let mediator = ServiceSessionMediator(session: UserSession(userId: 3))
-        // The first provider's service of user 3 signs user 1 in again when it is released.
-        var first = HookedFactory(mode: .lazy, log: SessionFactoryLog())
-        first.onDeinit = { userId in
-            if userId == 3 { mediator.updateSession(UserSession(userId: 1)) }
-        }
-        let firstProvider = first.serviceProvider(mediator: mediator)
-        // The second provider keeps the services of signed-out users.
-        let second = HookedFactory(mode: .lazy, log: SessionFactoryLog(), keep: true)
-        mediator.updateSession(UserSession(userId: 1))
-        let secondProvider = second.serviceProvider(mediator: mediator)
-        weak let oldUserService = try secondProvider.getService()
-        #expect(oldUserService?.userId == 1)
-        mediator.updateSession(UserSession(userId: 3))
-        _ = try firstProvider.getService()
-        _ = try secondProvider.getService()
-        #expect(oldUserService != nil, "user 1's service is kept while user 3 is signed in")
-
-        try withTimeLimit { mediator.updateSession(UserSession(userId: 0), remakePolicy: .clearAll) }
-
-        #expect(mediator.session.userId == 1)
-        #expect(oldUserService == nil, "clearAll dropped the service kept for user 1")
-        let again = try withTimeLimit { try secondProvider.getService() }
-        #expect(again.userId == 1)
-        #expect(!second.log.all.contains("activate 1"))
+    /// An update with `policy` to `updateTo` while `signedIn` is signed in, which the update to
+    /// `nestedTo` made by the deinit of a service it releases overtakes.
+    struct OvertakenUpdate: Sendable, CustomTestStringConvertible {
+        let policy: ServiceSessionRemakePolicy
+        let signedIn: Int
+        let updateTo: Int
+        let nestedTo: Int
+        var testDescription: String { "\(policy) to \(updateTo), overtaken by an update to \(nestedTo)" }
     }
 
-    @Test(".force reaches every provider even when a deinit's update overtakes it")
-    func forceOvertakenByDeinitUpdate() throws {
-        let mediator = ServiceSessionMediator(session: UserSession(userId: 2))
-        // The first provider's service of user 2 signs out to the guest session 0 when it is released.
+    @Test(
+        "clearAll and .force reach every provider even when a deinit's update overtakes them",
+        arguments: [
+            // Signing out, and the release of the old user's service signs user 1 in again.
+            OvertakenUpdate(policy: .clearAll, signedIn: 3, updateTo: 0, nestedTo: 1),
+            // Signing user 1 in anew, and the release of the old user's service signs out.
+            OvertakenUpdate(policy: .force, signedIn: 2, updateTo: 1, nestedTo: 0),
+        ]
+    )
+    func policyOvertakenByDeinitUpdate(_ overtaken: OvertakenUpdate) throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: overtaken.signedIn))
+        // The first provider's service of the signed-in user updates the session when released.
         var first = HookedFactory(mode: .lazy, log: SessionFactoryLog())
         first.onDeinit = { userId in
-            if userId == 2 { mediator.updateSession(UserSession(userId: 0)) }
+            if userId == overtaken.signedIn { mediator.updateSession(UserSession(userId: overtaken.nestedTo)) }
         }
         let firstProvider = first.serviceProvider(mediator: mediator)
         // The second provider keeps the services of signed-out users.
@@ -295,27 +284,33 @@ struct SessionUpdateTests {
         let secondProvider = second.serviceProvider(mediator: mediator)
         weak let keptUserService = try secondProvider.getService()
         #expect(keptUserService?.userId == 1)
-        mediator.updateSession(UserSession(userId: 2))
+        mediator.updateSession(UserSession(userId: overtaken.signedIn))
         _ = try firstProvider.getService()
         _ = try secondProvider.getService()
-        #expect(keptUserService != nil, "user 1's service is kept while user 2 is signed in")
+        #expect(keptUserService != nil, "user 1's service is kept while another user is signed in")
 
-        // The first provider releases user 2's service, whose deinit updates the session before
-        // the second provider has seen the .force.
-        try withTimeLimit { mediator.updateSession(UserSession(userId: 1), remakePolicy: .force) }
+        // The first provider releases the signed-in user's service, whose deinit updates the
+        // session before the second provider has seen the update.
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: overtaken.updateTo), remakePolicy: overtaken.policy)
+        }
 
-        #expect(mediator.session.userId == 0)
-        #expect(keptUserService == nil, ".force dropped the service kept for user 1")
+        #expect(mediator.session.userId == overtaken.nestedTo)
+        #expect(keptUserService == nil, "the update dropped the service kept for user 1")
         let again = try withTimeLimit {
             mediator.updateSession(UserSession(userId: 1))
             return try secondProvider.getService()
         }
         #expect(again.userId == 1)
-        #expect(second.log.all == ["make 1", "deactivate 1", "make 2", "deactivate 2", "make 1"], "made anew, not activated")
+        let user = overtaken.signedIn
+        #expect(second.log.all == ["make 1", "deactivate 1", "make \(user)", "deactivate \(user)", "make 1"], "made anew, not activated")
     }
 
-    @Test("clearAll and a concurrent sign-in: the signed-out user's service never comes back")
-    func clearAllWithConcurrentUpdate() throws {
+    @Test(
+        "clearAll or .force and a concurrent update: the service kept for user 1 never comes back",
+        arguments: zip([ServiceSessionRemakePolicy.clearAll, .force], [0, 1])
+    )
+    func policyWithConcurrentUpdate(policy: ServiceSessionRemakePolicy, updateTo: Int) throws {
         for round in 0..<200 {
             let log = SessionFactoryLog()
             let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
@@ -326,7 +321,7 @@ struct SessionUpdateTests {
             // Bounded by raceOnThreads itself.
             _ = try raceOnThreads(2, seconds: 10) { index in
                 if index == 0 {
-                    mediator.updateSession(UserSession(userId: 0), remakePolicy: .clearAll)
+                    mediator.updateSession(UserSession(userId: updateTo), remakePolicy: policy)
                 } else {
                     mediator.updateSession(UserSession(userId: 3))
                 }
@@ -335,35 +330,8 @@ struct SessionUpdateTests {
                 mediator.updateSession(UserSession(userId: 1))
                 return try provider.getService()
             }
-            #expect(signedInAgain !== original, "round \(round): the old service of user 1 came back")
+            #expect(signedInAgain !== original, "round \(round): the service kept for user 1 came back")
             #expect(signedInAgain.userId == 1)
-        }
-    }
-
-    @Test(".force and a concurrent update: the service kept for the user made anew never comes back")
-    func forceWithConcurrentUpdate() throws {
-        for round in 0..<200 {
-            let log = SessionFactoryLog()
-            let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
-            let provider = HookedFactory(mode: .lazy, log: log, keep: true).serviceProvider(mediator: mediator)
-            let original = try provider.getService()
-            mediator.updateSession(UserSession(userId: 2))
-            _ = try provider.getService()
-            // Bounded by raceOnThreads itself.
-            _ = try raceOnThreads(2, seconds: 10) { index in
-                if index == 0 {
-                    mediator.updateSession(UserSession(userId: 1), remakePolicy: .force)
-                } else {
-                    mediator.updateSession(UserSession(userId: 3))
-                }
-            }
-            let signedInAgain = try withTimeLimit {
-                mediator.updateSession(UserSession(userId: 1))
-                return try provider.getService()
-            }
-            #expect(signedInAgain !== original, "round \(round): the kept service of user 1 came back")
-            #expect(signedInAgain.userId == 1)
-            #expect(!log.all.contains("activate 1"), "round \(round)")
         }
     }
 

@@ -22,15 +22,19 @@ public struct TimeLimitExceeded: Error, Equatable, CustomStringConvertible {
     public var description: String { "did not finish within \(seconds) s: a deadlock or a hang" }
 }
 
-/// Records that a wait ran out of time, and returns the error to throw.
-private func timeLimitExceeded(
-    _ seconds: Double,
+/// Waits with `wait` at most `seconds`; when the time runs out, records a failure and throws
+/// `TimeLimitExceeded`. The one time-out of the waits below.
+private func waitOrFail(
+    _ wait: (DispatchTime) -> DispatchTimeoutResult,
+    seconds: Double,
     _ comment: Comment?,
     _ sourceLocation: SourceLocation
-) -> TimeLimitExceeded {
-    let error = TimeLimitExceeded(seconds: seconds)
-    Issue.record(error, comment, sourceLocation: sourceLocation)
-    return error
+) throws {
+    guard wait(.now() + seconds) == .success else {
+        let error = TimeLimitExceeded(seconds: seconds)
+        Issue.record(error, comment, sourceLocation: sourceLocation)
+        throw error
+    }
 }
 
 /// Runs `body` on a thread of its own and waits for it at most `seconds`: a body that hangs
@@ -50,37 +54,29 @@ public func withTimeLimit<Value: Sendable>(
     }
     thread.stackSize = 8 << 20
     thread.start()
-    guard done.wait(timeout: .now() + seconds) == .success else {
-        throw timeLimitExceeded(seconds, nil, sourceLocation)
-    }
+    try waitOrFail(done.wait(timeout:), seconds: seconds, nil, sourceLocation)
     return try result.withLock { $0! }.get()
 }
 
-/// Waits at most `seconds` for `semaphore` to be signalled. When it is not (a deadlock), records
-/// a failure and throws `TimeLimitExceeded`: the test stops there instead of going on into a
-/// call that could hang as well.
-public func waitWithTimeLimit(
-    _ semaphore: DispatchSemaphore,
-    seconds: Double = 10,
-    _ comment: Comment? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
-) throws {
-    guard semaphore.wait(timeout: .now() + seconds) == .success else {
-        throw timeLimitExceeded(seconds, comment, sourceLocation)
-    }
+/// What `waitWithTimeLimit` waits for: a semaphore to be signalled, or a group to be left by
+/// every member.
+public protocol TimedWait {
+    func wait(timeout: DispatchTime) -> DispatchTimeoutResult
 }
 
-/// Waits at most `seconds` for every member of `group` to leave it; see the semaphore's
-/// `waitWithTimeLimit`.
+extension DispatchSemaphore: TimedWait {}
+extension DispatchGroup: TimedWait {}
+
+/// Waits at most `seconds` for `semaphore` (or group). When the time runs out (a deadlock),
+/// records a failure and throws `TimeLimitExceeded`: the test stops there instead of going on
+/// into a call that could hang as well.
 public func waitWithTimeLimit(
-    _ group: DispatchGroup,
+    _ semaphore: some TimedWait,
     seconds: Double = 10,
     _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
-    guard group.wait(timeout: .now() + seconds) == .success else {
-        throw timeLimitExceeded(seconds, comment, sourceLocation)
-    }
+    try waitOrFail(semaphore.wait(timeout:), seconds: seconds, comment, sourceLocation)
 }
 
 /// Runs `body` in a task of its own and waits for it at most `seconds`: a body that suspends
