@@ -22,7 +22,12 @@ enum ServiceHolder<Service> {
     func load() -> Service? {
         switch self {
         case .strong(let service): return service
-        case .weak(let reference): return reference.object as? Service
+        case .weak(let reference):
+            // Unwrapped before the cast: swiftc -O (Swift 6.3) miscompiles a generic `as?` of a
+            // nil `AnyObject?` specialized to a class type into a call of
+            // `swift_dynamicCastClass` on a null pointer, which crashes once the object died.
+            guard let object = reference.object else { return nil }
+            return object as? Service
         }
     }
 

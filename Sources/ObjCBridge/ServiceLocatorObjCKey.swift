@@ -110,7 +110,9 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
 
     /// Keys are equal when they name the same slot.
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? ServiceLocatorObjCKey else { return false }
+        // Unwrapped before the cast, as every optional the package casts (see
+        // `ServiceHolder.load()` on what the optimizer does otherwise).
+        guard let object, let other = object as? ServiceLocatorObjCKey else { return false }
         return keyID == other.keyID
     }
 

@@ -37,7 +37,10 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// The locator asked for the services this one lacks.
     public final var parent: ServiceEasyLocator? {
-        storage.parentLocator as? ServiceEasyLocator
+        // Unwrapped before the cast, as every optional object the package casts (see
+        // `ServiceHolder.load()` on what the optimizer does otherwise).
+        guard let parent = storage.parentLocator else { return nil }
+        return parent as? ServiceEasyLocator
     }
 
     /// Whether changes are refused (after `setReadOnly`).

@@ -125,7 +125,11 @@ package final class LocatorStorage: Sendable {
         if let provider = found as? ServiceProvider<Service> {
             return provider
         }
-        return Self.plainProvider(of: found) as? ServiceProvider<Service>
+        // Unwrapped before the cast, as everywhere an optional object is cast: swiftc -O
+        // (Swift 6.3) can turn a generic `as?` of a nil `AnyObject?` into a cast of a null
+        // pointer, which crashes (see `ServiceHolder.load()`).
+        guard let plain = Self.plainProvider(of: found) else { return nil }
+        return plain as? ServiceProvider<Service>
     }
 
     /// The provider without params of a slot that holds no plain provider.
@@ -155,7 +159,8 @@ package final class LocatorStorage: Sendable {
         -> ServiceProvider<Service>
     {
         let entry = try entry(id, as: Service.self)
-        guard let provider = entry.plainProvider as? ServiceProvider<Service> else {
+        // Unwrapped before the cast (see `plainProvider(_:as:)`).
+        guard let plain = entry.plainProvider, let provider = plain as? ServiceProvider<Service> else {
             throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: nil)
         }
         return provider

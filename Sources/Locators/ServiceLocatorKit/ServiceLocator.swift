@@ -30,7 +30,10 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// The locator asked for the services this one lacks.
     public final var parent: ServiceLocator? {
-        storage.parentLocator as? ServiceLocator
+        // Unwrapped before the cast, as every optional object the package casts (see
+        // `ServiceHolder.load()` on what the optimizer does otherwise).
+        guard let parent = storage.parentLocator else { return nil }
+        return parent as? ServiceLocator
     }
 
     /// Whether changes are refused (after `setReadOnly`).
