@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ServiceEasyLocatorKit
 
 @Suite("ServiceEasyLocator diagnostics: validation and errors that name the cause")
@@ -33,10 +34,15 @@ struct ServiceEasyLocatorDiagnosticsTests {
 
     @Test("A refusal of a read-only easy locator asserts at the caller's line")
     func refusalNamesCaller() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            EasyReadOnlyRefusal.run()
+        let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+            // Reached only where assertions are compiled out (release): the change stays refused.
+            #expect(EasyReadOnlyRefusal.run())
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        guard assertionStops else {
+            #expect(!output.contains("Fatal error"), "\(output)")
+            return
+        }
         #expect(
             output.contains("ServiceEasyLocatorKitTests/ServiceEasyLocatorDiagnosticsTests.swift:\(EasyReadOnlyRefusal.line)"),
             "\(output)"
@@ -47,12 +53,14 @@ struct ServiceEasyLocatorDiagnosticsTests {
 
 /// A change that a read-only easy locator refuses, on line `line`.
 private enum EasyReadOnlyRefusal {
-    static let line: UInt = #line + 6
+    static let line: UInt = #line + 7
 
-    static func run() {
+    /// Whether the locator is unchanged after the refused change.
+    static func run() -> Bool {
         let locator = ServiceEasyLocator()
         locator.addService(SharedService())
         locator.setReadOnly()
         locator.removeService(serviceType: SharedService.self)
+        return locator.getService(serviceType: SharedService.self) != nil
     }
 }

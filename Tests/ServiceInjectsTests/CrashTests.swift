@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ServiceInjects
+import TestSupport
 
 // The documented crashes, each checked in a child process: the message must name the inject
 // site (this file and the line of the attribute).
@@ -197,40 +198,51 @@ extension InjectsTests {
             #expect(stderr.contains(expected), "\(stderr)")
         }
 
+        /// What an `assertionFailure` leaves: in a debug build the crash `expectFatalError`
+        /// checks; in a release build, which compiles assertions out, no crash at all.
+        func expectAssertion(_ result: ExitTest.Result?, line: UInt, _ message: String) {
+            if assertionStops {
+                expectFatalError(result, line: line, message)
+            } else {
+                let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                #expect(!stderr.contains("Fatal error"), "\(stderr)")
+            }
+        }
+
         static let registerTwiceFix =
             "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
             + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
             + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
 
         @Test func duplicateContainerAssertsAtTheCallerAndIsLogged() async {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
                 StandardErrorInjectLogger().register()
                 Misregistration.registerTwice()
             }
             let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.twiceLine
-            expectFatalError(result, line: line,
+            expectAssertion(result, line: line,
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
         }
 
         @Test func duplicateInRegisterSomeAssertsAtTheCaller() async {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
                 Misregistration.registerSomeAfterRegister()
             }
             let line = Misregistration.someLine
-            expectFatalError(result, line: line,
+            expectAssertion(result, line: line,
                 "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
         }
 
         @Test func duplicateInAScopeNamesTheScope() async {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
                 Misregistration.registerTwiceInAScope()
             }
             let line = Misregistration.inScopeLine
-            expectFatalError(result, line: line,
+            expectAssertion(result, line: line,
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver (isolated by "
                 + "withIsolatedInjectRegistries at \(Self.file):\(Misregistration.scopeLine)); "

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ServiceLocatorKit
 
 /// A locator whose services depend on others by key, one of them missing.
@@ -94,10 +95,15 @@ struct ServiceLocatorDiagnosticsTests {
 
     @Test("A refusal of a read-only locator asserts at the caller's line")
     func refusalNamesCaller() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            ReadOnlyRefusal.run()
+        let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+            // Reached only where assertions are compiled out (release): the change stays refused.
+            #expect(ReadOnlyRefusal.run())
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        guard assertionStops else {
+            #expect(!output.contains("Fatal error"), "\(output)")
+            return
+        }
         #expect(output.contains("ServiceLocatorKitTests/ServiceLocatorDiagnosticsTests.swift:\(ReadOnlyRefusal.line)"), "\(output)")
         #expect(output.contains("ServiceLocatorKit.ServiceLocator is read-only: refused to add service"), "\(output)")
     }
@@ -105,11 +111,13 @@ struct ServiceLocatorDiagnosticsTests {
 
 /// A change that a read-only locator refuses, on line `line`.
 private enum ReadOnlyRefusal {
-    static let line: UInt = #line + 5
+    static let line: UInt = #line + 6
 
-    static func run() {
+    /// Whether the locator is unchanged after the refused change.
+    static func run() -> Bool {
         let locator = ServiceLocator()
         locator.setReadOnly()
         locator.addService(key: Keys.first, service: FirstService())
+        return locator.getService(key: Keys.first) == nil
     }
 }
