@@ -176,13 +176,14 @@ extension ServiceSource {
     /// The identities the gets of a provider of this source are recorded under.
     var recordingIdentities: [ObjectIdentifier] {
         switch self {
-        case .none, .failed: return []
-        case .lazy(let source): return [ObjectIdentifier(source)]
-        case .weak(let source): return [ObjectIdentifier(source)]
-        case .many(let source): return [ObjectIdentifier(source)]
-        case .session(let cell): return [ObjectIdentifier(cell)]
-        case .safe(let source): return [ObjectIdentifier(source.serializer)] + source.inner.source.recordingIdentities
-        case .recorded(let source): return [ObjectIdentifier(source.node)] + source.source.recordingIdentities
+        case .none, .failed: []
+        case .lazy(let source): [ObjectIdentifier(source)]
+        case .weak(let source): [ObjectIdentifier(source)]
+        case .many(let source): [ObjectIdentifier(source)]
+        case .session(let cell): [ObjectIdentifier(cell)]
+        case .safe(let source):
+            [ObjectIdentifier(source.serializer)] + source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner)]
+        case .recorded(let source): [ObjectIdentifier(source.node)] + source.source.recordingIdentities
         }
     }
 
@@ -207,7 +208,7 @@ extension ServiceProvider: GraphedProvider {
         let (mode, isSafe) = source.graphMode
         return ProviderFacts(
             service: ServiceType.self, mode: mode, isSafe: isSafe, params: nil,
-            identities: source.recordingIdentities
+            identities: source.recordingIdentities + [ObjectIdentifier(self)]
         )
     }
 

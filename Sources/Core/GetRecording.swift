@@ -1,8 +1,8 @@
 import Synchronization
 
 /// How many validations and graph recorders are running. While it is zero nothing is recorded,
-/// and recording costs one relaxed load in a get that does work anyway (a making, a cycle
-/// check); a get of a service held ready does not look at it.
+/// and recording costs one relaxed load and a branch in a get, a read of a service held ready
+/// included.
 @usableFromInline
 let getRecordingUsers = Atomic<Int>(0)
 
@@ -13,8 +13,9 @@ let getRecordingUsers = Atomic<Int>(0)
 /// - a making (`ThreadContext.withEntered`: a `lazy`, `weak`, `many`, session, params or safe
 ///   get that runs a factory), under the identity the cycle check uses;
 /// - any get of a provider made while this thread records (`RecordedSource`), under its
-///   `RecordingNode`: such a provider also records the gets of a service it holds ready, which
-///   a plain provider answers with a read that leaves no trace.
+///   `RecordingNode`, with its time;
+/// - any get of a provider asked by a recorded making (`recordGet(of:service:)`), under the
+///   provider's identity, whatever its state: a read of a service held ready is an edge too.
 ///
 /// Each thread keeps the gets it is in (`ThreadRecording.frames`), so the get that asked for a
 /// service is the innermost one when it starts.
@@ -98,6 +99,17 @@ enum GetRecording {
             }
         }
         return try result.get()
+    }
+
+    /// Records a get of the provider `node` asked by the making that runs on this thread, if
+    /// any: the edge from that making to the provider, whatever the provider's state (a service
+    /// held ready included, which runs nothing else that records).
+    @usableFromInline @inline(never)
+    static func recordGet(of node: ObjectIdentifier, service: Any.Type) {
+        guard let asker = ThreadContext.recording?.frames.last?.node else { return }
+        for log in logs() {
+            log.asked(by: asker, for: node, service: service, isCycle: false)
+        }
     }
 
     /// Records a making of `node` (`id` unless given) that `ThreadContext.withEntered` runs:

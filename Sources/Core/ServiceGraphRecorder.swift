@@ -9,12 +9,13 @@
 /// print(recorder.graph(of: services).dot())  // nodes named by the container's paths
 /// ```
 ///
-/// Every get that makes a service is recorded. Providers made while a recorder runs also
-/// record the gets of a service they hold ready, which a plain provider answers with a read
-/// that leaves no trace: start the recorder before the container is built to see every
-/// dependency. Such providers cost a call more per get for as long as they live, recording or
-/// not, so use a recorder in a debug build or a test. While no recorder or validation runs, the
-/// other providers pay nothing but one check in a get that runs a factory.
+/// Every get that a making asks for is recorded as an edge, whatever the state of the provider
+/// it gets: a read of a service already made is an edge too. Providers made while a recorder
+/// runs also record the time of every get, `atOne` makings included: start the recorder before
+/// the container is built to see every creation time. Such providers cost a call more per get
+/// for as long as they live, recording or not, so use a recorder in a debug build or a test.
+/// While no recorder or validation runs, the other providers pay one relaxed load and a branch
+/// per get.
 ///
 /// The gets of async and main-actor providers (`ServiceAsyncProvider`,
 /// `ServiceMainActorProvider`) are not recorded: the recorder sees synchronous gets, as

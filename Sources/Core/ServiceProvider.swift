@@ -201,13 +201,24 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// An instance or `atOne` service is a stored read; a made `lazy` one, an acquire load and
     /// a read (both inlined where the get is written); anything else is its source's get,
-    /// compiled once per service type.
+    /// compiled once per service type. Each also makes one relaxed load, to see whether a
+    /// validation or a graph recorder runs, which then records the get.
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
+        if GetRecording.isOn {
+            recordGet()
+        }
         if let service = readyService {
             return service
         }
         return try source.get()
+    }
+
+    /// Records this get for the validation or the graph recorder that runs, under the identity
+    /// of the provider's makings (its own, for a provider that holds its service).
+    @usableFromInline @inline(never)
+    final func recordGet() {
+        GetRecording.recordGet(of: source.recordingIdentities.first ?? ObjectIdentifier(self), service: ServiceType.self)
     }
 
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):

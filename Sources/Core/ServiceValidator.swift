@@ -25,11 +25,11 @@ public enum ServiceValidator {
     /// let report = ServiceValidator.validate(services)
     /// ```
     ///
-    /// The graph shows what each making asked for. The providers are made last to first, so
-    /// that a provider listed after those it depends on makes them itself. A get of a service
-    /// that is already there (an `atOne` service, a `lazy` one made before) is a plain read that
-    /// leaves no trace, so to see every dependency and every creation time, `atOne` ones
-    /// included, let the validator build the container: ``validate(building:)``.
+    /// The graph shows what each making asked for, a get of a service that is already there
+    /// (an `atOne` service, a `lazy` one made before) included. The providers are made last to
+    /// first, so that a provider listed after those it depends on makes them itself. The
+    /// creation time of a service made before the validation (an `atOne` one) is not known: to
+    /// see every creation time, let the validator build the container: ``validate(building:)``.
     public static func validate(_ container: Any) -> ServiceValidationReport {
         let log = GetLog()
         return GetRecording.withThreadLog(log) {

@@ -34,6 +34,21 @@ struct GraphRecorderTests {
         }
     }
 
+    @Test("Started after the services were made, a recorder draws a making's read of them, and no get outside a making")
+    func readsOfMadeServices() async {
+        await #expect(processExitsWith: .success) {
+            let services = ListedBeforeItsDependency.make()
+            #expect((try? services.healthyLazy.getService())?.url == "db://lazy")
+            let recorder = ServiceGraphRecorder()
+            _ = try? services.unrelated.getService()
+            _ = try? services.healthyLazy.getService()
+            #expect(recorder.graph(of: services).edges.isEmpty, "no get was asked by a making")
+            #expect((try? services.dependent.getService())?.url == "db://lazy")
+            recorder.stop()
+            #expect(recorder.graph(of: services).description == "dependent -> healthyLazy")
+        }
+    }
+
     @Test("Without a container the nodes are named by service type; failures and cycles are drawn")
     func withoutContainer() async {
         await #expect(processExitsWith: .success) {
@@ -51,14 +66,15 @@ struct GraphRecorderTests {
         }
     }
 
-    @Test("A recorder started after the container was built sees the makings only")
+    @Test("A recorder started after the container was built draws every get a making asks for")
     func startedLate() async {
         await #expect(processExitsWith: .success) {
             let services = AppServices.make()
             let recorder = ServiceGraphRecorder()
             _ = try? services.job.getService()
             _ = try? services.job.getService()
-            #expect(recorder.graph(of: services).description == "job -> pool")
+            // The pool reads the atOne settings, made with the container: an edge all the same.
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool")
         }
     }
 

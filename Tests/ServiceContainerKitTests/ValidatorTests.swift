@@ -71,6 +71,23 @@ final class CycleServices: @unchecked Sendable {
     }
 }
 
+/// A provider listed before the `lazy` one it needs.
+struct ListedBeforeItsDependency {
+    let dependent: ServiceProvider<Pool>
+    let healthyLazy: ServiceProvider<AppSettings>
+    let unrelated: ServiceProvider<Service>
+
+    static func make(healthyLazy: ServiceProvider<AppSettings> = .init(mode: .lazy) { AppSettings(url: "db://lazy") })
+        -> ListedBeforeItsDependency
+    {
+        ListedBeforeItsDependency(
+            dependent: ServiceProvider(mode: .lazy) { Pool(url: try healthyLazy.getService().url) },
+            healthyLazy: healthyLazy,
+            unrelated: ServiceProvider(Service())
+        )
+    }
+}
+
 final class NodeOne: Sendable {}
 struct NotAContainer: Sendable { let name = "not a container" }
 final class NodeTwo: Sendable {}
@@ -95,22 +112,32 @@ struct ValidatorTests {
         #expect(durations == durations.sorted(by: >))
     }
 
-    @Test("An existing container: the makings of the validation are in the graph, reads of ready services are not")
+    @Test("An existing container: every get a making asks for is in the graph, reads of ready services included")
     func existingContainer() {
         let services = AppServices.make()
         let report = ServiceValidator.validate(services)
         #expect(report.isValid)
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
         // The job is made first (last to first), so its making makes the pool; the settings
-        // were made with the container, and reading them leaves no trace. The converted
-        // provider runs the factory of its params provider.
-        #expect(report.graph.description == "job -> pool\nhttpLog -> log")
+        // were made with the container, and the pool's read of them is an edge all the same.
+        // The converted provider runs the factory of its params provider.
+        #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
+        // Only the makings of the validation have a time: the atOne settings were made before.
         #expect(Set(report.timings.map(\.path)) == ["pool", "job", "httpLog"])
         // The providers are plain ones: not recorded.
         guard case .lazy = services.pool.source else {
             Issue.record("a provider made outside a validation should not record")
             return
         }
+    }
+
+    @Test("A provider listed before the lazy one it needs: its making reads the made service, and that is an edge")
+    func readOfAMadeLazyServiceIsAnEdge() {
+        let services = ListedBeforeItsDependency.make()
+        // Made last to first: `healthyLazy` is made before `dependent` asks for it.
+        let report = ServiceValidator.validate(services)
+        #expect(report.isValid)
+        #expect(report.graph.description == "dependent -> healthyLazy")
     }
 
     @Test("Providers made while the validator builds record every get; others do not")
@@ -168,8 +195,9 @@ struct ValidatorTests {
             #expect(report.skipped.first?.reason == "nil: no provider to make")
             #expect(report.graph.nodes.map { $0.failure != nil } == [true, true, false, true])
         }
-        // Built by the validator, the pool's dependency on the failed settings is drawn.
+        // Built by the validator or not, the pool's dependency on the failed settings is drawn.
         #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings")
+        #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings")
     }
 
     @Test("A cycle fails each provider on it, and the graph marks its edges")
