@@ -73,8 +73,14 @@ let package = Package(
         ),
         // The C allocator's statistics, for the benchmark's count of heap bytes.
         .systemLibrary(name: "CMalloc", path: "Benchmarks/CMalloc"),
-        // Time limits for the tests that could hang, shared by the test targets; in no product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // Time limits for the tests that could hang, shared by the test targets; in no product;
+        // and the heap in use, for the tests that check that memory stays flat.
+        .target(
+            name: "TestSupport",
+            dependencies: [.target(name: "CMalloc", condition: .when(platforms: [.linux]))],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "ServiceContainerKitTests",
             dependencies: ["ServiceContainerKit", "TestSupport"],

@@ -1,0 +1,34 @@
+#if canImport(CMalloc)
+import CMalloc
+#endif
+
+/// The bytes the C allocator has handed out and not taken back (small blocks and mapped ones),
+/// from its statistics (`mallinfo2`); 0 where they cannot be read.
+///
+/// The heap is the process's, so a test that compares two readings runs in a process of its
+/// own (an exit test), where no other test allocates in between.
+public func heapInUse() -> Int {
+    #if canImport(CMalloc)
+    let info = mallinfo2()
+    return Int(info.uordblks + info.hblkhd)
+    #else
+    return 0
+    #endif
+}
+
+/// How many bytes the heap grew by per call of `body` over `count` calls, after `warmUp` calls
+/// that fill the caches a first call fills (type metadata, the thread's context). `settle` runs
+/// before each reading, for work that finishes on another thread (a logger's queue).
+public func heapGrowthPerCall(
+    count: Int,
+    warmUp: Int = 50_000,
+    settle: () -> Void = {},
+    _ body: () -> Void
+) -> Double {
+    for _ in 0..<warmUp { body() }
+    settle()
+    let before = heapInUse()
+    for _ in 0..<count { body() }
+    settle()
+    return Double(heapInUse() - before) / Double(count)
+}
