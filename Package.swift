@@ -20,7 +20,15 @@ let package = Package(
         .executable(name: "ServiceContainerKitBenchmarks", targets: ["ServiceContainerKitBenchmarks"]),
     ],
     targets: [
-        .target(name: "ServiceContainerKit", path: "Sources/Core", swiftSettings: settings),
+        .target(
+            name: "ServiceContainerKit",
+            dependencies: ["CRecordingFlag"],
+            path: "Sources/Core",
+            swiftSettings: settings
+        ),
+        // The count of running validations and graph recorders, as a C global so that a get
+        // inlined into an app reads it with one load (see its header).
+        .target(name: "CRecordingFlag", path: "Sources/CRecordingFlag"),
         .target(
             name: "ServiceInjects",
             dependencies: ["ServiceContainerKit"],

@@ -176,7 +176,8 @@ extension ServiceSource {
     /// The identities the gets of a provider of this source are recorded under.
     var recordingIdentities: [ObjectIdentifier] {
         switch self {
-        case .none, .failed: []
+        case .none: []
+        case .failed(let source): [ObjectIdentifier(source)]
         case .lazy(let source): [ObjectIdentifier(source)]
         case .weak(let source): [ObjectIdentifier(source)]
         case .many(let source): [ObjectIdentifier(source)]

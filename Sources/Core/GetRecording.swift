@@ -1,15 +1,9 @@
-import Synchronization
-
-/// How many validations and graph recorders are running. While it is zero nothing is recorded,
-/// and recording costs one relaxed load and a branch in a get, a read of a service held ready
-/// included.
-@usableFromInline
-let getRecordingUsers = Atomic<Int>(0)
+import CRecordingFlag
 
 /// Records which provider's get asked for which, for `ServiceValidator` and
 /// `ServiceGraphRecorder`: the one mechanism behind both.
 ///
-/// Two kinds of gets are recorded, each with the identity of what it runs in:
+/// Three kinds of gets are recorded, each with the identity of what it runs in:
 /// - a making (`ThreadContext.withEntered`: a `lazy`, `weak`, `many`, session, params or safe
 ///   get that runs a factory), under the identity the cycle check uses;
 /// - any get of a provider made while this thread records (`RecordedSource`), under its
@@ -21,9 +15,18 @@ let getRecordingUsers = Atomic<Int>(0)
 /// service is the innermost one when it starts.
 @usableFromInline
 enum GetRecording {
-    /// Whether any validation or recorder runs: the one check on the paths that do work.
+    /// Whether any validation or recorder runs: the one check of a get while nothing records,
+    /// one relaxed load of a C global (`CRecordingFlag.h` says why C) and a branch.
     @inlinable
-    static var isOn: Bool { getRecordingUsers.load(ordering: .relaxed) != 0 }
+    static var isOn: Bool { sck_recording_users_load() != 0 }
+
+    /// How many validations and graph recorders are running.
+    static var users: Int { sck_recording_users_load() }
+
+    /// Counts a validation or a recorder that starts (`1`) or ends (`-1`).
+    static func count(_ delta: Int) {
+        sck_recording_users_add(delta)
+    }
 
     /// The logs of the recorders running on every thread.
     static let recorders = Locked<[GetLog]>([])
@@ -42,9 +45,9 @@ enum GetRecording {
         let recording = ThreadContext.recordingState
         let outer = recording.log
         recording.log = log
-        getRecordingUsers.add(1, ordering: .relaxed)
+        count(1)
         defer {
-            getRecordingUsers.subtract(1, ordering: .relaxed)
+            count(-1)
             recording.log = outer
         }
         return try body()

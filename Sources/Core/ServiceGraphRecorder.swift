@@ -28,7 +28,7 @@ public final class ServiceGraphRecorder: Sendable {
     public init() {
         running.withLock { $0 = true }
         GetRecording.recorders.withLock { $0.append(log) }
-        getRecordingUsers.add(1, ordering: .relaxed)
+        GetRecording.count(1)
     }
 
     deinit {
@@ -50,7 +50,7 @@ public final class ServiceGraphRecorder: Sendable {
         GetRecording.recorders.withLock { recorders in
             recorders.removeAll { $0 === log }
         }
-        getRecordingUsers.subtract(1, ordering: .relaxed)
+        GetRecording.count(-1)
     }
 
     /// The graph of what was recorded so far.

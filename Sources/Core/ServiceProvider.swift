@@ -205,17 +205,18 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// validation or a graph recorder runs, which then records the get.
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
-        if GetRecording.isOn {
-            recordGet()
-        }
         if let service = readyService {
+            if GetRecording.isOn {
+                recordGet()
+            }
             return service
         }
         return try source.get()
     }
 
-    /// Records this get for the validation or the graph recorder that runs, under the identity
-    /// of the provider's makings (its own, for a provider that holds its service).
+    /// Records a get of the service held ready for the validation or the graph recorder that
+    /// runs, under the identity of the provider's makings (its own, for a provider that holds
+    /// its service). A get of any other state is recorded by `ServiceSource.get()`.
     @usableFromInline @inline(never)
     final func recordGet() {
         GetRecording.recordGet(of: source.recordingIdentities.first ?? ObjectIdentifier(self), service: ServiceType.self)

@@ -22,6 +22,9 @@ enum ServiceSource<Service> {
     /// where the get is written.
     @inlinable @inline(never)
     func get() throws(ServiceObtainError) -> Service {
+        if GetRecording.isOn {
+            recordGet()
+        }
         switch self {
         case .none: preconditionFailure("a provider of an instance has no other source")
         case .lazy(let source): return try source.get()
@@ -31,6 +34,15 @@ enum ServiceSource<Service> {
         case .safe(let source): return try source.get()
         case .failed(let source): throw source.error
         case .recorded(let source): return try source.get()
+        }
+    }
+
+    /// Records this get for the validation or the graph recorder that runs, under the identity
+    /// of the provider's makings.
+    @usableFromInline @inline(never)
+    func recordGet() {
+        if let identity = recordingIdentities.first {
+            GetRecording.recordGet(of: identity, service: Service.self)
         }
     }
 

@@ -3,9 +3,11 @@ import Synchronization
 // Every construct of the package that leaves out a check the compiler or the runtime would
 // make lives in this file, with the invariant that makes it safe and the benchmark case that
 // misses its target without it (`swift run -c release ServiceContainerKitBenchmarks`). Each
-// was measured by putting the checked form back. (The one other raw memory of the package is
-// the per-thread `ThreadContext`, which the pthread thread-local API hands out as a pointer;
-// only its own file touches it.)
+// was measured by putting the checked form back. (The other raw memory of the package is the
+// per-thread `ThreadContext`, which the pthread thread-local API hands out as a pointer, only
+// its own file touches it; and the count of running validations and recorders, a C global
+// behind two relaxed atomic functions, `Sources/CRecordingFlag`, whose header says why and
+// which case measures it.)
 
 // MARK: - OnceCell
 

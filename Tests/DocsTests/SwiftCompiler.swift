@@ -90,7 +90,7 @@ struct SwiftCompiler: Sendable {
         let main = directory.appendingPathComponent("main.swift")
         try source.write(to: main, atomically: true, encoding: .utf8)
 
-        var searchPaths = ["-I", modules.path]
+        var searchPaths = ["-I", modules.path] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
         if let standIn {
             guard let standInSource = StandInModules.sources[standIn] else {
                 throw SetupError(description: "no stand-in of module \(standIn) in StandInModules")
@@ -112,6 +112,17 @@ struct SwiftCompiler: Sendable {
             "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm",
         ] + searchPaths + [main.path]
         return try run(arguments)
+    }
+
+    /// The module maps of the build's C targets (`<target>.build/module.modulemap`, beside
+    /// `Modules`), which a product module imports.
+    var cModuleMaps: [URL] {
+        let build = modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
+        let entries = (try? FileManager.default.contentsOfDirectory(at: build, includingPropertiesForKeys: nil)) ?? []
+        return entries.filter { $0.pathExtension == "build" }
+            .map { $0.appendingPathComponent("module.modulemap") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .sorted { $0.path < $1.path }
     }
 
     /// Builds `source` as the interface of module `name` (its `.swiftmodule`, nothing to link)

@@ -22,7 +22,7 @@ struct GraphRecorderTests {
             recorder.stop()
             recorder.stop()  // again: nothing more
             #expect(!recorder.isRecording)
-            #expect(getRecordingUsers.load(ordering: .relaxed) == 0)
+            #expect(GetRecording.users == 0)
             // Gets after the stop are not recorded, and the providers still work.
             let later = ServiceProvider(mode: .lazy) { try services.pool.getService().url }
             #expect((try? later.getService()) == "db://local")
@@ -104,7 +104,7 @@ struct GraphRecorderTests {
                 let recorder = ServiceGraphRecorder()
                 #expect(recorder.isRecording)
             }
-            #expect(getRecordingUsers.load(ordering: .relaxed) == 0)
+            #expect(GetRecording.users == 0)
             #expect(GetRecording.recorders.withLock { $0.isEmpty })
         }
     }
