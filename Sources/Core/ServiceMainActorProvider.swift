@@ -1,3 +1,5 @@
+import Foundation
+
 /// A provider of a service that belongs to the main actor: it is made on the main actor and got
 /// there, and code elsewhere must `await` it. The compiler checks both, since the provider
 /// itself is isolated to the main actor.
@@ -21,20 +23,31 @@
 /// The modes are those of ``ServiceProvider``; the main actor runs one get at a time, so a
 /// `lazy` or `weak` service is made once without any lock. A factory that gets its own service
 /// again fails with `ServiceFactoryError.dependencyCycle`.
+///
+/// A provider of a closure can be made anywhere, so that a container built off the main actor
+/// may hold one: only its gets run on the main actor. An `atOne` service is made at once when
+/// the provider is made on the main actor, and at its first get otherwise.
 @MainActor
 public final class ServiceMainActorProvider<ServiceType> {
-    private var state: State
+    // The mode and the factory never change, and are `Sendable`: any thread may make a provider.
+    private let mode: ServiceFactoryMode
+    private let factory: (@MainActor () throws -> ServiceType)?
+    private var state: State = .unmade
 
     private enum State {
+        /// Nothing made yet; for `many`, nothing is ever kept.
+        case unmade
         case ready(ServiceType)
+        /// The error of an `atOne` factory, kept for every get.
         case failed(ServiceObtainError)
-        case lazy(() throws -> ServiceType)
-        case weak(() throws -> ServiceType, ServiceHolder<ServiceType>?)
-        case many(() throws -> ServiceType)
+        /// The last service of a `weak` provider, while it lives.
+        case weak(ServiceHolder<ServiceType>)
     }
 
     /// A provider that always gives `service`.
     public init(_ service: ServiceType) {
+        mode = .atOne
+        factory = nil
         state = .ready(service)
     }
 
@@ -44,24 +57,27 @@ public final class ServiceMainActorProvider<ServiceType> {
         self.init(mode: factory.mode) { try factory.makeService() }
     }
 
-    /// A provider that makes the service with `factory` on the main actor, kept as `mode` says;
-    /// an `atOne` service is made here.
+    /// A provider that makes the service with `factory` on the main actor, kept as `mode` says.
+    /// It can be made on any thread: an `atOne` service is made here when this runs on the main
+    /// actor, and at the first get otherwise.
     ///
     /// ```swift
     /// let settingsModel = ServiceMainActorProvider(mode: .lazy) { SettingsViewModel() }
     /// ```
-    public init(mode: ServiceFactoryMode, factory: @escaping @MainActor () throws -> ServiceType) {
-        switch mode {
-        case .atOne:
-            state = .many(factory)
-            switch make(factory) {
-            case .success(let service): state = .ready(service)
-            case .failure(let error): state = .failed(error)
+    public nonisolated init(mode: ServiceFactoryMode, factory: @escaping @MainActor () throws -> ServiceType) {
+        self.mode = mode
+        self.factory = factory
+        if mode == .atOne, Self.isOnMainActor {
+            MainActor.assumeIsolated {
+                _ = getServiceAsResult()
             }
-        case .lazy: state = .lazy(factory)
-        case .weak: state = .weak(factory, nil)
-        case .many: state = .many(factory)
         }
+    }
+
+    /// Whether the caller runs on the main actor: on the main thread, or in a block of the main
+    /// queue, which is the main actor's executor and which Linux does not tie to the main thread.
+    private nonisolated static var isOnMainActor: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
@@ -71,19 +87,29 @@ public final class ServiceMainActorProvider<ServiceType> {
             return service
         case .failed(let error):
             throw error
-        case .lazy(let factory):
-            let service = try make(factory).get()
-            state = .ready(service)
-            return service
-        case .weak(let factory, let held):
-            if let service = held?.load() {
+        case .weak(let held):
+            if let service = held.load() {
                 return service
             }
-            let service = try make(factory).get()
-            state = .weak(factory, ServiceHolder(service, weakly: true))
+        case .unmade:
+            break
+        }
+        guard let factory else {
+            preconditionFailure("a provider of an instance has no factory")
+        }
+        switch make(factory) {
+        case .success(let service):
+            switch mode {
+            case .atOne, .lazy: state = .ready(service)
+            case .weak: state = ServiceHolder(service, weakly: true).map(State.weak) ?? .unmade
+            case .many: break
+            }
             return service
-        case .many(let factory):
-            return try make(factory).get()
+        case .failure(let error):
+            if mode == .atOne {
+                state = .failed(error)
+            }
+            throw error
         }
     }
 
@@ -118,3 +144,10 @@ public final class ServiceMainActorProvider<ServiceType> {
         }
     }
 }
+
+/// A mark set on the main queue, which `DispatchQueue.getSpecific` finds only in its blocks.
+private let mainQueueMark: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()

@@ -59,7 +59,7 @@ enum GetKind: String, Codable, Sendable, CaseIterable {
     case instance, atOne, lazy, weak, many, session, safe, params
 }
 
-@Suite("Heap: gets leave memory flat")
+@Suite("Heap: gets leave memory flat", .disabled(if: underThreadSanitizer, "ThreadSanitizer's allocator is not the C allocator"))
 struct HeapTests {
     /// Turns Swift Testing's capture of thrown errors off for the child processes started from
     /// now on; set once, before the first of them starts.

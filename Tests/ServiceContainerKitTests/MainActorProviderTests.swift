@@ -41,9 +41,58 @@ private nonisolated func getAsyncElsewhere(_ provider: ServiceAsyncProvider<View
     try await provider.getService()
 }
 
+/// A container of main-actor providers, built in a synchronous function that is not isolated to
+/// the main actor, as an app's container builder is; the factories count their calls.
+private struct OffMainServices: Sendable {
+    let atOne: ServiceMainActorProvider<ViewModel>
+    let failingAtOne: ServiceMainActorProvider<ViewModel>
+    let lazy: ServiceMainActorProvider<ViewModel>
+    let weak: ServiceMainActorProvider<ViewModel>
+    let many: ServiceMainActorProvider<ViewModel>
+    let calls: Counter
+
+    nonisolated static func make() -> OffMainServices {
+        let calls = Counter()
+        let make: @MainActor () throws -> ViewModel = { ViewModel(number: calls.increment()) }
+        return OffMainServices(
+            atOne: ServiceMainActorProvider(mode: .atOne, factory: make),
+            failingAtOne: ServiceMainActorProvider(mode: .atOne) { throw TestError(code: calls.increment()) },
+            lazy: ServiceMainActorProvider(mode: .lazy, factory: make),
+            weak: ServiceMainActorProvider(mode: .weak, factory: make),
+            many: ServiceMainActorProvider(mode: .many, factory: make),
+            calls: calls
+        )
+    }
+}
+
 @MainActor
 @Suite("Main-actor providers")
 struct MainActorProviderTests {
+    @Test("Made off the main actor, providers of every mode make nothing until their first get")
+    func madeOffTheMainActor() async throws {
+        let services = await Task.detached { OffMainServices.make() }.value
+        #expect(services.calls.count == 0, "an atOne service made off the main actor waits for its first get")
+        #expect(try services.atOne.getService().number == 1)
+        #expect(try services.atOne.getService().number == 1)
+        // A failed atOne making is kept, as when it is made at once.
+        for _ in 0..<2 {
+            let error = #expect(throws: ServiceObtainError.self) { try services.failingAtOne.getService() }
+            #expect(error?.error as? TestError == TestError(code: 2))
+        }
+        #expect(try services.lazy.getService() === services.lazy.getService())
+        let held = try services.weak.getService()
+        #expect(try services.weak.getService() === held)
+        #expect(try services.many.getService() !== services.many.getService())
+        #expect(services.calls.count == 6)
+    }
+
+    @Test("Made on the main actor, an atOne provider of a closure makes its service at once")
+    func closureAtOneOnTheMainActor() throws {
+        let services = OffMainServices.make()
+        #expect(services.calls.count == 2, "both atOne services are made with their providers")
+        #expect(try services.atOne.getService().number == 1)
+        #expect(services.calls.count == 2)
+    }
     @Test("An atOne service is made on the main actor when the provider is made")
     func atOne() throws {
         let factory = ViewModelFactory(mode: .atOne)
@@ -117,6 +166,22 @@ struct MainActorProviderTests {
         let service = try await getAsyncElsewhere(provider)
         #expect(service.number == 1)
         #expect(try await provider.getService() === service)
+    }
+
+    @Test("An async get runs on its caller's executor: a wrapped synchronous provider is made on the main actor")
+    func asyncGetStaysOnTheCallersExecutor() async throws {
+        let key = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
+        // A plain provider's factory runs wherever its get runs: here, in the async get.
+        let onMainQueue = ServiceAsyncProvider(ServiceProvider<Service>(mode: .many) {
+            Service(number: DispatchQueue.getSpecific(key: key) ?? 0)
+        })
+        #expect(try await onMainQueue.getService().number == 1, "awaited on the main actor, the get ran there")
+        #expect(await onMainQueue.getServiceAsOptional()?.number == 1)
+        #expect(try await onMainQueue.getServiceAsResult().get().number == 1)
+        let elsewhere = await Task.detached { try? await onMainQueue.getService() }.value
+        #expect(elsewhere?.number == 0, "awaited off the main actor, the get ran there")
     }
 
     @Test("A factory that gets its own service fails with a cycle")

@@ -1,6 +1,9 @@
 #if canImport(CMalloc)
 import CMalloc
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The bytes the C allocator has handed out and not taken back (small blocks and mapped ones),
 /// from its statistics (`mallinfo2`); 0 where they cannot be read.
@@ -32,3 +35,16 @@ public func heapGrowthPerCall(
     settle()
     return Double(heapInUse() - before) / Double(count)
 }
+
+/// Whether this process runs under ThreadSanitizer, whose allocator the C allocator's
+/// statistics do not see and which makes every get many times slower: the heap tests, which
+/// check memory and not concurrency, do not run there.
+public let underThreadSanitizer: Bool = {
+    #if canImport(Glibc)
+    guard let program = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(program) }
+    return dlsym(program, "__tsan_init") != nil
+    #else
+    return false
+    #endif
+}()
