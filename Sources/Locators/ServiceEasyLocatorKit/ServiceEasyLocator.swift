@@ -228,13 +228,13 @@ open class ServiceEasyLocator: @unchecked Sendable {
     // MARK: - Getting
 
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
         storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
         storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
     }

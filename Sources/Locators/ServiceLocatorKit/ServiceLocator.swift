@@ -217,7 +217,7 @@ open class ServiceLocator: @unchecked Sendable {
     // MARK: - Getting
 
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
         storage.plainProvider(key.keyID, as: Key.ServiceType.self)?.getServiceAsOptional()
     }
