@@ -1,3 +1,5 @@
+import Foundation
+
 /// The measured operation run `iterations` times in a loop of its own.
 typealias BenchmarkBody = (_ iterations: Int) -> Void
 
@@ -17,6 +19,20 @@ struct BenchmarkCase {
         var setUpSubject: (_ iterations: Int) -> Void = { _ in }
         /// The same for `baseline`.
         var setUpBaseline: (_ iterations: Int) -> Void = { _ in }
+        /// Checks, once before the case is measured, that the subject gives what it must (the
+        /// release build is what is measured, and what users ship): what differs, or `nil`.
+        var probe: () -> String? = { nil }
+    }
+
+    /// The bodies of this case, after its probe passed; a failed probe ends the program with
+    /// status 1, naming the case, before anything is measured.
+    func preparedAndProbed() -> Bodies {
+        let bodies = prepare()
+        if let failure = bodies.probe() {
+            FileHandle.standardError.write(Data("error: the probe of \(name) failed: \(failure)\n".utf8))
+            exit(1)
+        }
+        return bodies
     }
 
     /// Unique name, `product/what is measured`; `--filter` matches it.

@@ -66,9 +66,37 @@ enum CoreCases {
             let stored = Holder(try! provider.value.getService())
             return .init(
                 subject: { repeatOperation($0, on: provider, get) },
-                baseline: { repeatOperation($0, on: stored, readStored) }
+                baseline: { repeatOperation($0, on: stored, readStored) },
+                probe: { probeKeptService(make) ?? (get(provider) === stored.value ? nil : "a get gave another service") }
             )
         }
+    }
+
+    /// Switches the session of a new provider back and forth, getting and releasing its service
+    /// each time: the service is the current session's, and the one kept for a session comes back.
+    static func probeSessionSwitches() -> String? {
+        let mediator = ServiceSessionMediator(session: BenchSession(id: 1))
+        let provider = BenchSessionFactory().serviceProvider(mediator: mediator)
+        var numbers: [Int] = []
+        for id in [1, 2, 1, 2] {
+            mediator.updateSession(BenchSession(id: id))
+            guard let service = try? provider.getService() else { return "no service for session \(id)" }
+            numbers.append(service.number)
+        }
+        return numbers == [1, 2, 1, 2] ? nil : "sessions 1, 2, 1, 2 gave services \(numbers)"
+    }
+
+    /// Gets a service of a new provider from `make`, lets it go, and gets one again: a provider
+    /// that keeps its service gives the same one (and a weak one, whose service died, a new one)
+    /// with the number it was made with.
+    static func probeKeptService(_ make: () -> ServiceProvider<BenchService>) -> String? {
+        let provider = make()
+        weak var released: BenchService?
+        do { released = try? provider.getService() }
+        guard let again = try? provider.getService() else { return "no service after the first was released" }
+        guard again.number == 1 else { return "the service got after a release is number \(again.number), not 1" }
+        if released != nil, released !== again { return "a kept service was replaced" }
+        return nil
     }
 
     // MARK: - Made on every get: the target is calling the factory closure yourself
@@ -81,7 +109,8 @@ enum CoreCases {
                 let closure = Holder(factory)
                 return .init(
                     subject: { repeatOperation($0, on: provider, get) },
-                    baseline: { repeatOperation($0, on: closure, call) }
+                    baseline: { repeatOperation($0, on: closure, call) },
+                    probe: { get(provider) !== get(provider) ? nil : "two gets gave the same service" }
                 )
             },
             BenchmarkCase("core/params get", baseline: paramsClosureCall, target: 1.3) {
@@ -98,6 +127,10 @@ enum CoreCases {
                         for index in 0..<iterations {
                             blackHole(call(closure, params: index))
                         }
+                    },
+                    probe: {
+                        let numbers = [get(provider, params: 3).number, get(provider, params: 5).number]
+                        return numbers == [3, 5] ? nil : "params 3 and 5 made services \(numbers)"
                     }
                 )
             },
@@ -226,7 +259,8 @@ enum CoreCases {
                             repeatOperation(iterations, on: provider, get)
                         }
                     },
-                    baseline: { repeatOperation($0, on: stored, readStored) }
+                    baseline: { repeatOperation($0, on: stored, readStored) },
+                    probe: { probeSessionSwitches() ?? (get(provider) === stored.value ? nil : "a get gave another service") }
                 )
             },
             BenchmarkCase(

@@ -53,7 +53,7 @@ struct Harness {
     let settings: HarnessSettings
 
     func run(_ benchmark: BenchmarkCase) -> CaseResult {
-        let bodies = benchmark.prepare()
+        let bodies = benchmark.preparedAndProbed()
         let operations = benchmark.operationsPerIteration
         let clock: BenchmarkClock = benchmark.runsOnOtherThreads ? .wall : .threadCPU
         let subject = Timed(body: bodies.subject, setUp: bodies.setUpSubject)

@@ -20,7 +20,7 @@ enum InstructionCount {
 
     /// Runs the bodies of `benchmark` in the four counted functions.
     static func runCounted(_ benchmark: BenchmarkCase) {
-        let bodies = benchmark.prepare()
+        let bodies = benchmark.preparedAndProbed()
         // Warm up: lazy services are made, code and caches are touched once.
         bodies.setUpSubject(64)
         bodies.subject(64)
