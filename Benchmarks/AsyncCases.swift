@@ -9,19 +9,20 @@ import Synchronization
 /// are timed in wall time.
 enum AsyncCases {
     static var all: [BenchmarkCase] {
-        [lazyGet, concurrentFirstGets]
+        [lazyGet, madeGetOnMainActor, madeGetInTask, concurrentFirstGets]
     }
 
     // MARK: - Operations
 
+    /// Runs on the caller's executor, as a get does (`nonisolated(nonsending)`).
     @inline(never)
-    static func get<Service>(_ holder: Holder<ServiceAsyncProvider<Service>>) async -> Service {
+    nonisolated(nonsending) static func get<Service>(_ holder: Holder<ServiceAsyncProvider<Service>>) async -> Service {
         try! await holder.value.getService()
     }
 
     /// The baseline: a plain `async` function that returns a stored reference.
     @inline(never)
-    static func readStoredAsync<Value: AnyObject>(_ holder: Holder<Value>) async -> Value {
+    nonisolated(nonsending) static func readStoredAsync<Value: AnyObject>(_ holder: Holder<Value>) async -> Value {
         holder.value
     }
 
@@ -60,6 +61,77 @@ enum AsyncCases {
                     runInTask {
                         for _ in 0..<iterations {
                             blackHole(await readStoredAsync(stored))
+                        }
+                    }
+                }
+            )
+        }
+    }
+
+    /// Runs `body` on the main actor and waits for it (the main thread services the main queue).
+    static func runOnMainActor(_ body: @escaping @MainActor @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task { @MainActor in
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// A get of a made async service awaited on the main actor, against a synchronous get of a
+    /// made service there: a get that runs on its caller's executor costs about the same.
+    static var madeGetOnMainActor: BenchmarkCase {
+        BenchmarkCase(
+            "core/async get (made), main actor",
+            baseline: "sync get of a made service",
+            target: 2.0,
+            runsOnOtherThreads: true
+        ) {
+            let provider = Holder(ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
+            let sync = Holder(ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
+            runOnMainActor { _ = await get(provider) }
+            return .init(
+                subject: { iterations in
+                    runOnMainActor {
+                        for _ in 0..<iterations {
+                            blackHole(try! await provider.value.getService())
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    runOnMainActor {
+                        for _ in 0..<iterations {
+                            blackHole(try! sync.value.getService())
+                        }
+                    }
+                }
+            )
+        }
+    }
+
+    /// The same in a task, on the global executor.
+    static var madeGetInTask: BenchmarkCase {
+        BenchmarkCase(
+            "core/async get (made), task",
+            baseline: "sync get of a made service",
+            target: 2.0,
+            runsOnOtherThreads: true
+        ) {
+            let provider = Holder(ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
+            let sync = Holder(ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
+            runInTask { _ = await get(provider) }
+            return .init(
+                subject: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            blackHole(try! await provider.value.getService())
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    runInTask {
+                        for _ in 0..<iterations {
+                            blackHole(try! sync.value.getService())
                         }
                     }
                 }

@@ -19,7 +19,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         )
     }
 
-    func get() async throws(ServiceObtainError) -> Service {
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         let context = TaskContext.current
         if let cycle = context.cycle(at: ObjectIdentifier(self), Service.self) {
             throw cycle

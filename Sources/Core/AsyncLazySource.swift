@@ -22,7 +22,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         state = Locked(State(factory: factory))
     }
 
-    func get() async throws(ServiceObtainError) -> Service {
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
             step: { isCancelled in

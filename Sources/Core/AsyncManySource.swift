@@ -11,7 +11,7 @@ final class AsyncManySource<Service: Sendable>: Sendable {
         self.id = id
     }
 
-    func get() async throws(ServiceObtainError) -> Service {
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await Self.make(id: id ?? ObjectIdentifier(self), factory).get()
     }
 

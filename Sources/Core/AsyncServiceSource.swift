@@ -33,7 +33,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
 
     /// The service, or why it cannot be had.
     @usableFromInline
-    func get() async throws(ServiceObtainError) -> Service {
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         switch self {
         case .none: preconditionFailure("an async provider of an instance has no other source")
         case .atOne(let source): return try await source.get()

@@ -20,7 +20,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
         self.factory = factory
     }
 
-    func get() async throws(ServiceObtainError) -> Service {
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
             step: { isCancelled in

@@ -21,12 +21,12 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     }
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
-    public func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
+    public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
         try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }.get()
     }
 
     /// A service made for `params`, or the error, as a `Result`.
-    public func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
+    public nonisolated(nonsending) func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService(params: params))
         } catch {
@@ -35,7 +35,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     }
 
     /// A service made for `params`, or `nil` when it cannot be made.
-    public func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
+    public nonisolated(nonsending) func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
         try? await getService(params: params)
     }
 

@@ -80,7 +80,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// A service held ready (an instance, or a made `atOne` or `lazy` one) is read without
     /// suspending; anything else is its source's get.
     @inlinable @inline(__always)
-    public func getService() async throws(ServiceObtainError) -> ServiceType {
+    public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
         if let service = ready?.value ?? instance {
             return service
         }
@@ -89,7 +89,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
 
     /// The service or the error, as a `Result`.
     @inlinable
-    public func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
+    public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService())
         } catch {
@@ -99,7 +99,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
 
     /// The service, or `nil` when it cannot be had.
     @inlinable
-    public func getServiceAsOptional() async -> ServiceType? {
+    public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         try? await getService()
     }
 }
