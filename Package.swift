@@ -22,13 +22,14 @@ let package = Package(
     targets: [
         .target(
             name: "ServiceContainerKit",
-            dependencies: ["CRecordingFlag"],
+            dependencies: ["CServiceContainerKit"],
             path: "Sources/Core",
             swiftSettings: settings
         ),
-        // The count of running validations and graph recorders, as a C global so that a get
-        // inlined into an app reads it with one load (see its header).
-        .target(name: "CRecordingFlag", path: "Sources/CRecordingFlag"),
+        // The two globals a get reads (the count of running validations and recorders, and the
+        // thread's context), in C so that a get inlined into an app reads each with one load
+        // (see its header).
+        .target(name: "CServiceContainerKit", path: "Sources/CServiceContainerKit"),
         .target(
             name: "ServiceInjects",
             dependencies: ["ServiceContainerKit"],

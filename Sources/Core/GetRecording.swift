@@ -1,4 +1,4 @@
-import CRecordingFlag
+import CServiceContainerKit
 
 /// Records which provider's get asked for which, for `ServiceValidator` and
 /// `ServiceGraphRecorder`: the one mechanism behind both.
@@ -16,7 +16,7 @@ import CRecordingFlag
 @usableFromInline
 enum GetRecording {
     /// Whether any validation or recorder runs: the one check of a get while nothing records,
-    /// one relaxed load of a C global (`CRecordingFlag.h` says why C) and a branch.
+    /// one relaxed load of a C global (`CServiceContainerKit.h` says why C) and a branch.
     @inlinable
     static var isOn: Bool { sck_recording_users_load() != 0 }
 

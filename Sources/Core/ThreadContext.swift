@@ -1,3 +1,5 @@
+import CServiceContainerKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,8 +17,8 @@ import Darwin
 /// raised while the thread delivers another is dropped, so a logger cannot re-enter itself.
 ///
 /// Each thread has its own context, so nothing here is synchronized. It is plain memory reached
-/// through a thread-specific pointer, not an object, so entering it on a get costs no reference
-/// counting.
+/// through a C thread-local pointer (`sck_thread_context`, one load), not an object, so entering
+/// it on a get costs no reference counting. A pthread key frees it when the thread exits.
 @usableFromInline
 package struct ThreadContext {
     @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
@@ -31,14 +33,7 @@ package struct ThreadContext {
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
     static var current: UnsafeMutablePointer<ThreadContext> {
-        current(key: threadContextKey)
-    }
-
-    /// `current`, for callers that keep `threadContextKey` at hand (reading the global checks
-    /// that it is initialized).
-    @inlinable
-    static func current(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
-        if let raw = pthread_getspecific(key) {
+        if let raw = sck_thread_context_get() {
             return raw.assumingMemoryBound(to: ThreadContext.self)
         }
         return makeCurrent()
@@ -57,7 +52,8 @@ package struct ThreadContext {
                 recording: nil
             )
         )
-        pthread_setspecific(threadContextKey, context)
+        pthread_setspecific(threadContextKey, context)  // for its destructor, at the thread's exit
+        sck_thread_context_set(context)
         return context
     }
 
@@ -100,10 +96,9 @@ package struct ThreadContext {
         _ id: ObjectIdentifier,
         service: Service.Type,
         node: ObjectIdentifier? = nil,
-        key: pthread_key_t = threadContextKey,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        let context = current(key: key)
+        let context = current
         if context.pointee.contains(id) {
             throw cycleError(Service.self, id: id)
         }
@@ -209,7 +204,7 @@ extension ThreadContext {
     }
 }
 
-@usableFromInline
+/// The key whose destructor frees a thread's context when the thread exits.
 let threadContextKey: pthread_key_t = {
     var key = pthread_key_t()
     let rc = pthread_key_create(&key) { raw in
@@ -218,6 +213,9 @@ let threadContextKey: pthread_key_t = {
         #else
         guard let context = raw?.assumingMemoryBound(to: ThreadContext.self) else { return }
         #endif
+        // A destructor of another key that runs after this one and gets a service makes a new
+        // context, which this destructor frees in its next round.
+        sck_thread_context_set(nil)
         context.pointee.entries.deallocate()
         context.deinitialize(count: 1)
         context.deallocate()

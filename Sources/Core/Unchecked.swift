@@ -4,10 +4,10 @@ import Synchronization
 // make lives in this file, with the invariant that makes it safe and the benchmark case that
 // misses its target without it (`swift run -c release ServiceContainerKitBenchmarks`). Each
 // was measured by putting the checked form back. (The other raw memory of the package is the
-// per-thread `ThreadContext`, which the pthread thread-local API hands out as a pointer, only
-// its own file touches it; and the count of running validations and recorders, a C global
-// behind two relaxed atomic functions, `Sources/CRecordingFlag`, whose header says why and
-// which case measures it.)
+// per-thread `ThreadContext`, reached through a C thread-local pointer that only its own file
+// touches; that pointer and the count of running validations and recorders are the two C
+// globals of `Sources/CServiceContainerKit`, whose header says why each is in C and which case
+// measures it.)
 
 // MARK: - OnceCell
 

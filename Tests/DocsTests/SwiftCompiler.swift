@@ -115,13 +115,18 @@ struct SwiftCompiler: Sendable {
     }
 
     /// The module maps of the build's C targets (`<target>.build/module.modulemap`, beside
-    /// `Modules`), which a product module imports.
+    /// `Modules`), which a product module imports; a map left by a target that no longer exists
+    /// (its header is gone) is passed over.
     var cModuleMaps: [URL] {
         let build = modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
         let entries = (try? FileManager.default.contentsOfDirectory(at: build, includingPropertiesForKeys: nil)) ?? []
         return entries.filter { $0.pathExtension == "build" }
             .map { $0.appendingPathComponent("module.modulemap") }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .filter { map in
+                guard let text = try? String(contentsOf: map, encoding: .utf8) else { return false }
+                let quoted = text.split(separator: "\"").enumerated().filter { $0.offset.isMultiple(of: 2) == false }
+                return quoted.allSatisfy { FileManager.default.fileExists(atPath: String($0.element)) }
+            }
             .sorted { $0.path < $1.path }
     }
 

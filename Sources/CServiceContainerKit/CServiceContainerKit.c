@@ -1,0 +1,5 @@
+#include "CServiceContainerKit.h"
+
+// See CServiceContainerKit.h: each is read and written only through its functions there.
+long sck_recording_users = 0;
+_Thread_local void *sck_thread_context __attribute__((tls_model("initial-exec"))) = 0;

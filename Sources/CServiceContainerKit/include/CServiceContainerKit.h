@@ -1,0 +1,48 @@
+// The two globals of ServiceContainerKit that a get reads, kept in C for one reason each: C gives
+// a get inlined into the app's module a single load of them, where Swift gives a call.
+#ifndef C_SERVICE_CONTAINER_KIT_H
+#define C_SERVICE_CONTAINER_KIT_H
+
+// MARK: - The count of running validations and graph recorders (GetRecording)
+//
+// A Swift global of another module is reached through a call to its addressor, which made the
+// get of a made singleton 12 instructions longer (core/atOne get, under callgrind); this is one
+// load. Its only users are the two functions below, both relaxed atomics: the count says whether
+// to record, and orders nothing else.
+
+extern long sck_recording_users;
+
+/// The number of validations and recorders running (relaxed).
+static inline long sck_recording_users_load(void) {
+    return __atomic_load_n(&sck_recording_users, __ATOMIC_RELAXED);
+}
+
+/// Adds `delta` (1 when a validation or recorder starts, -1 when it ends) to the number (relaxed).
+static inline void sck_recording_users_add(long delta) {
+    __atomic_fetch_add(&sck_recording_users, delta, __ATOMIC_RELAXED);
+}
+
+// MARK: - The calling thread's context (ThreadContext)
+//
+// Each thread's `ThreadContext`, made on the thread's first get and freed when it exits (a
+// pthread key's destructor does that, and clears this slot). Reading the slot is one load from
+// the thread's own memory, where `pthread_getspecific` through a Swift global key cost 33
+// instructions per making (yardstick transient: a `many` get). Only the owning thread reads or
+// writes its slot, so nothing is synchronized.
+//
+// The initial-exec model reads the slot at a fixed offset from the thread pointer: the package
+// is linked into the program or into a library loaded with it, not opened later with dlopen.
+
+extern _Thread_local void *sck_thread_context __attribute__((tls_model("initial-exec")));
+
+/// The calling thread's context, or NULL before its first get and after its exit began.
+static inline void *sck_thread_context_get(void) {
+    return sck_thread_context;
+}
+
+/// Sets the calling thread's context.
+static inline void sck_thread_context_set(void *context) {
+    sck_thread_context = context;
+}
+
+#endif
