@@ -8,12 +8,21 @@ import Darwin
 import Dispatch
 import Foundation
 
-// The cases run on a thread of their own, and the main thread services the main queue, so that
-// a case can measure code that runs on the main actor.
-let runner = Thread {
-    // Each product adds its list of cases here.
-    let cases = CoreCases.all + AsyncCases.all + InjectsCases.all + LocatorCases.all + BridgeCases.all
-    exit(BenchmarkCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), cases: cases))
+/// Each product adds its list of cases here.
+func allCases() -> [BenchmarkCase] {
+    CoreCases.all + AsyncCases.all + InjectsCases.all + LocatorCases.all + BridgeCases.all
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains(where: { $0 == "--instructions" || $0 == "--count-case" }) {
+    // Counted on the main thread, where the memory row is measured too: none of the counted
+    // cases runs on the main actor.
+    exit(BenchmarkCommand.run(arguments: arguments, cases: allCases()))
+}
+// Timed, the cases run on a thread of their own while the main thread services the main queue,
+// so that a case can run on the main actor.
+let runner = Thread { [arguments] in
+    exit(BenchmarkCommand.run(arguments: arguments, cases: allCases()))
 }
 runner.stackSize = 8 << 20
 runner.start()
