@@ -9,7 +9,9 @@ private final class LoggedDependent: Sendable {}
 private final class QueuedService: Sendable {}
 private final class MainQueuedService: Sendable {}
 
-@Suite("Logging")
+// Loggers are registered process-wide: the tests that count one service type's failures run one
+// at a time, or each would count the other's.
+@Suite("Logging", .serialized)
 struct LoggerTests {
     @Test("A factory failure is reported once, by the provider where it started")
     func makeFailure() throws {
