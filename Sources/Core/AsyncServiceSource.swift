@@ -4,7 +4,7 @@
 @usableFromInline
 enum AsyncServiceSource<Service: Sendable>: Sendable {
     /// An instance, which the provider holds itself.
-    case none
+    case holdsService
     case atOne(AsyncAtOneSource<Service>)
     case lazy(AsyncLazySource<Service>)
     case weak(AsyncWeakSource<Service>)
@@ -27,7 +27,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         case .atOne(let source): return source.cell
         case .lazy(let source): return source.cell
         case .sync(let provider): return provider.lazy
-        case .none, .weak, .many: return nil
+        case .holdsService, .weak, .many: return nil
         }
     }
 
@@ -35,7 +35,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         switch self {
-        case .none: preconditionFailure("an async provider of an instance has no other source")
+        case .holdsService: preconditionFailure("an async provider that holds its service has no other source")
         case .atOne(let source): return try await source.get()
         case .lazy(let source): return try await source.get()
         case .weak(let source): return try await source.get()

@@ -176,7 +176,7 @@ extension ServiceSource {
     /// The identities the gets of a provider of this source are recorded under.
     var recordingIdentities: [ObjectIdentifier] {
         switch self {
-        case .none: []
+        case .holdsService: []
         case .failed(let source): [ObjectIdentifier(source)]
         case .lazy(let source): [ObjectIdentifier(source)]
         case .weak(let source): [ObjectIdentifier(source)]
@@ -191,7 +191,7 @@ extension ServiceSource {
     /// The mode a graph draws a provider of this source with, and whether it is a safe one.
     var graphMode: (mode: ServiceGraph.Mode, isSafe: Bool) {
         switch self {
-        case .none, .failed: return (.atOne, false)
+        case .holdsService, .failed: return (.atOne, false)
         case .lazy: return (.lazy, false)
         case .weak: return (.weak, false)
         case .many: return (.many, false)

@@ -43,7 +43,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// A provider that always gives `service`.
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
     public convenience init(_ service: ServiceType) {
-        self.init(instance: service, source: .none)
+        self.init(instance: service, source: .holdsService)
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
@@ -69,7 +69,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// for as a synchronous provider waits, on the caller's thread.
     public convenience init(_ provider: ServiceProvider<ServiceType>) {
         if let instance = provider.instance {
-            self.init(instance: instance, source: .none)
+            self.init(instance: instance, source: .holdsService)
         } else {
             self.init(instance: nil, source: .sync(provider))
         }

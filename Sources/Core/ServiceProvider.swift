@@ -35,7 +35,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     @usableFromInline
     init(instance service: ServiceType) {
         instance = service
-        source = .none
+        source = .holdsService
         lazy = nil
     }
 
@@ -90,7 +90,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
 
     @usableFromInline @inline(never)
     static func recorded(holding service: ServiceType, node: RecordingNode) -> ServiceSource<ServiceType> {
-        .recorded(RecordedSource(node: node, instance: service, source: .none))
+        .recorded(RecordedSource(node: node, instance: service, source: .holdsService))
     }
 
     /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is

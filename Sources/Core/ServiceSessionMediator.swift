@@ -8,8 +8,9 @@
 ///
 /// Providers subscribe weakly and unsubscribe when they are released; both cost the same
 /// whatever the number of providers. An update reaches the providers in the order they
-/// subscribed, on the thread that applies it, with no lock held while their factories and hooks
-/// run.
+/// subscribed, on the thread that applies it, with no state lock held while their factories and
+/// hooks run (only the `makingLock` of a service being made, which other gets of that service
+/// wait on).
 ///
 /// Updates are applied one at a time, in the order they were made. An update made while
 /// another is being applied (from a session hook, a factory, a `deinit` that the switch runs,
@@ -93,7 +94,7 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     }
 }
 
-extension ServiceSessionMediator: SessionSource {
+extension ServiceSessionMediator: SessionMediating {
     @usableFromInline
     func unsubscribe(_ subscription: SessionSubscription) {
         state.withLock { $0.subscribers.remove(subscription) }
@@ -102,7 +103,7 @@ extension ServiceSessionMediator: SessionSource {
 
 /// A mediator as its providers see it, whatever its session type.
 @usableFromInline
-protocol SessionSource: AnyObject, Sendable {
+protocol SessionMediating: AnyObject, Sendable {
     func unsubscribe(_ subscription: SessionSubscription)
 }
 

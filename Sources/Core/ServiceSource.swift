@@ -7,8 +7,8 @@
 /// provider's `source` borrows the payload without retaining it.
 @usableFromInline
 enum ServiceSource<Service> {
-    /// An instance or `atOne` provider, which holds its service itself.
-    case none
+    /// An instance or `atOne` provider, which holds its service itself (in `instance`).
+    case holdsService
     case lazy(LazySource<Service>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
@@ -26,7 +26,7 @@ enum ServiceSource<Service> {
             recordGet()
         }
         switch self {
-        case .none: preconditionFailure("a provider of an instance has no other source")
+        case .holdsService: preconditionFailure("a provider that holds its service has no other source")
         case .lazy(let source): return try source.get()
         case .weak(let source): return try source.get()
         case .many(let source): return try source.get()
@@ -54,7 +54,7 @@ enum ServiceSource<Service> {
         case .session(let source): return source.atOneError
         case .safe(let source): return source.inner.source.atOneError
         case .recorded(let source): return source.source.atOneError
-        case .none, .lazy, .weak, .many: return nil
+        case .holdsService, .lazy, .weak, .many: return nil
         }
     }
 }

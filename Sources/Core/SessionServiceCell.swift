@@ -5,12 +5,12 @@
 /// under the lock; two things happen outside it:
 ///
 /// - **Making** (a get that finds no service): the get marks `state.making` with a
-///   `Making` whose gate it holds, makes the service, and keeps it if its mark is still
-///   there. Other gets wait for the gate, then look again.
+///   `Making` whose `makingLock` it holds, makes the service, and keeps it if its mark is
+///   still there. Other gets wait for that lock, then look again.
 /// - **Switching** (the mediator applies an update; one at a time, in order): a switch first
 ///   waits for a making in progress on another thread, so that what it makes is kept and then
 ///   switched like any current service, unless the applying thread is itself inside a factory
-///   or hook: it may hold a gate that making waits for, so it overtakes the making instead
+///   or hook: it may hold a `makingLock` that making waits for, so it overtakes the making instead
 ///   (`state.overtaken`), and the get that made the service settles it when it ends. The new
 ///   session is set at once. The old service is handed to `deactivateService` (and kept or
 ///   dropped); when a service must be published for the new session (one kept for it, which
@@ -26,7 +26,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     // in `init`, and read only in `deinit`.
     @usableFromInline let state = Locked(SessionCellState<Service>())
     @usableFromInline let factory: any SessionFactoryCalls<Service>
-    @usableFromInline let source: any SessionSource
+    @usableFromInline let source: any SessionMediating
     @usableFromInline var subscription: SessionSubscription?
 
     @inlinable
@@ -93,7 +93,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
 
     /// Deals with a service whose making an update overtook, as that update would have dealt
     /// with it had it been made already: `deactivateService`, then kept for its session or
-    /// dropped. Runs on the thread that made it, with no lock held.
+    /// dropped. Runs on the thread that made it, with no state lock held.
     @inlinable
     func settle(_ overtaken: SessionOvertakenService<Service>) {
         let keep = factory.deactivate(overtaken.service, overtaken.session) && overtaken.mayKeep
@@ -119,7 +119,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
         while true {
             // Held while deciding, in case the switch must mark itself.
             let making = Making()
-            let plan: SessionSwitchPlan<Service> = making.gate.withLock { _ in
+            let plan: SessionSwitchPlan<Service> = making.makingLock.withLock { _ in
                 var plan = state.withLock {
                     $0.begin(update, making: making, mayWait: mayWait, factory: factory, released: &released)
                 }
@@ -133,7 +133,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
             }
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
-                // then this update deactivates it like any other. This thread holds no gate, so
+                // then this update deactivates it like any other. This thread holds no `makingLock`, so
                 // the wait cannot close a loop.
                 try? other.wait(Service.self)
                 continue

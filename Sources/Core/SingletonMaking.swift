@@ -1,13 +1,16 @@
 /// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
-/// `gate` until it is over, and another get of the same service waits by taking the gate.
+/// `makingLock` from the moment it marks the provider until the service is published, its
+/// factory included, and another get of the same service waits by taking that lock. It is the
+/// one lock of the package held while user code runs, and only gets of that same service wait on
+/// it.
 ///
 /// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
 /// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes
 /// and waits for A) fails as a dependency cycle instead of deadlocking.
 @usableFromInline
 final class Making: Sendable {
-    @usableFromInline let gate = Locked(())
-    /// The thread that holds `gate`: the one that made this mark.
+    @usableFromInline let makingLock = Locked(())
+    /// The thread that holds `makingLock`: the one that made this mark.
     @usableFromInline let owner = ThreadContext.currentThread
 
     @inlinable
@@ -37,7 +40,7 @@ final class Making: Sendable {
         if closesLoop {
             throw ThreadContext.cycleError(Service.self)
         }
-        gate.withLock { _ in }
+        makingLock.withLock { _ in }
         Self.waits.withLock { $0[thread] = nil }
     }
 }
@@ -49,21 +52,22 @@ enum MakingStep<Service, Input> {
     case found(Service)
     /// It cannot be had now.
     case failed(ServiceObtainError)
-    /// Another making or switch is in progress: wait for its gate, then look again.
+    /// Another making or switch is in progress: wait for its `makingLock`, then look again.
     case wait(Making)
     /// This get makes the service from `Input`: its `Making` is now the cell's mark.
     case make(Input)
 }
 
-/// The one way `lazy`, `weak` and session services are made: at most once at a time, with no
-/// lock held while the factory runs, and never by a thread that is already making the same
+/// The one way `lazy`, `weak` and session services are made: at most once at a time, with only
+/// the making's own `makingLock` held while the factory runs (no provider's state lock, which
+/// every get of that provider takes), and never by a thread that is already making the same
 /// service (a dependency cycle).
 @usableFromInline
 enum SingletonMaking {
     /// Enters the cycle check, then loops: `step` looks at the cell under its lock and either
     /// finds the service, fails, says to wait for the making in progress, or marks the cell with
-    /// this get's `Making` (whose gate this get holds) and hands over what `make` needs;
-    /// `make` runs the factory with no lock held; `finish` publishes the result under the
+    /// this get's `Making` (whose `makingLock` this get holds) and hands over what `make`
+    /// needs; `make` runs the factory with no state lock held; `finish` publishes the result under the
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
     @inlinable
     static func obtain<Service, Input>(
@@ -75,7 +79,7 @@ enum SingletonMaking {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
                 let making = Making()
-                let outcome: MakingStep<Service, Never> = making.gate.withLock { _ in
+                let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
                     switch step(making) {
                     case .found(let service): return .found(service)
                     case .failed(let error): return .failed(error)
