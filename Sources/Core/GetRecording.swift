@@ -142,6 +142,7 @@ enum GetRecording {
     }
 
     /// Makes the service of an `atOne` provider, recorded under `node` when there is one.
+    @usableFromInline
     static func makeAtOne<Service>(
         _ node: RecordingNode?,
         _ factory: () throws -> Service

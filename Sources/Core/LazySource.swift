@@ -14,8 +14,17 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
         @usableFromInline var factory: (() throws -> Service)?
         /// The making in progress.
         @usableFromInline var making: Making?
+
+        @inlinable
+        init(factory: @escaping () throws -> Service) {
+            self.factory = factory
+        }
     }
 
+    // Inlinable, like the other sources' initializers: made where the provider is written, the
+    // generic types it allocates (this source, its cell, its lock) have their metadata looked up
+    // once per call site instead of on every provider made.
+    @inlinable
     init(factory: @escaping () throws -> Service) {
         self.cell = OnceCell()
         self.state = Locked(State(factory: factory))

@@ -6,6 +6,7 @@ final class ManySource<Service>: @unchecked Sendable {  // immutable
     /// What the cycle check tracks: this source, or the params provider whose params it binds.
     @usableFromInline let id: ObjectIdentifier?
 
+    @inlinable
     init(id: ObjectIdentifier? = nil, factory: @escaping () throws -> Service) {
         self.factory = factory
         self.id = id

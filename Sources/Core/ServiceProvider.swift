@@ -40,7 +40,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider of `source` alone.
-    @usableFromInline
+    @inlinable
     init(only source: ServiceSource<ServiceType>) {
         instance = nil
         self.source = source
@@ -54,7 +54,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// A provider of `source` alone; while this thread records (a validation builds its
     /// container, or a graph recorder runs), a recorded one (`RecordedSource`), under `node`
     /// when one is given.
-    @usableFromInline
+    @inlinable
     convenience init(source: ServiceSource<ServiceType>, node: RecordingNode? = nil) {
         self.init(only: Self.madeNow(source, node: node))
     }
@@ -74,7 +74,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
 
     /// `source` for a provider made now: recorded under `node` (or a new node) while this
     /// thread records.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func madeNow(_ source: ServiceSource<ServiceType>, node: RecordingNode?) -> ServiceSource<ServiceType> {
         guard let node = node ?? GetRecording.nodeForNewProvider() else { return source }
         return recorded(source, node: node)
@@ -83,7 +83,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     // The recorded sources are made out of line: they ask for metadata that the making of a
     // plain provider does without.
 
-    @inline(never)
+    @usableFromInline @inline(never)
     static func recorded(_ source: ServiceSource<ServiceType>, node: RecordingNode) -> ServiceSource<ServiceType> {
         .recorded(RecordedSource(node: node, instance: nil, source: source))
     }
@@ -94,8 +94,9 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is
-    /// made here.
-    @usableFromInline
+    /// made here. Inlinable, so that the generic sources it allocates are made in code
+    /// specialized for the service type (`LazySource.init` says why).
+    @inlinable
     convenience init(made mode: ServiceFactoryMode, by factory: @escaping () throws -> ServiceType) {
         switch mode {
         case .atOne:
@@ -193,6 +194,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// ```swift
     /// let provider = ServiceProvider<Settings>(mode: .lazy) { try Settings.load() }
     /// ```
+    @inlinable
     public convenience init(mode: ServiceFactoryMode, factory: @escaping @Sendable () throws -> ServiceType) {
         self.init(made: mode, by: factory)
     }

@@ -64,6 +64,7 @@ enum ServiceSource<Service> {
 final class FailedSource<Service>: Sendable {
     @usableFromInline let error: ServiceObtainError
 
+    @inlinable
     init(_ error: ServiceObtainError) {
         self.error = error
     }

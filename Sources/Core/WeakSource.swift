@@ -18,6 +18,7 @@ final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state
         init() {}
     }
 
+    @inlinable
     init(factory: @escaping () throws -> Service) {
         self.factory = factory
     }
