@@ -121,6 +121,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
+    @inlinable
     public convenience init<Factory: ServiceFactory & Sendable>(factory: Factory)
     where Factory.ServiceType == ServiceType {
         self.init(made: factory.mode, by: factory.makeService)
@@ -134,6 +135,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     ///
     /// - Throws: for an `atOne` factory, the error of making the service; other modes report
     ///   their errors on get.
+    @inlinable
     public convenience init<Factory: ServiceFactory & Sendable>(tryFactory factory: Factory) throws(ServiceObtainError)
     where Factory.ServiceType == ServiceType {
         self.init(made: factory.mode, by: factory.makeService)
