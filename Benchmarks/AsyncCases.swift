@@ -79,63 +79,52 @@ enum AsyncCases {
     }
 
     /// A get of a made async service awaited on the main actor, against a synchronous get of a
-    /// made service there: a get that runs on its caller's executor costs about the same.
+    /// made service there, each written in the loop as an app writes it: a get that runs on
+    /// its caller's executor (`nonisolated(nonsending)`) costs about the same.
     static var madeGetOnMainActor: BenchmarkCase {
-        BenchmarkCase(
-            "core/async get (made), main actor",
-            baseline: "sync get of a made service",
-            target: 2.0,
-            runsOnOtherThreads: true
-        ) {
-            let provider = Holder(ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
-            let sync = Holder(ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
-            runOnMainActor { _ = await get(provider) }
-            return .init(
-                subject: { iterations in
-                    runOnMainActor {
-                        for _ in 0..<iterations {
-                            blackHole(try! await provider.value.getService())
-                        }
-                    }
-                },
-                baseline: { iterations in
-                    runOnMainActor {
-                        for _ in 0..<iterations {
-                            blackHole(try! sync.value.getService())
-                        }
-                    }
-                }
-            )
-        }
+        madeGet("core/async get (made), main actor", onMainActor: true)
     }
 
     /// The same in a task, on the global executor.
     static var madeGetInTask: BenchmarkCase {
-        BenchmarkCase(
-            "core/async get (made), task",
-            baseline: "sync get of a made service",
-            target: 2.0,
-            runsOnOtherThreads: true
-        ) {
-            let provider = Holder(ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
-            let sync = Holder(ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) })
-            runInTask { _ = await get(provider) }
-            return .init(
-                subject: { iterations in
-                    runInTask {
-                        for _ in 0..<iterations {
-                            blackHole(try! await provider.value.getService())
-                        }
-                    }
-                },
-                baseline: { iterations in
-                    runInTask {
-                        for _ in 0..<iterations {
-                            blackHole(try! sync.value.getService())
-                        }
-                    }
-                }
+        madeGet("core/async get (made), task", onMainActor: false)
+    }
+
+    static func madeGet(_ name: String, onMainActor: Bool) -> BenchmarkCase {
+        BenchmarkCase(name, baseline: "sync get of a made service", target: 2.0, runsOnOtherThreads: true) {
+            let gets = MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) },
+                sync: ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) }
             )
+            // The loops run where they are awaited: on the main actor, or in the task.
+            let run: (Int, Bool) -> Void = { iterations, async in
+                if onMainActor {
+                    runOnMainActor { await gets.run(iterations, async: async) }
+                } else {
+                    runInTask { await gets.run(iterations, async: async) }
+                }
+            }
+            run(1, true)
+            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
+        }
+    }
+
+    /// The two loops of the made-get cases, run on the caller's executor.
+    struct MadeGets: Sendable {
+        let provider: ServiceAsyncProvider<BenchService>
+        let sync: ServiceProvider<BenchService>
+
+        /// `iterations` gets of the made service: awaited from `provider`, or synchronous from `sync`.
+        nonisolated(nonsending) func run(_ iterations: Int, async: Bool) async {
+            if async {
+                for _ in 0..<iterations {
+                    blackHole(try! await provider.getService())
+                }
+            } else {
+                for _ in 0..<iterations {
+                    blackHole(try! sync.getService())
+                }
+            }
         }
     }
 
