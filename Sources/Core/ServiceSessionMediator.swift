@@ -122,7 +122,11 @@ struct SessionMediatorState {
     var version: UInt64 = 0
     /// Whether a thread is applying the queued updates.
     var isApplying = false
-    private var pending: [SessionUpdate] = []
+    /// The queued updates from `head` on, oldest first; the ones before `head` were taken (and
+    /// are `nil`, so that clearing them releases nothing under the lock). Taking one is O(1):
+    /// the taken slots are dropped when they are half of the queue, or all of it.
+    private var pending: [SessionUpdate?] = []
+    private var head = 0
     var subscribers = SessionSubscriptions()
 
     init(current: any ServiceSession) {
@@ -142,11 +146,21 @@ struct SessionMediatorState {
     /// thread stops) when none is left. Updates are taken out of the queue, so that the caller
     /// releases them after the lock.
     mutating func nextUpdate() -> (SessionUpdate, [(SessionUpdate) -> Void])? {
-        guard !pending.isEmpty else {
+        guard head < pending.count, let update = pending[head].take() else {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
             isApplying = false
             return nil
         }
-        return (pending.removeFirst(), subscribers.live)
+        head += 1
+        if head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32, head * 2 >= pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
+        return (update, subscribers.live)
     }
 }
 

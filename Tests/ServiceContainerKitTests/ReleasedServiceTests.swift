@@ -125,6 +125,48 @@ struct ReleasedServiceTests {
         #expect(try getAfterRelease { try provider.getService() } == expectedRound(mode))
     }
 
+    @Test("30,000 updates from three threads without a pause are all applied, each in constant time")
+    func burstOfQueuedUpdates() throws {
+        struct Factory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .weak
+            func makeService(session: UserSession) throws -> Service { Service(number: session.userId) }
+        }
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        let provider = Factory().serviceProvider(mediator: mediator)
+        // Each updater's updateSession may apply the others' queued updates too.
+        let finished = try raceOnThreads(5, seconds: 20) { index -> Int in
+            guard index < 3 else {
+                var gets = 0
+                for _ in 0..<10_000 where provider.getServiceAsOptional() != nil { gets += 1 }
+                return gets
+            }
+            for round in 0..<10_000 {
+                mediator.updateSession(UserSession(userId: index * 10_000 + round), remakePolicy: round % 7 == 0 ? .clearAll : .none)
+            }
+            return 10_000
+        }
+        #expect(finished == [10_000, 10_000, 10_000, 10_000, 10_000])
+        mediator.updateSession(UserSession(userId: 7))
+        #expect(try provider.getService().number == 7)
+    }
+
+    @Test("A mediator's queue of 300,000 updates is taken in linear time")
+    func queueTakenInLinearTime() throws {
+        // Taken from its front by moving the rest, the queue took minutes to drain here.
+        let taken = try withTimeLimit(seconds: 10) { () -> Int in
+            var state = SessionMediatorState(current: UserSession(userId: 0))
+            for user in 1...300_000 {
+                _ = state.enqueue(UserSession(userId: user), policy: .none)
+            }
+            var versions: [UInt64] = []
+            while let (update, _) = state.nextUpdate() {
+                versions.append(update.version)
+            }
+            return versions == Array(1...300_000) ? versions.count : -1
+        }
+        #expect(taken == 300_000)
+    }
+
     @Test("Gets race session switches on three threads; weak services die between them", arguments: [
         ServiceSessionFactoryMode.atOne, .lazy, .weak,
     ])
