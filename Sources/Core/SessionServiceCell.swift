@@ -26,14 +26,14 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     // in `init`, and read only in `deinit`.
     @usableFromInline let state = Locked(SessionCellState<Service>())
     @usableFromInline let factory: any SessionFactoryCalls<Service>
-    @usableFromInline let source: any SessionMediating
+    @usableFromInline let mediator: any SessionMediating
     @usableFromInline var subscription: SessionSubscription?
 
     @inlinable
     init<Factory: ServiceSessionFactory, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
     where Factory.ServiceType == Service {
         self.factory = SessionFactoryBox(factory)
-        self.source = mediator
+        self.mediator = mediator
         var wrongSession: ServiceObtainError?
         subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, version in
             wrongSession = state.withLock { state in
@@ -51,7 +51,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
 
     deinit {
         if let subscription {
-            source.unsubscribe(subscription)
+            mediator.unsubscribe(subscription)
         }
     }
 
