@@ -188,6 +188,21 @@ extension ServiceSource {
         }
     }
 
+    /// The first of `recordingIdentities`, without building the list: the identity a get of
+    /// this source is recorded under.
+    var recordingIdentity: ObjectIdentifier? {
+        switch self {
+        case .holdsService: nil
+        case .failed(let source): ObjectIdentifier(source)
+        case .lazy(let source): ObjectIdentifier(source)
+        case .weak(let source): ObjectIdentifier(source)
+        case .many(let source): ObjectIdentifier(source)
+        case .session(let cell): ObjectIdentifier(cell)
+        case .safe(let source): ObjectIdentifier(source.serializer)
+        case .recorded(let source): ObjectIdentifier(source.node)
+        }
+    }
+
     /// The mode a graph draws a provider of this source with, and whether it is a safe one.
     var graphMode: (mode: ServiceGraph.Mode, isSafe: Bool) {
         switch self {

@@ -223,7 +223,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// its service). A get of any other state is recorded by `ServiceSource.get()`.
     @usableFromInline @inline(never)
     final func recordGet() {
-        GetRecording.recordGet(of: source.recordingIdentities.first ?? ObjectIdentifier(self), service: ServiceType.self)
+        GetRecording.recordGet(of: source.recordingIdentity ?? ObjectIdentifier(self), service: ServiceType.self)
     }
 
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):

@@ -41,7 +41,7 @@ enum ServiceSource<Service> {
     /// of the provider's makings.
     @usableFromInline @inline(never)
     func recordGet() {
-        if let identity = recordingIdentities.first {
+        if let identity = recordingIdentity {
             GetRecording.recordGet(of: identity, service: Service.self)
         }
     }
