@@ -1,35 +1,49 @@
 /// Keeps the service of a provider bound to a session mediator and follows the mediator.
 ///
-/// Everything that changes is in `state`, under its lock, which is never held while the
-/// factory, one of its hooks or a service's `deinit` runs. A get reads the current service
-/// under the lock; two things happen outside it:
+/// ## Invariants
 ///
-/// - **Making** (a get that finds no service): the get marks `state.making` with a
-///   `Making` whose `makingLock` it holds, makes the service, and keeps it if its mark is
-///   still there. Other gets wait for that lock, then look again.
-/// - **Switching** (the mediator applies an update; one at a time, in order): a switch first
-///   waits for a making in progress on another thread, so that what it makes is kept and then
-///   switched like any current service, unless the applying thread is itself inside a factory
-///   or hook: it may hold a `makingLock` that making waits for, so it overtakes the making instead
-///   (`state.overtaken`), and the get that made the service settles it when it ends. The new
-///   session is set at once. The old service is handed to `deactivateService` (and kept or
-///   dropped); when a service must be published for the new session (one kept for it, which
-///   `activateService` gets first, or an `atOne` service, made now), the switch marks
-///   `state.making` the same way until it is published.
+/// 1. Everything that changes is in `state` and is read or written only under its lock. That
+///    lock is never held while user code runs (a factory, `deactivateService`,
+///    `activateService`, a service's or a session's `deinit`): what the state lets go is
+///    collected in `released` and dropped after the lock.
+/// 2. At most one making or switch is in progress: it is `state.making`, a `Making` whose
+///    `makingLock` the thread doing it holds from the moment it sets the mark until it clears
+///    it. Every other get or switch that finds the mark waits for that lock (`Making.wait`,
+///    which fails as a cycle instead of closing a loop of waits) and then looks again.
+/// 3. A making keeps its service only if its mark is still `state.making` when it ends. An
+///    update that took the mark away (`state.overtaken`) decides what becomes of the service,
+///    and the thread that made it carries that out (`settle`): the service is never lost nor
+///    kept twice.
+/// 4. Updates are applied one at a time, in the mediator's order, and each only once
+///    (`state.appliedVersion`); the session is the new one as soon as its update is applied.
+/// 5. While a making or a switch's hooks run, this cell is on the thread's `ThreadContext`:
+///    a factory or hook that asks for the same service fails as a dependency cycle.
 ///
-/// While a making or the hooks of a switch run, this cell is on the thread's `ThreadContext`,
-/// so a factory or hook that asks for the same service again fails with a dependency cycle
-/// instead of waiting for itself.
+/// ## Making and switching
+///
+/// - **Making** (a get that finds no service): `obtain()` goes through
+///   `SingletonMaking.obtain`, which sets the mark, runs the factory with no state lock held,
+///   and publishes the service under the lock.
+/// - **Switching** (`apply(_:)`): a switch first waits for a making in progress on another
+///   thread, so that what it makes is kept and then switched like any current service, unless
+///   the applying thread is itself inside a factory or hook: it may hold a `makingLock` that
+///   making waits for, so it overtakes the making instead (invariant 3). The old service is
+///   handed to `deactivateService` (and kept or dropped); when a service must be published for
+///   the new session (one kept for it, which `activateService` gets first, or an `atOne`
+///   service, made now), the switch sets the mark the same way until it is published.
+///
+/// Only `get()` is compiled where a provider is written: a get of a made service is a hot path.
+/// Making and switching are compiled once, in this module.
 @usableFromInline
 final class SessionServiceCell<Service>: @unchecked Sendable {
     // `state` guards itself; the other lets never change; `subscription` is set once,
     // in `init`, and read only in `deinit`.
     @usableFromInline let state = Locked(SessionCellState<Service>())
-    @usableFromInline let factory: any SessionFactoryCalls<Service>
-    @usableFromInline let mediator: any SessionMediating
-    @usableFromInline var subscription: SessionSubscription?
+    let factory: any SessionFactoryCalls<Service>
+    let mediator: any SessionMediating
+    var subscription: SessionSubscription?
 
-    @inlinable
+    @usableFromInline
     init<Factory: ServiceSessionFactory, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
     where Factory.ServiceType == Service {
         self.factory = SessionFactoryBox(factory)
@@ -56,7 +70,6 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     }
 
     /// The error an `atOne` factory failed with for the current session.
-    @usableFromInline
     var atOneError: ServiceObtainError? {
         state.withLock { $0.atOneError }
     }
@@ -76,7 +89,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     }
 
     /// The get that found no service: makes it, or waits for the making or switch in progress.
-    @inlinable
+    @usableFromInline
     func obtain() throws(ServiceObtainError) -> Service {
         try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
@@ -94,7 +107,6 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     /// Deals with a service whose making an update overtook, as that update would have dealt
     /// with it had it been made already: `deactivateService`, then kept for its session or
     /// dropped. Runs on the thread that made it, with no state lock held.
-    @inlinable
     func settle(_ overtaken: SessionOvertakenService<Service>) {
         let keep = factory.deactivate(overtaken.service, overtaken.session) && overtaken.mayKeep
         guard keep, let holder = ServiceHolder(overtaken.service, weakly: factory.mode == .weak) else { return }
@@ -108,7 +120,6 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     }
 
     /// Applies one update of the mediator; called by it, one update at a time, in order.
-    @inlinable
     func apply(_ update: SessionUpdate) {
         // What the update lets go is released at the end, after every lock, so that a service's
         // deinit may use this provider or update the session (that update is then queued).
@@ -148,7 +159,6 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
 
     /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
     /// kept for the new session is activated, and an `atOne` service is made if none is.
-    @inlinable
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
         if let old = plan.old {
             if let service = old.load(), let session = plan.oldSession,
@@ -179,7 +189,6 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
 /// A session factory as a cell that knows only the service type sees it: the session type is
 /// hidden behind `Any`; `cast` turns a mediator's session into one the factory takes, and the
 /// other calls get only sessions that `cast` gave.
-@usableFromInline
 protocol SessionFactoryCalls<Service>: AnyObject, Sendable {
     associatedtype Service
     var mode: ServiceSessionFactoryMode { get }
@@ -191,72 +200,63 @@ protocol SessionFactoryCalls<Service>: AnyObject, Sendable {
 }
 
 /// The `SessionFactoryCalls` of a `Factory`.
-@usableFromInline
 final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCalls, @unchecked Sendable {
     // Immutable. The factory is called from the threads that get the service and from the one
     // that applies session updates, as a provider calls its factory.
-    @usableFromInline let factory: Factory
-    @usableFromInline let mode: ServiceSessionFactoryMode
+    let factory: Factory
+    let mode: ServiceSessionFactoryMode
 
-    @inlinable
     init(_ factory: Factory) {
         self.factory = factory
         self.mode = factory.mode
     }
 
-    @inlinable
     var sessionType: Any.Type { Factory.SessionType.self }
 
-    @inlinable
     func cast(_ session: any ServiceSession) -> Any? {
         session as? Factory.SessionType
     }
 
-    @inlinable
     func make(_ session: Any) throws -> Factory.ServiceType {
         try factory.makeService(session: session as! Factory.SessionType)
     }
 
-    @inlinable
     func deactivate(_ service: Factory.ServiceType, _ session: Any) -> Bool {
         factory.deactivateService(service, session: session as! Factory.SessionType)
     }
 
-    @inlinable
     func activate(_ service: Factory.ServiceType, _ session: Any) {
         factory.activateService(service, session: session as! Factory.SessionType)
     }
 }
 
 /// What a switch decided under the lock, and what its hooks found.
-@usableFromInline
 struct SessionSwitchPlan<Service> {
     /// The service of the session that ends, to deactivate.
-    @usableFromInline var old: ServiceHolder<Service>?
-    @usableFromInline var oldSession: Any?
-    @usableFromInline var oldKey: AnyHashable
+    var old: ServiceHolder<Service>?
+    var oldSession: Any?
+    var oldKey: AnyHashable
     /// Whether `deactivateService` may keep the old service: not for `.clearAll`, nor when
     /// the session stays the same.
-    @usableFromInline var mayKeepOld = false
+    var mayKeepOld = false
     /// A service kept for the new session, to activate.
-    @usableFromInline var reactivate: ServiceHolder<Service>?
-    @usableFromInline var newSession: Any?
+    var reactivate: ServiceHolder<Service>?
+    var newSession: Any?
     /// The error to log when the new session is not one the factory takes.
-    @usableFromInline var wrongSession: ServiceObtainError?
+    var wrongSession: ServiceObtainError?
     /// Whether there are hooks to run; the switch is marked in the state then.
-    @usableFromInline var runsHooks = false
+    var runsHooks = false
     /// A making in progress on another thread, to wait for before applying the update.
-    @usableFromInline var waitFor: Making?
+    var waitFor: Making?
     /// The values of a session with the same key that the update replaced, released after the
     /// lock (a session object's deinit must not run under it).
-    @usableFromInline var replacedSession: Result<Any, ServiceObtainError>?
+    var replacedSession: Result<Any, ServiceObtainError>?
 
     // Found by the hooks.
-    @usableFromInline var keep: ServiceHolder<Service>?
-    @usableFromInline var newCurrent: ServiceHolder<Service>?
-    @usableFromInline var atOneFailure: ServiceObtainError?
+    var keep: ServiceHolder<Service>?
+    var newCurrent: ServiceHolder<Service>?
+    var atOneFailure: ServiceObtainError?
 
-    @inlinable
     init(oldKey: AnyHashable) {
         self.oldKey = oldKey
     }
@@ -268,28 +268,26 @@ struct SessionCellState<Service> {
     /// The service of the current session.
     @usableFromInline var current: ServiceHolder<Service>?
     /// The current session as the factory takes it, or why it cannot; `nil` only in `init`.
-    @usableFromInline var session: Result<Any, ServiceObtainError>?
-    @usableFromInline var sessionKey = AnyHashable(0)
-    @usableFromInline var appliedVersion: UInt64 = 0
+    var session: Result<Any, ServiceObtainError>?
+    var sessionKey = AnyHashable(0)
+    var appliedVersion: UInt64 = 0
     /// The error of an `atOne` factory (or of a wrong session), returned until the next update.
-    @usableFromInline var atOneError: ServiceObtainError?
+    var atOneError: ServiceObtainError?
     /// The making or switch in progress.
-    @usableFromInline var making: Making?
+    var making: Making?
     /// The session key and session the making in progress makes the service for.
-    @usableFromInline var makingFor: (key: AnyHashable, session: Any)?
+    var makingFor: (key: AnyHashable, session: Any)?
     /// The makings that updates overtook, with what those updates ask of their services.
-    @usableFromInline var overtaken: [ObjectIdentifier: SessionOvertaking] = [:]
+    var overtaken: [ObjectIdentifier: SessionOvertaking] = [:]
     /// Services that `deactivateService` kept, by session key.
-    @usableFromInline var kept: [AnyHashable: ServiceHolder<Service>] = [:]
+    var kept: [AnyHashable: ServiceHolder<Service>] = [:]
     /// The size of `kept` at which dead weak services are looked for next.
-    @usableFromInline var pruneKeptAt = 16
+    var pruneKeptAt = 16
 
-    @usableFromInline
     init() {}
 
     /// Makes `session` the current one; returns the error when the factory does not take it
     /// (for `atOne`, also kept as `atOneError`).
-    @inlinable
     mutating func adopt(
         _ session: any ServiceSession,
         as typed: Any?,
@@ -310,7 +308,6 @@ struct SessionCellState<Service> {
         return error
     }
 
-    @inlinable
     mutating func step(making: Making) -> MakingStep<Service, Any> {
         if let service = current?.load() { return .found(service) }
         if let atOneError { return .failed(atOneError) }
@@ -331,7 +328,6 @@ struct SessionCellState<Service> {
     /// (an `atOne` failure too). When an update overtook it, the service becomes current if its
     /// session is current again and nothing else is; otherwise it is handed back to be settled
     /// as the update would have settled it.
-    @inlinable
     mutating func finish(
         making: Making,
         made: Result<Service, ServiceObtainError>,
@@ -366,7 +362,6 @@ struct SessionCellState<Service> {
 
     /// Sets the state an update asks for and says which hooks to run; when there are some,
     /// marks the switch in progress with `making`.
-    @inlinable
     mutating func begin(
         _ update: SessionUpdate,
         making: Making,
@@ -430,7 +425,6 @@ struct SessionCellState<Service> {
     }
 
     /// Publishes what the hooks of a switch found and ends it.
-    @inlinable
     mutating func end(_ plan: SessionSwitchPlan<Service>, making: Making, released: inout [ServiceHolder<Service>]) {
         if let keep = plan.keep, let replaced = kept.updateValue(keep, forKey: plan.oldKey) {
             released.append(replaced)
@@ -447,7 +441,6 @@ struct SessionCellState<Service> {
 
     /// Forgets kept weak services that died, once `kept` has doubled since the last look, so
     /// that sessions passing by do not make it grow, at O(1) per update on average.
-    @inlinable
     mutating func pruneDeadKept(released: inout [ServiceHolder<Service>]) {
         guard kept.count >= pruneKeptAt else { return }
         for (key, holder) in kept where !holder.isAlive {
@@ -459,16 +452,14 @@ struct SessionCellState<Service> {
 }
 
 /// What the updates since a session making was overtaken ask of the service it makes.
-@usableFromInline
 struct SessionOvertaking {
-    @usableFromInline let key: AnyHashable
-    @usableFromInline let session: Any
+    let key: AnyHashable
+    let session: Any
     /// A `.clearAll` came: the service is deactivated and dropped.
-    @usableFromInline var cleared = false
+    var cleared = false
     /// The keys `.force` updates made anew: a service of one of them is not kept.
-    @usableFromInline var forcedKeys: Set<AnyHashable> = []
+    var forcedKeys: Set<AnyHashable> = []
 
-    @inlinable
     init(key: AnyHashable, session: Any) {
         self.key = key
         self.session = session
@@ -476,14 +467,12 @@ struct SessionOvertaking {
 }
 
 /// A service an overtaken making made, to deactivate and keep or drop.
-@usableFromInline
 struct SessionOvertakenService<Service> {
-    @usableFromInline let service: Service
-    @usableFromInline let session: Any
-    @usableFromInline let key: AnyHashable
-    @usableFromInline let mayKeep: Bool
+    let service: Service
+    let session: Any
+    let key: AnyHashable
+    let mayKeep: Bool
 
-    @inlinable
     init(service: Service, session: Any, key: AnyHashable, mayKeep: Bool) {
         self.service = service
         self.session = session

@@ -1,0 +1,396 @@
+/// Where an async provider gets a service it does not hold ready, and how each kind keeps and
+/// makes it: this file holds every kind's state and making, dispatched by one `switch` in
+/// `get()`. `ServiceAsyncProvider.getService()` reads a ready service itself (an instance, or a
+/// made `atOne` or `lazy` one, published in a `OnceCell`) and calls `get()` for everything else.
+///
+/// | case | state | a get |
+/// | --- | --- | --- |
+/// | `atOne` | `AsyncAtOneSource`: the making started with the provider | awaits that making |
+/// | `lazy` | `AsyncLazySource`: the factory, the making in progress | starts or awaits an `AsyncMaking`, published once |
+/// | `weak` | `AsyncWeakSource`: the last service, held weakly | starts or awaits an `AsyncMaking` when it died |
+/// | `many` | `AsyncManySource`: the factory | calls the factory in the caller's task |
+/// | `sync` | a synchronous `ServiceProvider` | its get |
+///
+/// `AsyncMaking`, at the end, is one making in flight that any number of gets await without
+/// blocking a thread.
+@usableFromInline
+enum AsyncServiceSource<Service: Sendable>: Sendable {
+    /// An instance, which the provider holds itself.
+    case holdsService
+    case atOne(AsyncAtOneSource<Service>)
+    case lazy(AsyncLazySource<Service>)
+    case weak(AsyncWeakSource<Service>)
+    case many(AsyncManySource<Service>)
+    case sync(ServiceProvider<Service>)
+
+    /// The source of a provider that makes its service with `factory` as `mode` says.
+    init(mode: ServiceFactoryMode, factory: @escaping @Sendable () async throws -> Service) {
+        switch mode {
+        case .atOne: self = .atOne(AsyncAtOneSource(factory: factory))
+        case .lazy: self = .lazy(AsyncLazySource(factory: factory))
+        case .weak: self = .weak(AsyncWeakSource(factory: factory))
+        case .many: self = .many(AsyncManySource(factory: factory))
+        }
+    }
+
+    /// The cell where a made singleton is published, for the provider's ready read.
+    var cell: OnceCell<Service>? {
+        switch self {
+        case .atOne(let source): return source.cell
+        case .lazy(let source): return source.cell
+        case .sync(let provider): return provider.lazy
+        case .holdsService, .weak, .many: return nil
+        }
+    }
+
+    /// The service, or why it cannot be had.
+    @usableFromInline
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        switch self {
+        case .holdsService: preconditionFailure("an async provider that holds its service has no other source")
+        case .atOne(let source): return try await source.get()
+        case .lazy(let source): return try await source.get()
+        case .weak(let source): return try await source.get()
+        case .many(let source): return try await source.get()
+        case .sync(let provider): return try provider.getService()
+        }
+    }
+}
+
+// MARK: - atOne
+
+/// The source of an `atOne` async provider: its one making starts when the provider is made,
+/// and every get awaits that result. A made service is published in the provider's `OnceCell`,
+/// where gets read it; an error is kept and returned by every get.
+@usableFromInline
+final class AsyncAtOneSource<Service: Sendable>: Sendable {
+    let cell = OnceCell<Service>()
+    private let making = AsyncMaking<Service>()
+
+    init(factory: @escaping @Sendable () async throws -> Service) {
+        making.start(
+            for: ObjectIdentifier(self),
+            in: TaskContext.current,
+            make: { await ServiceMaking.asyncResult(Service.self, factory) },
+            finish: { [cell] outcome in
+                if case .success(let service) = outcome {
+                    cell.publish(service)
+                }
+            }
+        )
+    }
+
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        let context = TaskContext.current
+        if let cycle = context.cycle(at: ObjectIdentifier(self), Service.self) {
+            throw cycle
+        }
+        return try await making.wait(in: context).get()
+    }
+}
+
+// MARK: - lazy
+
+/// Makes the service of a `lazy` async provider on the first get and publishes it in the
+/// provider's `OnceCell`. The first get starts an `AsyncMaking`; the gets that come while it
+/// runs await the same making. A failed making leaves the factory in place: every waiter gets
+/// the error, and the next get starts a new making. The factory is released once the service
+/// is made.
+///
+/// A get of a made service does not come here: `ServiceAsyncProvider.getService()` reads the
+/// cell.
+@usableFromInline
+final class AsyncLazySource<Service: Sendable>: Sendable {
+    let cell = OnceCell<Service>()
+    private let state: Locked<State>
+
+    private struct State {
+        /// The factory, until the service is made.
+        var factory: (@Sendable () async throws -> Service)?
+        /// The making in progress.
+        var making: AsyncMaking<Service>?
+    }
+
+    init(factory: @escaping @Sendable () async throws -> Service) {
+        state = Locked(State(factory: factory))
+    }
+
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        try await AsyncMaking.obtain(
+            id: ObjectIdentifier(self),
+            step: { isCancelled in
+                state.withLock { state in
+                    if let service = cell.value { return .found(service) }
+                    if let making = state.making { return .wait(making) }
+                    if isCancelled { return .cancelled }
+                    guard let factory = state.factory else {
+                        preconditionFailure("a lazy async provider lost its factory before publishing its service")
+                    }
+                    let making = AsyncMaking<Service>()
+                    state.making = making
+                    return .start(making, factory)
+                }
+            },
+            finish: { [self] outcome in
+                let released = state.withLock { state -> (@Sendable () async throws -> Service)? in
+                    state.making = nil
+                    guard case .success(let service) = outcome else { return nil }
+                    cell.publish(service)
+                    return state.factory.take()
+                }
+                withExtendedLifetime(released) {}  // the factory's captures go after the lock
+            }
+        )
+    }
+
+    /// Whether the factory is still held (it is released once the service is made).
+    var holdsFactory: Bool { state.withLock { $0.factory != nil } }
+}
+
+// MARK: - weak
+
+/// Keeps the service of a `weak` async provider while someone holds it: a get reads it under
+/// the lock; when it has died (or was never made), the get starts an `AsyncMaking`, and the gets
+/// that come while it runs await the same making.
+///
+/// A service that is not a class instance cannot be held weakly: each making's waiters share
+/// it, and the next get makes a new one.
+@usableFromInline
+final class AsyncWeakSource<Service: Sendable>: Sendable {
+    private let factory: @Sendable () async throws -> Service
+    private let state = Locked(State())
+
+    private struct State {
+        /// The service last made, held weakly.
+        var held: ServiceHolder<Service>?
+        /// The making in progress.
+        var making: AsyncMaking<Service>?
+    }
+
+    init(factory: @escaping @Sendable () async throws -> Service) {
+        self.factory = factory
+    }
+
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        try await AsyncMaking.obtain(
+            id: ObjectIdentifier(self),
+            step: { isCancelled in
+                state.withLock { state in
+                    if let service = state.held?.load() { return .found(service) }
+                    if let making = state.making { return .wait(making) }
+                    if isCancelled { return .cancelled }
+                    let making = AsyncMaking<Service>()
+                    state.making = making
+                    return .start(making, factory)
+                }
+            },
+            finish: { [self] outcome in
+                let replaced = state.withLock { state -> ServiceHolder<Service>? in
+                    state.making = nil
+                    guard case .success(let service) = outcome else { return nil }
+                    defer { state.held = ServiceHolder(service, weakly: true) }
+                    return state.held
+                }
+                withExtendedLifetime(replaced) {}  // released after the lock
+            }
+        )
+    }
+}
+
+// MARK: - many
+
+/// Makes the service of a `many` async provider anew on every get, in the task that asks: the
+/// factory sees that task's cancellation, and its other awaits are that task's.
+@usableFromInline
+final class AsyncManySource<Service: Sendable>: Sendable {
+    private let factory: @Sendable () async throws -> Service
+    /// What the cycle check tracks: this source, or the params provider whose params it binds.
+    private let id: ObjectIdentifier?
+
+    init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () async throws -> Service) {
+        self.factory = factory
+        self.id = id
+    }
+
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        try await Self.make(id: id ?? ObjectIdentifier(self), factory).get()
+    }
+
+    /// Runs `factory` in the current task with `id` being obtained.
+    static func make(
+        id: ObjectIdentifier,
+        _ factory: () async throws -> Service
+    ) async -> Result<Service, ServiceObtainError> {
+        let context = TaskContext.current
+        if let cycle = context.cycle(at: id, Service.self) {
+            return .failure(cycle)
+        }
+        return await TaskContext.with(context.entering(id)) {
+            await ServiceMaking.asyncResult(Service.self, factory)
+        }
+    }
+}
+
+// MARK: - Making a singleton
+
+/// One creation of an async singleton (`atOne`, `lazy`, `weak`) in flight: a task of its own
+/// runs the factory, and every get that asks meanwhile suspends until the result is there. No
+/// thread is blocked: a waiter is a continuation kept in `state`, resumed by the creation.
+///
+/// The creation does not belong to any waiter, so cancelling the task that started it (or any
+/// other waiter) does not stop it: the other waiters get its result. A waiter whose task is
+/// cancelled stops waiting at once and gets a `ServiceObtainError` whose `error` is a
+/// `CancellationError`.
+final class AsyncMaking<Service: Sendable>: Sendable {
+    typealias Outcome = Result<Service, ServiceObtainError>
+
+    private let state = Locked(State())
+
+    private struct State {
+        /// The result, once the creation is over.
+        var outcome: Outcome?
+        /// The waiting gets, by the number each got.
+        var waiters: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
+        /// Waiters whose task was cancelled before they were kept in `waiters`.
+        var cancelled: Set<UInt64> = []
+        var lastWaiter: UInt64 = 0
+    }
+
+    /// The result, when the creation is over.
+    var outcome: Outcome? {
+        state.withLock { $0.outcome }
+    }
+
+    /// Starts the creation in a task of its own, with `context` (the starter's) plus `provider`
+    /// being obtained by this making. `make` runs the factory; `finish` hands the result to the
+    /// provider's source (under its lock) before any waiter is resumed, so that a waiter that
+    /// gets again finds the service.
+    func start(
+        for provider: ObjectIdentifier,
+        in context: TaskContext,
+        make: @escaping @Sendable () async -> Outcome,
+        finish: @escaping @Sendable (Outcome) -> Void
+    ) {
+        let inner = context.entering(provider, making: ObjectIdentifier(self))
+        Task {
+            let outcome = await TaskContext.with(inner, make)
+            finish(outcome)
+            self.complete(with: outcome)
+        }
+    }
+
+    /// Keeps `outcome` and resumes every waiter with it.
+    private func complete(with outcome: Outcome) {
+        let waiters = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters {
+            waiter.resume(returning: outcome)
+        }
+    }
+
+    /// The result of the creation, awaited by a get whose task has `context`; a cancelled task
+    /// gets `cancelled` at once, and a wait that would close a loop of makings waiting for each
+    /// other gets the dependency-cycle error.
+    func wait(in context: TaskContext) async -> Outcome {
+        if let outcome {
+            return outcome
+        }
+        guard let from = context.making else {
+            return await suspend()
+        }
+        let to = ObjectIdentifier(self)
+        guard AsyncWaits.begin(from: from, to: to) else {
+            return .failure(ThreadContext.cycleError(Service.self))
+        }
+        defer { AsyncWaits.end(from: from, to: to) }
+        return await suspend()
+    }
+
+    /// Suspends until the outcome is there or the task is cancelled.
+    private func suspend() async -> Outcome {
+        let waiter = state.withLock { state in
+            state.lastWaiter &+= 1
+            return state.lastWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now: Outcome? = state.withLock { state in
+                    if let outcome = state.outcome {
+                        return outcome
+                    }
+                    if state.cancelled.remove(waiter) != nil {
+                        return .failure(Self.cancelled)
+                    }
+                    state.waiters[waiter] = continuation
+                    return nil
+                }
+                if let now {
+                    continuation.resume(returning: now)
+                }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state in
+                let continuation = state.waiters.removeValue(forKey: waiter)
+                if continuation == nil, state.outcome == nil {
+                    state.cancelled.insert(waiter)
+                }
+                return continuation
+            }
+            continuation?.resume(returning: .failure(Self.cancelled))
+        }
+    }
+
+    /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
+    /// the factory, so it is not logged.
+    static var cancelled: ServiceObtainError {
+        ServiceObtainError(service: Service.self, error: CancellationError())
+    }
+}
+
+/// What a get of an async singleton does next, decided under its source's lock.
+enum AsyncMakingStep<Service: Sendable> {
+    /// The service is there.
+    case found(Service)
+    /// A making is in progress: await it.
+    case wait(AsyncMaking<Service>)
+    /// This get starts `making` (now the source's mark) with `factory`.
+    case start(AsyncMaking<Service>, @Sendable () async throws -> Service)
+    /// There is no service, and the task is cancelled: it neither waits nor starts a making.
+    case cancelled
+}
+
+extension AsyncMaking {
+    /// The one way `lazy` and `weak` async services are obtained: checks for a cycle, then
+    /// `step` looks at the source under its lock, given whether the task is cancelled, and
+    /// either finds the service, says which making to await, or marks the source with a new
+    /// making that this get starts; `finish` hands the making's result to the source.
+    static func obtain(
+        id: ObjectIdentifier,
+        step: (_ isCancelled: Bool) -> AsyncMakingStep<Service>,
+        finish: @escaping @Sendable (Outcome) -> Void
+    ) async throws(ServiceObtainError) -> Service {
+        let context = TaskContext.current
+        if let cycle = context.cycle(at: id, Service.self) {
+            throw cycle
+        }
+        switch step(Task.isCancelled) {
+        case .found(let service):
+            return service
+        case .cancelled:
+            throw cancelled
+        case .wait(let making):
+            return try await making.wait(in: context).get()
+        case .start(let making, let factory):
+            making.start(
+                for: id,
+                in: context,
+                make: { await ServiceMaking.asyncResult(Service.self, factory) },
+                finish: finish
+            )
+            return try await making.wait(in: context).get()
+        }
+    }
+}

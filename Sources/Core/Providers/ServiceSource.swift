@@ -1,0 +1,489 @@
+/// Where a provider gets a service it does not hold ready, and how each kind of provider keeps
+/// and makes it: this file holds every kind's state and making, dispatched by one `switch` in
+/// `get()`. `ServiceProvider.getService()` reads a ready service (an instance, an `atOne` one or
+/// a made `lazy` one) itself and calls `get()` for everything else.
+///
+/// | case | state | a get |
+/// | --- | --- | --- |
+/// | `lazy` | `LazySource`: the factory, the cell it publishes in | makes the service once through `SingletonMaking` |
+/// | `weak` | `WeakSource`: the last service, held weakly | makes a new one through `SingletonMaking` when it died |
+/// | `many` | `ManySource`: the factory | calls the factory, marked on the thread for the cycle check |
+/// | `session` | `SessionServiceCell` (in its own file: it follows the mediator) | reads the current session's service, or makes it |
+/// | `safe` | `SafeSource`: the serializer and the inner provider | runs the inner provider's get under the serializer |
+/// | `failed` | `FailedSource`: the error of an `atOne` factory | throws it |
+/// | `recorded` | `RecordedSource` (`GetRecording.swift`) | records the get, then runs the inner source |
+///
+/// The tools they share follow: `ServiceHolder` (a service held strongly or weakly), `Making`
+/// and `SingletonMaking` (one making at a time, the waits between threads), and `ServiceMaking`
+/// (a factory's call, its errors wrapped).
+///
+/// Every payload is a class instance, so the enum is one pointer, and a switch over a
+/// provider's `source` borrows the payload without retaining it.
+@usableFromInline
+enum ServiceSource<Service> {
+    /// An instance or `atOne` provider, which holds its service itself (in `instance`).
+    case holdsService
+    case lazy(LazySource<Service>)
+    case weak(WeakSource<Service>)
+    case many(ManySource<Service>)
+    case session(SessionServiceCell<Service>)
+    case safe(SafeSource<Service>)
+    case failed(FailedSource<Service>)
+    /// A provider made while a validation or a graph recorder ran: every get is recorded.
+    case recorded(RecordedSource<Service>)
+
+    /// The service, or why it cannot be had: compiled once per service type, not inlined
+    /// where the get is written.
+    @inlinable @inline(never)
+    func get() throws(ServiceObtainError) -> Service {
+        if GetRecording.isOn {
+            recordGet()
+        }
+        switch self {
+        case .holdsService: preconditionFailure("a provider that holds its service has no other source")
+        case .lazy(let source): return try source.get()
+        case .weak(let source): return try source.get()
+        case .many(let source): return try source.get()
+        case .session(let source): return try source.get()
+        case .safe(let source): return try source.get()
+        case .failed(let source): throw source.error
+        case .recorded(let source): return try source.get()
+        }
+    }
+
+    /// Records this get for the validation or the graph recorder that runs, under the identity
+    /// of the provider's makings.
+    @usableFromInline @inline(never)
+    func recordGet() {
+        if let identity = recordingIdentity {
+            GetRecording.recordGet(of: identity, service: Service.self)
+        }
+    }
+
+    /// The error an `atOne` factory failed with, kept for every get.
+    @usableFromInline
+    var atOneError: ServiceObtainError? {
+        switch self {
+        case .failed(let source): return source.error
+        case .session(let source): return source.atOneError
+        case .safe(let source): return source.inner.source.atOneError
+        case .recorded(let source): return source.source.atOneError
+        case .holdsService, .lazy, .weak, .many: return nil
+        }
+    }
+}
+
+/// The source of an `atOne` provider whose factory failed: every get gets the error.
+@usableFromInline
+final class FailedSource<Service>: Sendable {
+    @usableFromInline let error: ServiceObtainError
+
+    @inlinable
+    init(_ error: ServiceObtainError) {
+        self.error = error
+    }
+}
+
+// MARK: - lazy
+
+/// Makes the service of a `lazy` provider on the first get and publishes it in the provider's
+/// `OnceCell`; a failed making leaves everything as it was, and the next get tries again. The
+/// factory is released once the service is made.
+///
+/// A get of a made service does not come here: `ServiceProvider.getService()` reads the cell.
+@usableFromInline
+final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state`
+    @usableFromInline let cell: OnceCell<Service>
+    @usableFromInline let state: Locked<State>
+
+    @usableFromInline
+    struct State {
+        /// The factory, until the service is made.
+        @usableFromInline var factory: (() throws -> Service)?
+        /// The making in progress.
+        @usableFromInline var making: Making?
+
+        @inlinable
+        init(factory: @escaping () throws -> Service) {
+            self.factory = factory
+        }
+    }
+
+    // Inlinable, like the other sources' initializers: made where the provider is written, the
+    // generic types it allocates (this source, its cell, its lock) have their metadata looked up
+    // once per call site instead of on every provider made.
+    @inlinable
+    init(factory: @escaping () throws -> Service) {
+        self.cell = OnceCell()
+        self.state = Locked(State(factory: factory))
+    }
+
+    @inlinable @inline(__always)
+    func get() throws(ServiceObtainError) -> Service {
+        if let service = cell.value {
+            return service
+        }
+        var released: (() throws -> Service)?
+        defer { withExtendedLifetime(released) {} }  // the factory's captures go after the lock
+        return try SingletonMaking.obtain(
+            id: ObjectIdentifier(self),
+            step: { making in
+                state.withLock { state -> MakingStep<Service, () throws -> Service> in
+                    if let service = cell.value { return .found(service) }
+                    if let other = state.making { return .wait(other) }
+                    guard let factory = state.factory else {
+                        preconditionFailure("a lazy provider lost its factory before publishing its service")
+                    }
+                    state.making = making
+                    return .make(factory)
+                }
+            },
+            make: { factory in ServiceMaking.result(Service.self, factory) },
+            finish: { _, made in
+                state.withLock { state in
+                    state.making = nil
+                    if case .success(let service) = made {
+                        cell.publish(service)
+                        released = state.factory.take()
+                    }
+                }
+                return made
+            }
+        )
+    }
+
+    /// Whether the factory is still held (it is released once the service is made).
+    var holdsFactory: Bool { state.withLock { $0.factory != nil } }
+}
+
+// MARK: - weak
+
+/// Keeps the service of a `weak` provider while someone holds it: a get reads it under the
+/// lock; when it has died (or was never made), the get makes a new one.
+///
+/// A service that is not a class instance cannot be held weakly: it is made on every get.
+@usableFromInline
+final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state`
+    @usableFromInline let factory: () throws -> Service
+    @usableFromInline let state = Locked(State())
+
+    @usableFromInline
+    struct State {
+        /// The service last made, held weakly.
+        @usableFromInline var held: ServiceHolder<Service>?
+        /// The making in progress.
+        @usableFromInline var making: Making?
+
+        @inlinable
+        init() {}
+    }
+
+    @inlinable
+    init(factory: @escaping () throws -> Service) {
+        self.factory = factory
+    }
+
+    @inlinable @inline(__always)
+    func get() throws(ServiceObtainError) -> Service {
+        if let service = state.withLock({ $0.held?.load() }) {
+            return service
+        }
+        var replaced: ServiceHolder<Service>?
+        defer { withExtendedLifetime(replaced) {} }  // released after the lock
+        return try SingletonMaking.obtain(
+            id: ObjectIdentifier(self),
+            step: { making in
+                state.withLock { state -> MakingStep<Service, Void> in
+                    if let service = state.held?.load() { return .found(service) }
+                    if let other = state.making { return .wait(other) }
+                    state.making = making
+                    return .make(())
+                }
+            },
+            make: { ServiceMaking.result(Service.self, factory) },
+            finish: { _, made in
+                state.withLock { state in
+                    state.making = nil
+                    if case .success(let service) = made {
+                        replaced = state.held
+                        state.held = ServiceHolder(service, weakly: true)
+                    }
+                }
+                return made
+            }
+        )
+    }
+}
+
+// MARK: - many
+
+/// Makes the service of a `many` provider anew on every get, concurrently on the threads that
+/// ask (a `ServiceSafeProvider` serializes a factory with mutable state).
+@usableFromInline
+final class ManySource<Service>: @unchecked Sendable {  // immutable
+    @usableFromInline let factory: () throws -> Service
+    /// What the cycle check tracks: this source, or the params provider whose params it binds.
+    @usableFromInline let id: ObjectIdentifier?
+
+    @inlinable
+    init(id: ObjectIdentifier? = nil, factory: @escaping () throws -> Service) {
+        self.factory = factory
+        self.id = id
+    }
+
+    @inlinable @inline(__always)
+    func get() throws(ServiceObtainError) -> Service {
+        let node = ObjectIdentifier(self)
+        return try ThreadContext.withEntered(id ?? node, service: Service.self, node: node) {
+            () throws(ServiceObtainError) -> Service in
+            try ServiceMaking.make(Service.self, factory)
+        }
+    }
+}
+
+// MARK: - safe
+
+/// The source of a `ServiceSafeProvider`: every get of the plain provider inside it runs under
+/// the serializer. A get of a service the inner provider holds ready only reads it under the
+/// lock; any other get runs the inner provider's source (which may run a factory) marked on
+/// the thread, so that a re-entry fails as a cycle.
+@usableFromInline
+final class SafeSource<Service>: Sendable {
+    @usableFromInline let serializer: Serializer
+    @usableFromInline let inner: ServiceProvider<Service>
+    /// `inner`, used without retaining it on every get (`inner` keeps it alive): retained, it
+    /// would be retained and released around the serializer's lock calls.
+    @usableFromInline let unretainedInner: UnretainedReference<ServiceProvider<Service>>
+
+    init(serializer: Serializer, inner: ServiceProvider<Service>) {
+        self.serializer = serializer
+        self.inner = inner
+        self.unretainedInner = UnretainedReference(inner)
+    }
+
+    @inlinable @inline(__always)
+    func get() throws(ServiceObtainError) -> Service {
+        try serializer.run(
+            Service.self,
+            ready: { unretainedInner.withObject { $0.readyService } },
+            make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
+        )
+    }
+}
+
+// MARK: - A kept service
+
+/// A kept service, held strongly or weakly.
+@usableFromInline
+enum ServiceHolder<Service> {
+    case strong(Service)
+    case weak(WeakObject)
+
+    /// Holds `service` strongly, or weakly when `weakly` and it is a class instance; `nil` when
+    /// it should be held weakly but cannot be (a value is then not kept at all).
+    @inlinable
+    init?(_ service: Service, weakly: Bool) {
+        guard weakly else {
+            self = .strong(service)
+            return
+        }
+        let boxed: Any = service
+        guard type(of: boxed) is AnyClass else { return nil }
+        self = .weak(WeakObject(boxed as AnyObject))
+    }
+
+    /// The service, if it is still alive.
+    @inlinable
+    func load() -> Service? {
+        switch self {
+        case .strong(let service): return service
+        case .weak(let reference):
+            // Unwrapped before the cast: swiftc -O (Swift 6.3) miscompiles a generic `as?` of a
+            // nil `AnyObject?` specialized to a class type into a call of
+            // `swift_dynamicCastClass` on a null pointer, which crashes once the object died.
+            guard let object = reference.object else { return nil }
+            return object as? Service
+        }
+    }
+
+    /// Whether the service is still alive (always, when held strongly).
+    @inlinable
+    var isAlive: Bool {
+        switch self {
+        case .strong: return true
+        case .weak(let reference): return reference.object != nil
+        }
+    }
+}
+
+/// A weak reference to a service's object.
+@usableFromInline
+final class WeakObject: @unchecked Sendable {  // `object` never changes but for the runtime zeroing it
+    @usableFromInline weak let object: AnyObject?
+
+    @inlinable
+    init(_ object: AnyObject) {
+        self.object = object
+    }
+}
+
+// MARK: - Making a singleton
+
+/// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
+/// `makingLock` from the moment it marks the provider until the service is published, its
+/// factory included, and another get of the same service waits by taking that lock. It is the
+/// one lock of the package held while user code runs, and only gets of that same service wait on
+/// it.
+///
+/// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
+/// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes
+/// and waits for A) fails as a dependency cycle instead of deadlocking.
+@usableFromInline
+final class Making: Sendable {
+    @usableFromInline let makingLock = Locked(())
+    /// The thread that holds `makingLock`: the one that made this mark.
+    @usableFromInline let owner = ThreadContext.currentThread
+
+    @inlinable
+    init() {}
+
+    /// The making each waiting thread waits for, by thread.
+    private static let waits = Locked<[Int: Making]>([:])
+
+    /// Waits until this making is over.
+    ///
+    /// - Throws: a dependency cycle for `Service` when its owner waits, directly or through
+    ///   other threads, for a making of this thread: waiting would never end.
+    @usableFromInline
+    func wait<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+        let thread = ThreadContext.currentThread
+        let closesLoop: Bool = Self.waits.withLock { waits in
+            var owner = self.owner
+            while owner != thread {
+                guard let next = waits[owner] else {
+                    waits[thread] = self
+                    return false
+                }
+                owner = next.owner
+            }
+            return true
+        }
+        if closesLoop {
+            throw ThreadContext.cycleError(Service.self)
+        }
+        makingLock.withLock { _ in }
+        Self.waits.withLock { $0[thread] = nil }
+    }
+}
+
+/// What a get of a kept singleton does next, decided under its cell's lock.
+@usableFromInline
+enum MakingStep<Service, Input> {
+    /// The service is there.
+    case found(Service)
+    /// It cannot be had now.
+    case failed(ServiceObtainError)
+    /// Another making or switch is in progress: wait for its `makingLock`, then look again.
+    case wait(Making)
+    /// This get makes the service from `Input`: its `Making` is now the cell's mark.
+    case make(Input)
+}
+
+/// The one way `lazy`, `weak` and session services are made: at most once at a time, with only
+/// the making's own `makingLock` held while the factory runs (no provider's state lock, which
+/// every get of that provider takes), and never by a thread that is already making the same
+/// service (a dependency cycle).
+@usableFromInline
+enum SingletonMaking {
+    /// Enters the cycle check, then loops: `step` looks at the cell under its lock and either
+    /// finds the service, fails, says to wait for the making in progress, or marks the cell with
+    /// this get's `Making` (whose `makingLock` this get holds) and hands over what `make`
+    /// needs; `make` runs the factory with no state lock held; `finish` publishes the result under the
+    /// cell's lock (or not, when an update overtook the making) and clears the mark.
+    @inlinable
+    static func obtain<Service, Input>(
+        id: ObjectIdentifier,
+        step: (Making) -> MakingStep<Service, Input>,
+        make: (Input) -> Result<Service, ServiceObtainError>,
+        finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
+    ) throws(ServiceObtainError) -> Service {
+        try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
+            while true {
+                let making = Making()
+                let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
+                    switch step(making) {
+                    case .found(let service): return .found(service)
+                    case .failed(let error): return .failed(error)
+                    case .wait(let other): return .wait(other)
+                    case .make(let input):
+                        switch finish(making, make(input)) {
+                        case .success(let service): return .found(service)
+                        case .failure(let error): return .failed(error)
+                        }
+                    }
+                }
+                switch outcome {
+                case .found(let service): return service
+                case .failed(let error): throw error
+                case .wait(let other): try other.wait(Service.self)
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Calling a factory
+
+/// Calls a factory and turns whatever it throws into a `ServiceObtainError` for `Service`.
+///
+/// A `ServiceObtainError` thrown by a nested get gets `Service` added in front of its path; any
+/// other error starts a new path and is reported to the registered `ProvidersLogger`s.
+@usableFromInline
+enum ServiceMaking {
+    @inlinable
+    static func make<Service>(
+        _ service: Service.Type,
+        _ factory: () throws -> Service
+    ) throws(ServiceObtainError) -> Service {
+        do {
+            return try factory()
+        } catch {
+            throw wrap(error, service: Service.self)
+        }
+    }
+
+    /// `make` as a `Result`.
+    @inlinable
+    static func result<Service>(
+        _ service: Service.Type,
+        _ factory: () throws -> Service
+    ) -> Result<Service, ServiceObtainError> {
+        do throws(ServiceObtainError) {
+            return .success(try make(Service.self, factory))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `result` for an async factory.
+    static func asyncResult<Service>(
+        _ service: Service.Type,
+        _ factory: () async throws -> Service
+    ) async -> Result<Service, ServiceObtainError> {
+        do {
+            return .success(try await factory())
+        } catch {
+            return .failure(wrap(error, service: Service.self))
+        }
+    }
+
+    @usableFromInline
+    static func wrap(_ error: any Error, service: Any.Type) -> ServiceObtainError {
+        if let nested = error as? ServiceObtainError {
+            return nested.withAddedToPath(service: service)
+        }
+        let obtainError = ServiceObtainError(service: service, error: error)
+        LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
+        return obtainError
+    }
+}
