@@ -49,6 +49,12 @@ struct BenchmarkCase {
     /// The most instructions an operation may execute, against its baseline, when counted under
     /// callgrind (`--instructions`); `nil` for cases that are only timed.
     let instructions: InstructionCeiling?
+    /// Whether `instructions` is a ceiling not met yet: its count is reported as `open` and does
+    /// not fail `--instructions`.
+    let instructionsOpen: Bool
+    /// The iterations of the two counted calls under callgrind, when a case's operation is too
+    /// heavy for `InstructionCount`'s usual 1,000 and 11,000 (a whole container, say).
+    let countedIterations: (small: Int, large: Int)
     /// Builds the state (providers, services) and the bodies that use it.
     let prepare: () -> Bodies
 
@@ -59,6 +65,8 @@ struct BenchmarkCase {
         operationsPerIteration: Int = 1,
         runsOnOtherThreads: Bool = false,
         instructions: InstructionCeiling? = nil,
+        instructionsOpen: Bool = false,
+        countedIterations: (small: Int, large: Int) = (InstructionCount.smallIterations, InstructionCount.largeIterations),
         prepare: @escaping () -> Bodies
     ) {
         self.runsOnOtherThreads = runsOnOtherThreads || operationsPerIteration > 1
@@ -67,6 +75,8 @@ struct BenchmarkCase {
         self.target = target
         self.operationsPerIteration = operationsPerIteration
         self.instructions = instructions
+        self.instructionsOpen = instructionsOpen
+        self.countedIterations = countedIterations
         self.prepare = prepare
     }
 }

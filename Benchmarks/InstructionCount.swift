@@ -21,26 +21,51 @@ enum InstructionCount {
     /// Runs the bodies of `benchmark` in the four counted functions.
     static func runCounted(_ benchmark: BenchmarkCase) {
         let bodies = benchmark.preparedAndProbed()
+        let (small, large) = benchmark.countedIterations
+        let warmUp = min(64, small)
         // Warm up: lazy services are made, code and caches are touched once.
-        bodies.setUpSubject(64)
-        bodies.subject(64)
-        bodies.setUpBaseline(64)
-        bodies.baseline(64)
-        bodies.setUpSubject(smallIterations)
-        countedSubjectSmall(bodies.subject, smallIterations)
-        bodies.setUpSubject(largeIterations)
-        countedSubjectLarge(bodies.subject, largeIterations)
-        bodies.setUpBaseline(smallIterations)
-        countedBaselineSmall(bodies.baseline, smallIterations)
-        bodies.setUpBaseline(largeIterations)
-        countedBaselineLarge(bodies.baseline, largeIterations)
+        bodies.setUpSubject(warmUp)
+        bodies.subject(warmUp)
+        bodies.setUpBaseline(warmUp)
+        bodies.baseline(warmUp)
+        bodies.setUpSubject(small)
+        countedSubjectSmall(bodies.subject, small)
+        bodies.setUpSubject(large)
+        countedSubjectLarge(bodies.subject, large)
+        bodies.setUpBaseline(small)
+        countedBaselineSmall(bodies.baseline, small)
+        bodies.setUpBaseline(large)
+        countedBaselineLarge(bodies.baseline, large)
         bodies.tearDown()
     }
 
-    @inline(never) static func countedSubjectSmall(_ body: BenchmarkBody, _ iterations: Int) { body(iterations) }
-    @inline(never) static func countedSubjectLarge(_ body: BenchmarkBody, _ iterations: Int) { body(iterations) }
-    @inline(never) static func countedBaselineSmall(_ body: BenchmarkBody, _ iterations: Int) { body(iterations) }
-    @inline(never) static func countedBaselineLarge(_ body: BenchmarkBody, _ iterations: Int) { body(iterations) }
+    // Each calls `mark` a different number of times, so that no two of them compile to code
+    // of the same shape: the optimizer merges functions that differ only in their constants
+    // into one, and callgrind would then find them under one name. The large call of each
+    // pair makes one call of `mark` more than the small one, a few instructions in all.
+    @inline(never) static func countedSubjectSmall(_ body: BenchmarkBody, _ iterations: Int) {
+        body(iterations)
+        mark()
+    }
+    @inline(never) static func countedSubjectLarge(_ body: BenchmarkBody, _ iterations: Int) {
+        body(iterations)
+        mark()
+        mark()
+    }
+    @inline(never) static func countedBaselineSmall(_ body: BenchmarkBody, _ iterations: Int) {
+        body(iterations)
+        mark()
+        mark()
+        mark()
+    }
+    @inline(never) static func countedBaselineLarge(_ body: BenchmarkBody, _ iterations: Int) {
+        body(iterations)
+        mark()
+        mark()
+        mark()
+        mark()
+    }
+    @inline(never) @_optimize(none) static func mark() {}
 
     // MARK: - In the driving process
 
@@ -62,12 +87,14 @@ enum InstructionCount {
         print("instr/op = instructions of one operation: the count of \(largeIterations.formatted) iterations")
         print("minus the count of \(smallIterations.formatted), divided by the difference; they do not depend")
         print("on the machine's load (hashing is made deterministic for the counted runs).")
-        print("ceiling: <=+N at most N more than the baseline, <=Rx at most R times it.")
+        print("ceiling: <=+N at most N more than the baseline, <=Rx at most R times it; \"open\": a ceiling")
+        print("not met yet, reported without failing the run.")
         print("")
         print(pad("case, and below it the same work by hand", 50) + pad("instr/op", 11, left: false)
             + pad("vs base", 11, left: false) + pad("ceiling", 10, left: false) + "  ")
         print(String(repeating: "-", count: 96))
         var allMet = true
+        var open = 0
         for benchmark in counted {
             guard let counts = count(benchmark, valgrind: valgrind, annotate: annotate),
                 let ceiling = benchmark.instructions
@@ -77,7 +104,8 @@ enum InstructionCount {
                 continue
             }
             let met = ceiling.allows(subject: counts.subject, baseline: counts.baseline)
-            allMet = allMet && met
+            allMet = allMet && (met || benchmark.instructionsOpen)
+            if !met && benchmark.instructionsOpen { open += 1 }
             let comparison: String
             switch ceiling {
             case .extra: comparison = String(format: "%+.1f", counts.subject - counts.baseline)
@@ -85,7 +113,7 @@ enum InstructionCount {
             }
             print(pad(benchmark.name, 50) + pad(String(format: "%.1f", counts.subject), 11, left: false)
                 + pad(comparison, 11, left: false) + pad(ceiling.description, 10, left: false)
-                + "  " + (met ? "met" : "MISSED"))
+                + "  " + (met ? "met" : benchmark.instructionsOpen ? "open" : "MISSED"))
             print(pad("  " + benchmark.baselineName, 50) + pad(String(format: "%.1f", counts.baseline), 11, left: false))
             fflush(nil)
         }
@@ -95,7 +123,8 @@ enum InstructionCount {
         print(pad("locator: heap bytes per registered service", 50) + pad(String(format: "%.1f", memory), 11, left: false)
             + pad("", 11) + pad("<=\(Int(MemoryUse.ceiling))", 10, left: false) + "  " + (memoryMet ? "met" : "MISSED"))
         print(pad("  (mallinfo2, \(MemoryUse.count.formatted) services by type)", 50))
-        print(allMet ? "\nevery count is within its ceiling" : "\nsome counts exceed their ceilings")
+        let openNote = open == 0 ? "" : "; \(open) open ceiling\(open == 1 ? "" : "s") not met yet"
+        print(allMet ? "\nevery count is within its ceiling" + openNote : "\nsome counts exceed their ceilings" + openNote)
         return allMet
     }
 
@@ -125,7 +154,8 @@ enum InstructionCount {
         guard let subjectSmall = inclusive("countedSubjectSmall"), let subjectLarge = inclusive("countedSubjectLarge"),
             let baselineSmall = inclusive("countedBaselineSmall"), let baselineLarge = inclusive("countedBaselineLarge")
         else { return nil }
-        let operations = Double((largeIterations - smallIterations) * benchmark.operationsPerIteration)
+        let (small, large) = benchmark.countedIterations
+        let operations = Double((large - small) * benchmark.operationsPerIteration)
         return Counts(subject: (subjectLarge - subjectSmall) / operations, baseline: (baselineLarge - baselineSmall) / operations)
     }
 

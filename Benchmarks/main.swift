@@ -10,7 +10,7 @@ import Foundation
 
 /// Each product adds its list of cases here.
 func allCases() -> [BenchmarkCase] {
-    CoreCases.all + AsyncCases.all + InjectsCases.all + LocatorCases.all + BridgeCases.all
+    CoreCases.all + AsyncCases.all + InjectsCases.all + LocatorCases.all + BridgeCases.all + HandWrittenCases.all
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
