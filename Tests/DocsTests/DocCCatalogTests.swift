@@ -1,6 +1,6 @@
 // The DocC catalogs (Sources/**/<Module>.docc): their articles are the guides of docs/ as
-// .ci/docc-articles.swift writes them, and the examples of their landing pages are examples of
-// the guides, which the compile check compiles.
+// .ci/docc-articles.swift writes them, each guide in the catalog of its product only, and the
+// examples of their landing pages are examples of the guides, which the compile check compiles.
 import Foundation
 import Testing
 
@@ -48,6 +48,29 @@ struct DocCCatalogTests {
         if !outcome.succeeded {
             Issue.record(Comment(rawValue: "swift .ci/docc-articles.swift --check failed:\n\(outcome.output)"))
         }
+    }
+
+    @Test("Each guide of docs/ is an article of one catalog only, its product's, with the images it shows")
+    func eachGuideIsInOneCatalog() throws {
+        var contents: [String: [String]] = [:]
+        for catalog in Catalogs.all {
+            let landingPage = Catalogs.landingPage(of: catalog).lastPathComponent
+            let files = try FileManager.default.contentsOfDirectory(atPath: catalog.path)
+            contents[catalog.deletingPathExtension().lastPathComponent] = files.filter { $0 != landingPage }.sorted()
+        }
+        #expect(contents == [
+            "ServiceContainerKit": [
+                "benchmarks.md", "concurrency.md", "core.md", "diagnostics-graph.svg", "diagnostics.md", "migration.md",
+            ],
+            "ServiceInjects": ["injects.md"],
+            "ServiceInjectsTesting": ["testing.md"],
+            "ServiceLocatorKit": ["locators.md"],
+            "ServiceEasyLocatorKit": [],
+            "ServiceContainerKitObjC": ["objc-bridge.md"],
+        ])
+        let guides = Guides.all.filter { $0.hasPrefix("docs/") && $0 != "docs/README.md" }.map { $0.dropFirst(5) }
+        let articles = contents.values.flatMap { $0 }.filter { $0.hasSuffix(".md") }
+        #expect(articles.sorted() == guides.map(String.init).sorted())
     }
 
     @Test("A Swift block of a landing page is a block of a guide, so the guide's check compiles it")

@@ -24,7 +24,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceEasyLocator? = nil) {
-        storage = LocatorStorage(parent: parent.map { LocatorParent(locator: $0, storage: $0.storage) })
+        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     /// The slot of a `type` service: the type itself.
@@ -36,12 +36,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
     // MARK: - State
 
     /// The locator asked for the services this one lacks.
-    public final var parent: ServiceEasyLocator? {
-        // Unwrapped before the cast, as every optional object the package casts (see
-        // `ServiceHolder.load()` on what the optimizer does otherwise).
-        guard let parent = storage.parentLocator else { return nil }
-        return parent as? ServiceEasyLocator
-    }
+    public final var parent: ServiceEasyLocator? { storage.parentLocator(as: ServiceEasyLocator.self) }
 
     /// Whether changes are refused (after `setReadOnly`).
     public final var readOnly: Bool { storage.isReadOnly }
@@ -86,8 +81,7 @@ open class ServiceEasyLocator: @unchecked Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        let parent = parent.map { LocatorParent(locator: $0, storage: $0.storage) }
-        return storage.setParent(parent, owner: self, at: CallSite(file: file, line: line))
+        storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// A writable locator of the same type holding the same providers (a lazy singleton made
@@ -302,6 +296,8 @@ open class ServiceEasyLocator: @unchecked Sendable {
         try storage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
     }
 }
+
+extension ServiceEasyLocator: StorageBackedLocator {}
 
 extension ServiceEasyLocator: ServiceValidationListing {
     /// Every service type's provider, for `ServiceValidator`, then the parent.

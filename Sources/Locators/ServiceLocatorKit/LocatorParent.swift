@@ -1,3 +1,9 @@
+/// Either locator class, as the storage code sees it: an object that keeps its services in a
+/// `LocatorStorage`.
+package protocol StorageBackedLocator: AnyObject, Sendable {
+    var storage: LocatorStorage { get }
+}
+
 /// The parent of a locator: the locator itself (for `parent`) and its storage (for lookups).
 package struct LocatorParent: Sendable {
     package let locator: AnyObject & Sendable
@@ -6,5 +12,10 @@ package struct LocatorParent: Sendable {
     package init(locator: AnyObject & Sendable, storage: LocatorStorage) {
         self.locator = locator
         self.storage = storage
+    }
+
+    /// `locator` as the parent of another locator.
+    package init(_ locator: some StorageBackedLocator) {
+        self.init(locator: locator, storage: locator.storage)
     }
 }

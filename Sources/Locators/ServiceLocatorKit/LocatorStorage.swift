@@ -54,8 +54,14 @@ package final class LocatorStorage: Sendable {
     /// Whether clones are refused.
     package var denyClone: Bool { state.withLock { $0.denyClone } }
 
-    /// The parent locator.
-    package var parentLocator: (AnyObject & Sendable)? { slots.parent?.locator }
+    /// The parent locator as a `Locator`, or `nil` when there is none or it is another type:
+    /// the `parent` of either locator.
+    package func parentLocator<Locator: AnyObject>(as type: Locator.Type) -> Locator? {
+        // Unwrapped before the cast, as every optional object the package casts (see
+        // `ServiceHolder.load()` on what the optimizer does otherwise).
+        guard let parent = slots.parent?.locator else { return nil }
+        return parent as? Locator
+    }
 
     /// The number of services stored here (parents excluded).
     package var count: Int { slots.count }

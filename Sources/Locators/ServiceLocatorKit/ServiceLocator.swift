@@ -23,18 +23,13 @@ open class ServiceLocator: @unchecked Sendable {
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceLocator? = nil) {
-        storage = LocatorStorage(parent: parent.map { LocatorParent(locator: $0, storage: $0.storage) })
+        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     // MARK: - State
 
     /// The locator asked for the services this one lacks.
-    public final var parent: ServiceLocator? {
-        // Unwrapped before the cast, as every optional object the package casts (see
-        // `ServiceHolder.load()` on what the optimizer does otherwise).
-        guard let parent = storage.parentLocator else { return nil }
-        return parent as? ServiceLocator
-    }
+    public final var parent: ServiceLocator? { storage.parentLocator(as: ServiceLocator.self) }
 
     /// Whether changes are refused (after `setReadOnly`).
     public final var readOnly: Bool { storage.isReadOnly }
@@ -79,8 +74,7 @@ open class ServiceLocator: @unchecked Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        let parent = parent.map { LocatorParent(locator: $0, storage: $0.storage) }
-        return storage.setParent(parent, owner: self, at: CallSite(file: file, line: line))
+        storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// A writable locator of the same type holding the same providers (a lazy singleton made
@@ -271,6 +265,8 @@ open class ServiceLocator: @unchecked Sendable {
         try storage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
     }
 }
+
+extension ServiceLocator: StorageBackedLocator {}
 
 extension ServiceLocator: ServiceValidationListing {
     /// Every key's provider, for `ServiceValidator`, then the parent.
