@@ -9,6 +9,44 @@ import Synchronization
 // globals of `Sources/CServiceContainerKit`, whose header says why each is in C and which case
 // measures it.)
 
+// MARK: - UncheckedSendable
+
+/// A value that the compiler cannot see is safe to share, kept by a type that is `Sendable`:
+/// the one box of the package for such a value, so that the types built around it are checked
+/// by the compiler for everything else they hold.
+///
+/// ```swift
+/// let service = UncheckedSendable(made)  // a service of any type, in a `Sendable` state
+/// state.current = service
+/// ```
+///
+/// **Invariant.** A box holds only a value that the package shares the way its documentation
+/// says it does, whatever the value's type:
+///
+/// - the service a provider keeps or hands out (`ServiceHolder`, `RecordedSource`), which is the
+///   same instance for every thread that gets it: the contract of a plain provider, which is
+///   `Sendable` whatever its service (`docs/concurrency.md`);
+/// - what a safe provider calls (`ServiceSafeProvider`, `ServiceParamsSafeProvider`): a factory
+///   that need not be `Sendable`, run one call at a time by the provider's serializer (its
+///   `NotSafe` gets leave the serialization out, as they say);
+/// - the fixed params of a provider, handed to every call of its factory;
+/// - a session's key (`AnyHashable`), which a `Sendable` session gives;
+/// - in `Locked`, the state and the results passing through the mutex, which makes every
+///   access exclusive.
+///
+/// **Pays for** the providers' `Sendable` conformance whatever their service: without the box,
+/// a provider of a service that is not `Sendable` could not be shared, or each type that keeps
+/// such a value would skip the compiler's check whole.
+@usableFromInline
+package struct UncheckedSendable<Value>: @unchecked Sendable {  // its value's type is any type: see the invariant above
+    @usableFromInline package var value: Value
+
+    @inlinable
+    package init(_ value: Value) {
+        self.value = value
+    }
+}
+
 // MARK: - OnceCell
 
 /// A value published once, then read by any thread with one acquire load and no lock: the
@@ -32,9 +70,10 @@ import Synchronization
 /// check, each read calls into the runtime twice, and the get costs 105 instructions more than
 /// a stored reference read instead of 20, past its ceiling of 25 (`--instructions`).
 @usableFromInline
-package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant above
+package final class OnceCell<Value>: Sendable {
     @usableFromInline let isSet: Atomic<Bool>
-    @usableFromInline @exclusivity(unchecked) var stored: Value?
+    // The invariant above, in place of the compiler's check of a mutable stored property.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var stored: Value?
 
     /// A cell with no value yet.
     @inlinable
@@ -90,7 +129,7 @@ package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant
 /// retain and release of the lock and the inner provider around the lock's calls: 328
 /// instructions instead of 259, past the ceiling of 1.5 times an `NSLock` taken by hand.
 @usableFromInline
-package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  // see the invariant above
+package struct UnretainedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
     @inlinable
@@ -104,3 +143,5 @@ package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  //
         unmanaged._withUnsafeGuaranteedRef(body)
     }
 }
+
+extension UnretainedReference: Sendable where Object: Sendable {}

@@ -273,35 +273,36 @@ final class SafeSource<Service>: Sendable {
 
 // MARK: - A kept service
 
-/// A kept service, held strongly or weakly.
+/// A kept service, held strongly or weakly: `Sendable` whatever the service, which is boxed as
+/// every service a provider keeps (`UncheckedSendable`).
 @usableFromInline
-enum ServiceHolder<Service> {
-    case strong(Service)
-    case weak(WeakObject)
+enum ServiceHolder<Service>: Sendable {
+    case strong(UncheckedSendable<Service>)
+    case weak(UncheckedSendable<WeakObject>)
 
     /// Holds `service` strongly, or weakly when `weakly` and it is a class instance; `nil` when
     /// it should be held weakly but cannot be (a value is then not kept at all).
     @inlinable
     init?(_ service: Service, weakly: Bool) {
         guard weakly else {
-            self = .strong(service)
+            self = .strong(UncheckedSendable(service))
             return
         }
         let boxed: Any = service
         guard type(of: boxed) is AnyClass else { return nil }
-        self = .weak(WeakObject(boxed as AnyObject))
+        self = .weak(UncheckedSendable(WeakObject(boxed as AnyObject)))
     }
 
     /// The service, if it is still alive.
     @inlinable
     func load() -> Service? {
         switch self {
-        case .strong(let service): return service
+        case .strong(let service): return service.value
         case .weak(let reference):
             // Unwrapped before the cast: swiftc -O (Swift 6.3) miscompiles a generic `as?` of a
             // nil `AnyObject?` specialized to a class type into a call of
             // `swift_dynamicCastClass` on a null pointer, which crashes once the object died.
-            guard let object = reference.object else { return nil }
+            guard let object = reference.value.object else { return nil }
             return object as? Service
         }
     }
@@ -311,14 +312,14 @@ enum ServiceHolder<Service> {
     var isAlive: Bool {
         switch self {
         case .strong: return true
-        case .weak(let reference): return reference.object != nil
+        case .weak(let reference): return reference.value.object != nil
         }
     }
 }
 
-/// A weak reference to a service's object.
+/// A weak reference to a service's object, which `ServiceHolder` boxes as the service it is.
 @usableFromInline
-final class WeakObject: @unchecked Sendable {  // `object` never changes but for the runtime zeroing it
+final class WeakObject {
     @usableFromInline weak let object: AnyObject?
 
     @inlinable

@@ -179,7 +179,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
         }
         if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
             switch ServiceMaking.result(Service.self, { try factory.make(session) }) {
-            case .success(let service): plan.newCurrent = .strong(service)
+            case .success(let service): plan.newCurrent = .strong(UncheckedSendable(service))
             case .failure(let error): plan.atOneFailure = error
             }
         }
