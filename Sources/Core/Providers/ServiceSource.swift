@@ -20,7 +20,7 @@
 /// Every payload is a class instance, so the enum is one pointer, and a switch over a
 /// provider's `source` borrows the payload without retaining it.
 @usableFromInline
-enum ServiceSource<Service> {
+enum ServiceSource<Service>: Sendable {
     /// An instance or `atOne` provider, which holds its service itself (in `instance`).
     case holdsService
     case lazy(LazySource<Service>)
@@ -92,19 +92,19 @@ final class FailedSource<Service>: Sendable {
 ///
 /// A get of a made service does not come here: `ServiceProvider.getService()` reads the cell.
 @usableFromInline
-final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state`
+final class LazySource<Service>: Sendable {
     @usableFromInline let cell: OnceCell<Service>
     @usableFromInline let state: Locked<State>
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The factory, until the service is made.
-        @usableFromInline var factory: (() throws -> Service)?
+        @usableFromInline var factory: (@Sendable () throws -> Service)?
         /// The making in progress.
         @usableFromInline var making: Making?
 
         @inlinable
-        init(factory: @escaping () throws -> Service) {
+        init(factory: @escaping @Sendable () throws -> Service) {
             self.factory = factory
         }
     }
@@ -113,7 +113,7 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
     // generic types it allocates (this source, its cell, its lock) have their metadata looked up
     // once per call site instead of on every provider made.
     @inlinable
-    init(factory: @escaping () throws -> Service) {
+    init(factory: @escaping @Sendable () throws -> Service) {
         self.cell = OnceCell()
         self.state = Locked(State(factory: factory))
     }
@@ -123,7 +123,7 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
         if let service = cell.value {
             return service
         }
-        var released: (() throws -> Service)?
+        var released: (@Sendable () throws -> Service)?
         defer { withExtendedLifetime(released) {} }  // the factory's captures go after the lock
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
@@ -163,12 +163,12 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
 ///
 /// A service that is not a class instance cannot be held weakly: it is made on every get.
 @usableFromInline
-final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state`
-    @usableFromInline let factory: () throws -> Service
+final class WeakSource<Service>: Sendable {
+    @usableFromInline let factory: @Sendable () throws -> Service
     @usableFromInline let state = Locked(State())
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The service last made, held weakly.
         @usableFromInline var held: ServiceHolder<Service>?
         /// The making in progress.
@@ -179,7 +179,7 @@ final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state
     }
 
     @inlinable
-    init(factory: @escaping () throws -> Service) {
+    init(factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
     }
 
@@ -220,13 +220,13 @@ final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state
 /// Makes the service of a `many` provider anew on every get, concurrently on the threads that
 /// ask (a `ServiceSafeProvider` serializes a factory with mutable state).
 @usableFromInline
-final class ManySource<Service>: @unchecked Sendable {  // immutable
-    @usableFromInline let factory: () throws -> Service
+final class ManySource<Service>: Sendable {
+    @usableFromInline let factory: @Sendable () throws -> Service
     /// What the cycle check tracks: this source, or the params provider whose params it binds.
     @usableFromInline let id: ObjectIdentifier?
 
     @inlinable
-    init(id: ObjectIdentifier? = nil, factory: @escaping () throws -> Service) {
+    init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
         self.id = id
     }
