@@ -47,6 +47,10 @@ package struct UncheckedSendable<Value>: @unchecked Sendable {  // its value's t
     }
 }
 
+extension UncheckedSendable: Equatable where Value: Equatable {}
+
+extension UncheckedSendable: Hashable where Value: Hashable {}
+
 // MARK: - OnceCell
 
 /// A value published once, then read by any thread with one acquire load and no lock: the
