@@ -16,9 +16,11 @@
 /// `Sendable` too (the compiler checks it). The service it keeps (instance, `atOne`, `lazy`,
 /// `weak`, session) is the same instance for every thread that gets it: make such a service
 /// `Sendable`, or keep it on the main actor with a ``ServiceMainActorProvider``.
-public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, which Swift never checks
-    // Immutable. `lazy` and `source` are `Sendable`; `instance` is the service the provider hands
-    // every thread, as `UncheckedSendable` says, unboxed here so that a get reads it directly.
+public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, which Swift never checks; `instance` is unboxed
+    // Immutable. `lazy` and `source` are `Sendable`. `instance` is the service the provider hands
+    // every thread, which `UncheckedSendable`'s invariant covers, but it is not boxed in one: a
+    // provider made in unspecialized code (a locator's register) would look up the box's
+    // metadata, and `locator/register a service` went from 1,921 instructions to 2,968.
 
     /// The service of an instance or `atOne` provider.
     @usableFromInline let instance: ServiceType?
