@@ -186,8 +186,8 @@ final class SessionServiceCell<Service>: Sendable {
 }
 
 /// A session factory as a cell that knows only the service type sees it: the session type is
-/// hidden behind `any ServiceSession`; `cast` turns a mediator's session into one the factory takes, and the
-/// other calls get only sessions that `cast` gave.
+/// hidden behind `any ServiceSession`; `cast` turns a mediator's session into one the factory
+/// takes, and the other calls get only sessions that `cast` gave.
 protocol SessionFactoryCalls<Service>: AnyObject, Sendable {
     associatedtype Service
     var mode: ServiceSessionFactoryMode { get }
