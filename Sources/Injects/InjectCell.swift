@@ -6,27 +6,41 @@
 /// an injected property is an acquire load and a read; everything else is under `state`'s lock,
 /// which is never held while a handler or `make` runs.
 @usableFromInline
-final class InjectCell<Value>: @unchecked Sendable {  // `published` and `state` synchronize themselves
+final class InjectCell<Value>: Sendable {
     @usableFromInline let published = OnceCell<Value>()
     let site: InjectSite
     let registry: InjectRegistry
-    /// Injects now, or leaves a waiter in `registry`; returns the value when injected now.
-    private let injectNowOrWait: (InjectCell<Value>, _ params: Any?) -> Value?
-    /// Obtains the value at a first read that finds it not injected; stops the program when it
-    /// cannot.
-    private let obtain: (InjectCell<Value>, _ params: Any?) -> Value
+    // What the property was given (`make`, its ready handlers, its params) runs on, or goes to,
+    // whichever thread injects (`UncheckedSendable`).
+    private let boxedInjectNowOrWait: UncheckedSendable<(InjectCell<Value>, _ params: Any?) -> Value?>
+    private let boxedObtain: UncheckedSendable<(InjectCell<Value>, _ params: Any?) -> Value>
     /// The params type of a cell whose value is made from params, which must be given before
     /// it is injected; `nil` for other cells.
     let paramsType: Any.Type?
     private let state = Locked(State())
 
+    /// Injects now, or leaves a waiter in `registry`; returns the value when injected now.
+    private var injectNowOrWait: (InjectCell<Value>, _ params: Any?) -> Value? { boxedInjectNowOrWait.value }
+    /// Obtains the value at a first read that finds it not injected; stops the program when it
+    /// cannot.
+    private var obtain: (InjectCell<Value>, _ params: Any?) -> Value { boxedObtain.value }
+
     private struct State {
-        var handlers: [(Value) -> Void] = []
+        var boxedHandlers = UncheckedSendable<[(Value) -> Void]>([])
         var waiter: UInt64?
-        /// The params, once given (an `Optional.none` params is a given value).
-        var params: Any?
+        var boxedParams = UncheckedSendable<Any?>(nil)
         /// For a params cell: whether `setParameters` leaves the injection to the first read.
         var lazyInject = false
+
+        var handlers: [(Value) -> Void] {
+            get { boxedHandlers.value }
+            set { boxedHandlers.value = newValue }
+        }
+        /// The params, once given (an `Optional.none` params is a given value).
+        var params: Any? {
+            get { boxedParams.value }
+            set { boxedParams.value = newValue }
+        }
     }
 
     /// A cell of the newest `Source` in `registry`, made into the value by `make`.
@@ -65,10 +79,10 @@ final class InjectCell<Value>: @unchecked Sendable {  // `published` and `state`
         self.site = site
         self.registry = registry
         self.paramsType = paramsType
-        injectNowOrWait = { cell, params in
+        boxedInjectNowOrWait = UncheckedSendable { cell, params in
             cell.injectNowOrWait(Source.self, params: params) { make($0, params) }
         }
-        obtain = { cell, params in
+        boxedObtain = UncheckedSendable { cell, params in
             make(cell.registry.resolve(Source.self, orCrashAt: cell.site), params)
         }
     }

@@ -3,13 +3,22 @@
 ///
 /// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
 /// the order they were added, so they may register or resolve again.
-final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `lock`
+final class InjectRegistry: Sendable {
     /// A registered value. `firstInject` values are removed after their first injection.
     struct Entry {
         let id: UInt64
-        let value: Any
+        /// Handed to whichever thread injects it (`UncheckedSendable`).
+        private let boxedValue: UncheckedSendable<Any>
         let firstInject: Bool
         var injected = false
+
+        init(id: UInt64, value: Any, firstInject: Bool) {
+            self.id = id
+            self.boxedValue = UncheckedSendable(value)
+            self.firstInject = firstInject
+        }
+
+        var value: Any { boxedValue.value }
     }
 
     /// Something waiting for a value of one type: a pending injection or a ready handler.
@@ -17,8 +26,17 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         let id: UInt64
         /// A pending injection counts as an injection of the value it gets; a ready handler does not.
         let isInjection: Bool
+        /// Run on whichever thread registers the value (`UncheckedSendable`).
+        private let boxedMatch: UncheckedSendable<(Any) -> (() -> Void)?>
+
+        init(id: UInt64, isInjection: Bool, match: @escaping (Any) -> (() -> Void)?) {
+            self.id = id
+            self.isInjection = isInjection
+            self.boxedMatch = UncheckedSendable(match)
+        }
+
         /// Returns the work to run with `value` when it is of the awaited type, else `nil`.
-        let match: (Any) -> (() -> Void)?
+        var match: (Any) -> (() -> Void)? { boxedMatch.value }
     }
 
     /// What a pending injection found: the value at once, or a waiter to cancel later.

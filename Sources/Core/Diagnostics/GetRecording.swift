@@ -182,14 +182,15 @@ final class RecordingNode: Sendable {}
 /// The source of a provider made while recording: every get, a read of a held service included,
 /// is recorded under `node`, then answered by the provider's own `instance` and `source`.
 @usableFromInline
-final class RecordedSource<Service>: @unchecked Sendable {  // immutable
+final class RecordedSource<Service>: Sendable {
     let node: RecordingNode
-    let instance: Service?
+    /// The service of a provider that holds it, boxed as every service a provider keeps.
+    let instance: UncheckedSendable<Service>?
     let source: ServiceSource<Service>
 
     init(node: RecordingNode, instance: Service?, source: ServiceSource<Service>) {
         self.node = node
-        self.instance = instance
+        self.instance = instance.map(UncheckedSendable.init)
         self.source = source
         let identities = source.recordingIdentities
         for log in GetRecording.logs() {
@@ -211,7 +212,7 @@ final class RecordedSource<Service>: @unchecked Sendable {  // immutable
 
     private func unrecordedGet() throws(ServiceObtainError) -> Service {
         if let instance {
-            return instance
+            return instance.value
         }
         return try source.get()
     }

@@ -13,7 +13,7 @@ import Foundation
 /// logger keeps receiving the events of the protocols it adopts, and `shared` is the one
 /// registered last. Libraries built on ServiceContainerKit raise their own events with
 /// `LogRecorder.record(_:_:)`.
-public final class LogRecorder: @unchecked Sendable {
+public final class LogRecorder: Sendable {
     /// The logger registered last (and not unregistered since), or `nil` when none is.
     public static var shared: (any Logger)? { recorder.newest }
 
@@ -124,7 +124,7 @@ public final class LogRecorder: @unchecked Sendable {
 /// On the main thread an event is delivered at once. Elsewhere it joins a buffer of at most
 /// `capacity` events (the oldest is dropped beyond that), and a single drain is scheduled on
 /// the main queue whenever the buffer turns non-empty.
-final class MainQueueMailbox: @unchecked Sendable {
+final class MainQueueMailbox: Sendable {
     static let capacity = 1024
 
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void

@@ -4,9 +4,14 @@ import Synchronization
 /// reached only inside `withLock`.
 ///
 /// `Mutex.withLock` asks for state and results that can be sent to another isolation domain,
-/// which the services a provider keeps (of any type the user chooses) are not known to be. The
-/// mutex makes every access exclusive, so the state and the results are passed through it in
-/// an `UncheckedSendable` box; what `body` does with them is its own business, as with any lock.
+/// which a generic state or result is not known to be. The mutex makes every access exclusive,
+/// so the state and the results are passed through it in an `UncheckedSendable` box; what
+/// `body` does with them is its own business, as with any lock.
+///
+/// A `Locked` is `Sendable` only when its state is: what `body` takes out of the state is then
+/// safe to use on the thread that took it, and the compiler checks it. A state that keeps a
+/// value the compiler cannot follow (a service of any type) boxes that value itself, in an
+/// `UncheckedSendable` (`Unchecked.swift`).
 ///
 /// ```swift
 /// let counts = Locked([String: Int]())
@@ -16,7 +21,7 @@ import Synchronization
 /// Never run user code (factories, hooks, `deinit`s of services) inside `withLock`: take values
 /// out, and release what the state lets go after the lock.
 @usableFromInline
-package struct Locked<State>: ~Copyable, @unchecked Sendable {  // the mutex guards the state
+package struct Locked<State>: ~Copyable {
     @usableFromInline let mutex: Mutex<UncheckedSendable<State>>
 
     @inlinable
@@ -46,13 +51,4 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {  // the mutex gua
     }
 }
 
-/// A value passed across a lock's boundary, where the lock already makes the accesses safe.
-@usableFromInline
-package struct UncheckedSendable<Value>: @unchecked Sendable {  // only `Locked` uses it
-    @usableFromInline package var value: Value
-
-    @inlinable
-    package init(_ value: Value) {
-        self.value = value
-    }
-}
+extension Locked: Sendable where State: Sendable {}

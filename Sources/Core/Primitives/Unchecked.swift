@@ -1,13 +1,66 @@
 import Synchronization
 
 // Every construct of the package that leaves out a check the compiler or the runtime would
-// make lives in this file, with the invariant that makes it safe and the benchmark case that
-// misses its target without it (`swift run -c release ServiceContainerKitBenchmarks`). Each
-// was measured by putting the checked form back. (The other raw memory of the package is the
-// per-thread `ThreadContext`, reached through a C thread-local pointer that only its own file
-// touches; that pointer and the count of running validations and recorders are the two C
-// globals of `Sources/CServiceContainerKit`, whose header says why each is in C and which case
-// measures it.)
+// make lives in this file, with the invariant that makes it safe and what it pays for: the
+// benchmark case that misses its target without it (`swift run -c release
+// ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
+// `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
+// package is the per-thread `ThreadContext`, reached through a C thread-local pointer that only
+// its own file touches; that pointer and the count of running validations and recorders are
+// the two C globals of `Sources/CServiceContainerKit`, whose header says why each is in C and
+// which case measures it.)
+//
+// Outside this file, the only unchecked `Sendable` conformances are those of the public classes
+// that can be subclassed (`ServiceProvider`, `ServiceParamsProvider`, `ServiceSessionMediator`,
+// `ServiceLocator`, `ServiceEasyLocator`), which Swift never checks, and of their subclasses,
+// which Swift asks to restate it; each says so beside it.
+
+// MARK: - UncheckedSendable
+
+/// A value that the compiler cannot see is safe to share, kept by a type that is `Sendable`:
+/// the one box of the package for such a value, so that the types built around it (sources,
+/// cells, states, registries) are checked by the compiler for everything else they hold.
+///
+/// ```swift
+/// let holder = ServiceHolder.strong(UncheckedSendable(service))  // a service of any type
+/// let service = holder.load()                                    // on any thread
+/// ```
+///
+/// **Invariant.** A box holds only a value that the package shares the way its documentation
+/// says it does, whatever the value's type:
+///
+/// - the service a provider keeps (`ServiceHolder`, `RecordedSource`; `ServiceProvider` keeps an
+///   instance unboxed, and says why), which is the same instance for every thread that gets it:
+///   the contract of a plain provider, `Sendable` whatever its service (`docs/concurrency.md`);
+/// - the fixed params of a provider (`init(factory:params:)`, `convert(params:)`), handed to
+///   every call of its factory, on any thread, as a kept service is;
+/// - what a safe provider calls (`ServiceSafeProvider`, `ServiceParamsSafeProvider`): a factory
+///   that need not be `Sendable`, which the provider's serializer runs one call at a time (its
+///   `NotSafe` gets leave the serialization out, as they say);
+/// - a session's key (`AnyHashable`), which a `Sendable` session gives (`SessionKey`);
+/// - what an injected property was given (the closure that makes its value, its ready handlers,
+///   its params) and what a registry of ServiceInjects holds (the registered containers and
+///   entities, the waiters): each runs on, or goes to, whichever thread injects, as
+///   `docs/injects.md` ("Threading") says;
+/// - in `Locked`, the state and the results passing through the mutex, which makes every
+///   access exclusive (the `Locked` itself is `Sendable` only when its state is).
+///
+/// **Pays for** the `Sendable` providers, containers and wrappers of services that are not
+/// `Sendable`: without the box, each type that keeps such a value would skip the compiler's
+/// check whole.
+@usableFromInline
+package struct UncheckedSendable<Value>: @unchecked Sendable {  // its value's type is any type: see the invariant above
+    @usableFromInline package var value: Value
+
+    @inlinable
+    package init(_ value: Value) {
+        self.value = value
+    }
+}
+
+extension UncheckedSendable: Equatable where Value: Equatable {}
+
+extension UncheckedSendable: Hashable where Value: Hashable {}
 
 // MARK: - OnceCell
 
@@ -26,15 +79,19 @@ import Synchronization
 /// acquire ordering. A read therefore never overlaps a write, and the run-time exclusivity
 /// check on `stored` (`@exclusivity(unchecked)`), which costs more than the read itself, is
 /// left out. `takeAtDeinit()` is the one other write, made when nothing else can reach the
-/// cell.
+/// cell. For the same reason `stored`, the one mutable property, is left out of the compiler's
+/// `Sendable` check (`nonisolated(unsafe)`), and the cell is `Sendable` whatever its value,
+/// which it shares as `UncheckedSendable`'s invariant says (a service, an injected value, a
+/// locator's slots); the rest of the class is checked.
 ///
 /// **Pays for** `core/lazy get (made)` (and every other read of a published value): with the
 /// check, each read calls into the runtime twice, and the get costs 105 instructions more than
 /// a stored reference read instead of 20, past its ceiling of 25 (`--instructions`).
 @usableFromInline
-package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant above
+package final class OnceCell<Value>: Sendable {
     @usableFromInline let isSet: Atomic<Bool>
-    @usableFromInline @exclusivity(unchecked) var stored: Value?
+    // Unchecked for `Sendable` and for exclusivity: see the invariant above.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var stored: Value?
 
     /// A cell with no value yet.
     @inlinable
@@ -82,7 +139,8 @@ package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant
 ///
 /// **Invariant.** Whoever holds an `UnretainedReference` also holds a strong reference to the
 /// same object for at least as long (a property wrapper keeps its cell in a `let` beside it),
-/// so the object is alive whenever `withObject` runs.
+/// so the object is alive whenever `withObject` runs. It skips only the retain: it is
+/// `Sendable` when its object is, as the compiler checks through `Unmanaged`.
 ///
 /// **Pays for** `injects/@ServiceInject read, late`: reading through the wrapper's strong
 /// reference copies the wrapper out of its owner, and the read costs 6.8 times a stored
@@ -90,7 +148,7 @@ package final class OnceCell<Value>: @unchecked Sendable {  // see the invariant
 /// retain and release of the lock and the inner provider around the lock's calls: 328
 /// instructions instead of 259, past the ceiling of 1.5 times an `NSLock` taken by hand.
 @usableFromInline
-package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  // see the invariant above
+package struct UnretainedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
     @inlinable
@@ -104,3 +162,5 @@ package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  //
         unmanaged._withUnsafeGuaranteedRef(body)
     }
 }
+
+extension UnretainedReference: Sendable where Object: Sendable {}

@@ -14,7 +14,7 @@ import Foundation
 /// and a get that finds the serializer busy looks for that mark before it waits. A get that
 /// only reads a made service takes the lock, reads and leaves, with no mark and no cycle check.
 @usableFromInline
-final class Serializer: @unchecked Sendable {  // immutable; each primitive synchronizes itself
+final class Serializer: Sendable {
     @usableFromInline let lock: NSLock
     /// `lock`, used without retaining it on every get (`lock` keeps it alive).
     @usableFromInline let unretainedLock: UnretainedReference<NSLock>

@@ -5,7 +5,7 @@
 /// let service = try provider.getService(params: .init(number: 1))
 /// let fixed: ServiceProvider<SecondService> = provider.convert(params: .init(number: 0))
 /// ```
-public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable {
+public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable {  // non-final, which Swift never checks; its lets are `Sendable`
     // Immutable; `serializer` is set only for safe providers.
     @usableFromInline let maker: ParamsMaker<ServiceType, ParamsType>
     @usableFromInline let serializer: Serializer?
@@ -106,12 +106,12 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 /// Makes a params service; its identity is what the cycle check tracks, for its provider and
 /// every provider `convert(params:)` made from it.
 @usableFromInline
-final class ParamsMaker<Service, Params>: @unchecked Sendable {  // immutable
-    @usableFromInline let factory: (Params) throws -> Service
+final class ParamsMaker<Service, Params>: Sendable {
+    @usableFromInline let factory: @Sendable (Params) throws -> Service
     /// `ParamsCast<Params>.takesForeignNil`, decided once for the untyped get.
     @usableFromInline let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
-    init(factory: @escaping (Params) throws -> Service) {
+    init(factory: @escaping @Sendable (Params) throws -> Service) {
         self.factory = factory
     }
 
@@ -127,7 +127,9 @@ final class ParamsMaker<Service, Params>: @unchecked Sendable {  // immutable
     /// maker in the cycle check.
     func bound(to params: Params) -> ManySource<Service> {
         let factory = self.factory
-        return ManySource(id: ObjectIdentifier(self)) { try factory(params) }
+        // The params are handed to every call of the factory, on any thread (`UncheckedSendable`).
+        let params = UncheckedSendable(params)
+        return ManySource(id: ObjectIdentifier(self)) { try factory(params.value) }
     }
 }
 

@@ -3,14 +3,14 @@
 /// It is a ``ServiceParamsProvider``, so it can be stored and passed as one; `convert(params:)`
 /// gives a ``ServiceSafeProvider`` that shares the same serialization.
 public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
-    ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable
+    ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable  // restated, as Swift asks of a subclass; it adds no state
 {
     /// A safe provider of `factory`'s service.
     public init<Factory: ServiceParamsFactory>(
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
-        super.init(maker: ParamsMaker(factory: factory.makeService(params:)), serializer: Serializer(kind: kind))
+        super.init(maker: ParamsMaker(factory: Self.serialized(factory.makeService(params:))), serializer: Serializer(kind: kind))
     }
 
     /// A safe provider that makes the service with `factory`.
@@ -18,7 +18,16 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: @escaping (ParamsType) throws -> ServiceType
     ) {
-        super.init(maker: ParamsMaker(factory: factory), serializer: Serializer(kind: kind))
+        super.init(maker: ParamsMaker(factory: Self.serialized(factory)), serializer: Serializer(kind: kind))
+    }
+
+    /// `factory`, which need not be `Sendable`, as the `Sendable` closure the maker keeps: this
+    /// provider's serializer runs it one call at a time (`UncheckedSendable`).
+    static func serialized(
+        _ factory: @escaping (ParamsType) throws -> ServiceType
+    ) -> @Sendable (ParamsType) throws -> ServiceType {
+        let factory = UncheckedSendable(factory)
+        return { try factory.value($0) }
     }
 
     /// A safe provider of this service made with fixed `params`, sharing this provider's

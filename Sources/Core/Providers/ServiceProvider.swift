@@ -16,8 +16,11 @@
 /// `Sendable` too (the compiler checks it). The service it keeps (instance, `atOne`, `lazy`,
 /// `weak`, session) is the same instance for every thread that gets it: make such a service
 /// `Sendable`, or keep it on the main actor with a ``ServiceMainActorProvider``.
-public class ServiceProvider<ServiceType>: @unchecked Sendable {
-    // Immutable; `lazy` and `source` synchronize themselves.
+public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, which Swift never checks; `instance` is unboxed
+    // Immutable. `lazy` and `source` are `Sendable`. `instance` is the service the provider hands
+    // every thread, which `UncheckedSendable`'s invariant covers, but it is not boxed in one: a
+    // provider made in unspecialized code (a locator's register) would look up the box's
+    // metadata, and `locator/register a service` went from 1,921 instructions to 2,968.
 
     /// The service of an instance or `atOne` provider.
     @usableFromInline let instance: ServiceType?
@@ -97,7 +100,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
     /// made here. Inlinable, so that the generic sources it allocates are made in code
     /// specialized for the service type (`LazySource.init` says why).
     @inlinable
-    convenience init(made mode: ServiceFactoryMode, by factory: @escaping () throws -> ServiceType) {
+    convenience init(made mode: ServiceFactoryMode, by factory: @escaping @Sendable () throws -> ServiceType) {
         switch mode {
         case .atOne:
             let node = GetRecording.nodeForNewProvider()
@@ -161,22 +164,26 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {
         try validateAtOneError()
     }
 
-    /// A closure making `factory`'s service cast to `ServiceType`; a service that does not cast
-    /// fails with `ServiceFactoryError.invalidFactory`.
-    static func casting<Factory: ServiceFactory>(_ factory: Factory) -> () throws -> ServiceType {
-        {
-            let made = try factory.makeService()
-            guard let service = made as? ServiceType else {
-                throw ServiceFactoryError.invalidFactory(expected: ServiceType.self, made: type(of: made as Any))
-            }
-            return service
+    /// A closure making `factory`'s service cast to `ServiceType`.
+    static func casting<Factory: ServiceFactory & Sendable>(_ factory: Factory) -> @Sendable () throws -> ServiceType {
+        { try cast(factory.makeService()) }
+    }
+
+    /// `made` as a `ServiceType`; a service that does not cast fails with
+    /// `ServiceFactoryError.invalidFactory`.
+    static func cast<Made>(_ made: Made) throws -> ServiceType {
+        guard let service = made as? ServiceType else {
+            throw ServiceFactoryError.invalidFactory(expected: ServiceType.self, made: type(of: made as Any))
         }
+        return service
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
     public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory, params: Factory.ParamsType)
     where Factory.ServiceType == ServiceType {
-        self.init(source: .many(ManySource { try factory.makeService(params: params) }))
+        // The params are handed to every call of the factory, on any thread (`UncheckedSendable`).
+        let params = UncheckedSendable(params)
+        self.init(source: .many(ManySource { try factory.makeService(params: params.value) }))
     }
 
     /// A provider whose singleton belongs to the current session of `mediator`.

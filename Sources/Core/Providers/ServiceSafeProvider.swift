@@ -8,7 +8,9 @@
 /// ```swift
 /// let provider: ServiceProvider<FirstService> = FirstServiceFactory().serviceSafeProvider(safeThread: .lock)
 /// ```
-public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType>, @unchecked Sendable {
+public final class ServiceSafeProvider<ServiceType>:
+    ServiceProvider<ServiceType>, @unchecked Sendable  // restated, as Swift asks of a subclass; its let is `Sendable`
+{
     /// The provider whose gets are serialized.
     let unserialized: ServiceProvider<ServiceType>
 
@@ -26,6 +28,13 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         self.init(serializing: inner, by: Serializer(kind: kind))
     }
 
+    /// `factory`, which need not be `Sendable`, as the `Sendable` closure the inner provider's
+    /// source keeps: this provider's serializer runs it one call at a time (`UncheckedSendable`).
+    static func serialized(_ factory: @escaping () throws -> ServiceType) -> @Sendable () throws -> ServiceType {
+        let factory = UncheckedSendable(factory)
+        return { try factory.value() }
+    }
+
     /// A safe provider that always gives `service` (the equivalent of an `atOne` factory).
     ///
     /// ```swift
@@ -40,7 +49,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(serializing: ServiceProvider(made: factory.mode, by: factory.makeService), kind: kind)
+        self.init(serializing: ServiceProvider(made: factory.mode, by: Self.serialized(factory.makeService)), kind: kind)
     }
 
     /// A safe provider of `factory`'s service that reports at once when an `atOne` factory fails.
@@ -55,7 +64,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         tryFactory factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) throws(ServiceObtainError) where Factory.ServiceType == ServiceType {
-        let inner = ServiceProvider(made: factory.mode, by: factory.makeService)
+        let inner = ServiceProvider(made: factory.mode, by: Self.serialized(factory.makeService))
         try inner.validateAtOneError()
         self.init(serializing: inner, kind: kind)
     }
@@ -68,7 +77,10 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         castingFactory factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
     ) throws(ServiceObtainError) {
-        let inner = ServiceProvider<ServiceType>(made: factory.mode, by: ServiceProvider.casting(factory))
+        let inner = ServiceProvider<ServiceType>(
+            made: factory.mode,
+            by: Self.serialized { try ServiceProvider.cast(factory.makeService()) }
+        )
         try inner.validateAtOneError()
         self.init(serializing: inner, kind: kind)
     }
@@ -79,7 +91,8 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         params: Factory.ParamsType,
         safeThread kind: ServiceSafeProviderKind = .default
     ) where Factory.ServiceType == ServiceType {
-        self.init(serializing: ServiceProvider(source: .many(ManySource { try factory.makeService(params: params) })), kind: kind)
+        let inner = ServiceProvider(source: .many(ManySource(factory: Self.serialized { try factory.makeService(params: params) })))
+        self.init(serializing: inner, kind: kind)
     }
 
     /// A safe provider whose singleton belongs to the current session of `mediator`.
@@ -98,7 +111,7 @@ public final class ServiceSafeProvider<ServiceType>: ServiceProvider<ServiceType
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: @escaping () throws -> ServiceType
     ) {
-        self.init(serializing: ServiceProvider(made: mode, by: factory), kind: kind)
+        self.init(serializing: ServiceProvider(made: mode, by: Self.serialized(factory)), kind: kind)
     }
 
     /// Gets the service without the serialization, as a plain provider would: `lazy`, `weak`

@@ -20,7 +20,7 @@
 /// Every payload is a class instance, so the enum is one pointer, and a switch over a
 /// provider's `source` borrows the payload without retaining it.
 @usableFromInline
-enum ServiceSource<Service> {
+enum ServiceSource<Service>: Sendable {
     /// An instance or `atOne` provider, which holds its service itself (in `instance`).
     case holdsService
     case lazy(LazySource<Service>)
@@ -92,19 +92,19 @@ final class FailedSource<Service>: Sendable {
 ///
 /// A get of a made service does not come here: `ServiceProvider.getService()` reads the cell.
 @usableFromInline
-final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state`
+final class LazySource<Service>: Sendable {
     @usableFromInline let cell: OnceCell<Service>
     @usableFromInline let state: Locked<State>
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The factory, until the service is made.
-        @usableFromInline var factory: (() throws -> Service)?
+        @usableFromInline var factory: (@Sendable () throws -> Service)?
         /// The making in progress.
         @usableFromInline var making: Making?
 
         @inlinable
-        init(factory: @escaping () throws -> Service) {
+        init(factory: @escaping @Sendable () throws -> Service) {
             self.factory = factory
         }
     }
@@ -113,7 +113,7 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
     // generic types it allocates (this source, its cell, its lock) have their metadata looked up
     // once per call site instead of on every provider made.
     @inlinable
-    init(factory: @escaping () throws -> Service) {
+    init(factory: @escaping @Sendable () throws -> Service) {
         self.cell = OnceCell()
         self.state = Locked(State(factory: factory))
     }
@@ -123,7 +123,7 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
         if let service = cell.value {
             return service
         }
-        var released: (() throws -> Service)?
+        var released: (@Sendable () throws -> Service)?
         defer { withExtendedLifetime(released) {} }  // the factory's captures go after the lock
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
@@ -163,12 +163,12 @@ final class LazySource<Service>: @unchecked Sendable {  // the rest is in `state
 ///
 /// A service that is not a class instance cannot be held weakly: it is made on every get.
 @usableFromInline
-final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state`
-    @usableFromInline let factory: () throws -> Service
+final class WeakSource<Service>: Sendable {
+    @usableFromInline let factory: @Sendable () throws -> Service
     @usableFromInline let state = Locked(State())
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The service last made, held weakly.
         @usableFromInline var held: ServiceHolder<Service>?
         /// The making in progress.
@@ -179,7 +179,7 @@ final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state
     }
 
     @inlinable
-    init(factory: @escaping () throws -> Service) {
+    init(factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
     }
 
@@ -220,13 +220,13 @@ final class WeakSource<Service>: @unchecked Sendable {  // the rest is in `state
 /// Makes the service of a `many` provider anew on every get, concurrently on the threads that
 /// ask (a `ServiceSafeProvider` serializes a factory with mutable state).
 @usableFromInline
-final class ManySource<Service>: @unchecked Sendable {  // immutable
-    @usableFromInline let factory: () throws -> Service
+final class ManySource<Service>: Sendable {
+    @usableFromInline let factory: @Sendable () throws -> Service
     /// What the cycle check tracks: this source, or the params provider whose params it binds.
     @usableFromInline let id: ObjectIdentifier?
 
     @inlinable
-    init(id: ObjectIdentifier? = nil, factory: @escaping () throws -> Service) {
+    init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
         self.id = id
     }
@@ -273,35 +273,36 @@ final class SafeSource<Service>: Sendable {
 
 // MARK: - A kept service
 
-/// A kept service, held strongly or weakly.
+/// A kept service, held strongly or weakly: `Sendable` whatever the service, which is boxed as
+/// every service a provider keeps (`UncheckedSendable`).
 @usableFromInline
-enum ServiceHolder<Service> {
-    case strong(Service)
-    case weak(WeakObject)
+enum ServiceHolder<Service>: Sendable {
+    case strong(UncheckedSendable<Service>)
+    case weak(UncheckedSendable<WeakObject>)
 
     /// Holds `service` strongly, or weakly when `weakly` and it is a class instance; `nil` when
     /// it should be held weakly but cannot be (a value is then not kept at all).
     @inlinable
     init?(_ service: Service, weakly: Bool) {
         guard weakly else {
-            self = .strong(service)
+            self = .strong(UncheckedSendable(service))
             return
         }
         let boxed: Any = service
         guard type(of: boxed) is AnyClass else { return nil }
-        self = .weak(WeakObject(boxed as AnyObject))
+        self = .weak(UncheckedSendable(WeakObject(boxed as AnyObject)))
     }
 
     /// The service, if it is still alive.
     @inlinable
     func load() -> Service? {
         switch self {
-        case .strong(let service): return service
+        case .strong(let service): return service.value
         case .weak(let reference):
             // Unwrapped before the cast: swiftc -O (Swift 6.3) miscompiles a generic `as?` of a
             // nil `AnyObject?` specialized to a class type into a call of
             // `swift_dynamicCastClass` on a null pointer, which crashes once the object died.
-            guard let object = reference.object else { return nil }
+            guard let object = reference.value.object else { return nil }
             return object as? Service
         }
     }
@@ -311,14 +312,14 @@ enum ServiceHolder<Service> {
     var isAlive: Bool {
         switch self {
         case .strong: return true
-        case .weak(let reference): return reference.object != nil
+        case .weak(let reference): return reference.value.object != nil
         }
     }
 }
 
-/// A weak reference to a service's object.
+/// A weak reference to a service's object, which `ServiceHolder` boxes as the service it is.
 @usableFromInline
-final class WeakObject: @unchecked Sendable {  // `object` never changes but for the runtime zeroing it
+final class WeakObject {
     @usableFromInline weak let object: AnyObject?
 
     @inlinable

@@ -13,7 +13,8 @@ public enum ServiceSessionFactoryMode: Sendable, Hashable {
 /// Two sessions with the same `key` are the same session: services of a session seen before can
 /// be activated again instead of being made anew.
 public protocol ServiceSession: Sendable {
-    /// What identifies the session.
+    /// What identifies the session. It is kept and compared on any thread, as the session is:
+    /// make it a value of a `Sendable` type (an id, a name).
     var key: AnyHashable { get }
 }
 

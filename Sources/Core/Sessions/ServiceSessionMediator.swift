@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Holds the current session and tells the session providers bound to it when it changes.
 ///
 /// ```swift
@@ -16,7 +18,7 @@
 /// another is being applied (from a session hook, a factory, a `deinit` that the switch runs,
 /// or on another thread) is queued: `session` returns it at once, and the thread applying
 /// updates applies it right after the current one, before its own `updateSession` returns.
-public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sendable {
+public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sendable {  // non-final, which Swift never checks; its let is `Sendable`
     // Everything mutable is inside `state`. The session is kept there as an
     // `any ServiceSession`, so that the state is one concrete type for every mediator: the
     // mediator's generic code reaches it with no generic metadata looked up at run time.
@@ -74,7 +76,7 @@ public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sen
     /// it is released.
     @usableFromInline
     func subscribe(
-        _ apply: @escaping (SessionUpdate) -> Void,
+        _ apply: @escaping @Sendable (SessionUpdate) -> Void,
         start: (any ServiceSession, UInt64) -> Void
     ) -> SessionSubscription {
         state.withLock { state in
@@ -145,7 +147,7 @@ struct SessionMediatorState {
     /// Takes the oldest queued update, with the providers to hand it to; `nil` (and the applying
     /// thread stops) when none is left. Updates are taken out of the queue, so that the caller
     /// releases them after the lock.
-    mutating func nextUpdate() -> (SessionUpdate, [(SessionUpdate) -> Void])? {
+    mutating func nextUpdate() -> (SessionUpdate, [@Sendable (SessionUpdate) -> Void])? {
         guard head < pending.count, let update = pending[head].take() else {
             pending.removeAll(keepingCapacity: true)
             head = 0
@@ -166,14 +168,15 @@ struct SessionMediatorState {
 
 /// A provider's place in its mediator's list of subscribers.
 @usableFromInline
-final class SessionSubscription: @unchecked Sendable {
-    // `apply` never changes; `index` is read and written only under the mediator's lock.
-    let apply: (SessionUpdate) -> Void
-    var index: Int
+final class SessionSubscription: Sendable {
+    let apply: @Sendable (SessionUpdate) -> Void
+    /// Its slot in the list; read and written only under the mediator's lock, which orders the
+    /// accesses (relaxed atomic ones, as plain as a stored property's).
+    let index: Atomic<Int>
 
-    init(apply: @escaping (SessionUpdate) -> Void, index: Int) {
+    init(apply: @escaping @Sendable (SessionUpdate) -> Void, index: Int) {
         self.apply = apply
-        self.index = index
+        self.index = Atomic(index)
     }
 }
 
@@ -187,7 +190,7 @@ struct SessionSubscriptions {
 
     var slotCount: Int { slots.count }
 
-    mutating func add(_ apply: @escaping (SessionUpdate) -> Void) -> SessionSubscription {
+    mutating func add(_ apply: @escaping @Sendable (SessionUpdate) -> Void) -> SessionSubscription {
         let subscription = SessionSubscription(apply: apply, index: slots.count)
         slots.append(subscription)
         count += 1
@@ -195,8 +198,9 @@ struct SessionSubscriptions {
     }
 
     mutating func remove(_ subscription: SessionSubscription) {
-        guard slots.indices.contains(subscription.index), slots[subscription.index] === subscription else { return }
-        slots[subscription.index] = nil
+        let index = subscription.index.load(ordering: .relaxed)
+        guard slots.indices.contains(index), slots[index] === subscription else { return }
+        slots[index] = nil
         count -= 1
         if slots.count > 32, count < slots.count / 2 {
             compact()
@@ -207,15 +211,15 @@ struct SessionSubscriptions {
         var kept: [SessionSubscription?] = []
         kept.reserveCapacity(count * 2)
         for case let subscription? in slots {
-            subscription.index = kept.count
+            subscription.index.store(kept.count, ordering: .relaxed)
             kept.append(subscription)
         }
         slots = kept
     }
 
     /// What to call for each subscriber, in order.
-    var live: [(SessionUpdate) -> Void] {
-        var result: [(SessionUpdate) -> Void] = []
+    var live: [@Sendable (SessionUpdate) -> Void] {
+        var result: [@Sendable (SessionUpdate) -> Void] = []
         result.reserveCapacity(count)
         for case let subscription? in slots {
             result.append(subscription.apply)
@@ -236,7 +240,9 @@ public struct ServiceVoidSession: ServiceSession, Hashable {
 
 /// A mediator of the void session, whose `clearServices()` makes every bound provider drop
 /// its service so the next get makes a new one.
-public final class ServiceVoidSessionMediator: ServiceSessionMediator<ServiceVoidSession>, @unchecked Sendable {
+public final class ServiceVoidSessionMediator:
+    ServiceSessionMediator<ServiceVoidSession>, @unchecked Sendable  // restated, as Swift asks of a subclass; it adds no state
+{
     /// Makes a mediator of the void session.
     public init() {
         super.init(session: ServiceVoidSession())

@@ -35,26 +35,25 @@
 /// Only `get()` is compiled where a provider is written: a get of a made service is a hot path.
 /// Making and switching are compiled once, in this module.
 @usableFromInline
-final class SessionServiceCell<Service>: @unchecked Sendable {
-    // `state` guards itself; the other lets never change; `subscription` is set once,
-    // in `init`, and read only in `deinit`.
+final class SessionServiceCell<Service>: Sendable {
+    // `state` guards itself; the other lets never change.
     @usableFromInline let state = Locked(SessionCellState<Service>())
     let factory: any SessionFactoryCalls<Service>
     let mediator: any SessionMediating
-    var subscription: SessionSubscription?
 
     @usableFromInline
-    init<Factory: ServiceSessionFactory, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
+    init<Factory: ServiceSessionFactory & Sendable, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
     where Factory.ServiceType == Service {
         self.factory = SessionFactoryBox(factory)
         self.mediator = mediator
         var wrongSession: ServiceObtainError?
-        subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, version in
+        let subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, version in
             wrongSession = state.withLock { state in
                 state.appliedVersion = version
                 return state.adopt(session, as: self.factory.cast(session), factory: self.factory)
             }
         }
+        state.withLock { $0.subscription = subscription }
         if let wrongSession {
             LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
         }
@@ -64,7 +63,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
     }
 
     deinit {
-        if let subscription {
+        if let subscription = state.withLock({ $0.subscription }) {
             mediator.unsubscribe(subscription)
         }
     }
@@ -179,7 +178,7 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
         }
         if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
             switch ServiceMaking.result(Service.self, { try factory.make(session) }) {
-            case .success(let service): plan.newCurrent = .strong(service)
+            case .success(let service): plan.newCurrent = .strong(UncheckedSendable(service))
             case .failure(let error): plan.atOneFailure = error
             }
         }
@@ -187,20 +186,20 @@ final class SessionServiceCell<Service>: @unchecked Sendable {
 }
 
 /// A session factory as a cell that knows only the service type sees it: the session type is
-/// hidden behind `Any`; `cast` turns a mediator's session into one the factory takes, and the
-/// other calls get only sessions that `cast` gave.
+/// hidden behind `any ServiceSession`; `cast` turns a mediator's session into one the factory
+/// takes, and the other calls get only sessions that `cast` gave.
 protocol SessionFactoryCalls<Service>: AnyObject, Sendable {
     associatedtype Service
     var mode: ServiceSessionFactoryMode { get }
     var sessionType: Any.Type { get }
-    func cast(_ session: any ServiceSession) -> Any?
-    func make(_ session: Any) throws -> Service
-    func deactivate(_ service: Service, _ session: Any) -> Bool
-    func activate(_ service: Service, _ session: Any)
+    func cast(_ session: any ServiceSession) -> (any ServiceSession)?
+    func make(_ session: any ServiceSession) throws -> Service
+    func deactivate(_ service: Service, _ session: any ServiceSession) -> Bool
+    func activate(_ service: Service, _ session: any ServiceSession)
 }
 
 /// The `SessionFactoryCalls` of a `Factory`.
-final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCalls, @unchecked Sendable {
+final class SessionFactoryBox<Factory: ServiceSessionFactory & Sendable>: SessionFactoryCalls {
     // Immutable. The factory is called from the threads that get the service and from the one
     // that applies session updates, as a provider calls its factory.
     let factory: Factory
@@ -213,19 +212,19 @@ final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCal
 
     var sessionType: Any.Type { Factory.SessionType.self }
 
-    func cast(_ session: any ServiceSession) -> Any? {
+    func cast(_ session: any ServiceSession) -> (any ServiceSession)? {
         session as? Factory.SessionType
     }
 
-    func make(_ session: Any) throws -> Factory.ServiceType {
+    func make(_ session: any ServiceSession) throws -> Factory.ServiceType {
         try factory.makeService(session: session as! Factory.SessionType)
     }
 
-    func deactivate(_ service: Factory.ServiceType, _ session: Any) -> Bool {
+    func deactivate(_ service: Factory.ServiceType, _ session: any ServiceSession) -> Bool {
         factory.deactivateService(service, session: session as! Factory.SessionType)
     }
 
-    func activate(_ service: Factory.ServiceType, _ session: Any) {
+    func activate(_ service: Factory.ServiceType, _ session: any ServiceSession) {
         factory.activateService(service, session: session as! Factory.SessionType)
     }
 }
@@ -234,14 +233,14 @@ final class SessionFactoryBox<Factory: ServiceSessionFactory>: SessionFactoryCal
 struct SessionSwitchPlan<Service> {
     /// The service of the session that ends, to deactivate.
     var old: ServiceHolder<Service>?
-    var oldSession: Any?
-    var oldKey: AnyHashable
+    var oldSession: (any ServiceSession)?
+    var oldKey: SessionKey
     /// Whether `deactivateService` may keep the old service: not for `.clearAll`, nor when
     /// the session stays the same.
     var mayKeepOld = false
     /// A service kept for the new session, to activate.
     var reactivate: ServiceHolder<Service>?
-    var newSession: Any?
+    var newSession: (any ServiceSession)?
     /// The error to log when the new session is not one the factory takes.
     var wrongSession: ServiceObtainError?
     /// Whether there are hooks to run; the switch is marked in the state then.
@@ -250,39 +249,45 @@ struct SessionSwitchPlan<Service> {
     var waitFor: Making?
     /// The values of a session with the same key that the update replaced, released after the
     /// lock (a session object's deinit must not run under it).
-    var replacedSession: Result<Any, ServiceObtainError>?
+    var replacedSession: Result<any ServiceSession, ServiceObtainError>?
 
     // Found by the hooks.
     var keep: ServiceHolder<Service>?
     var newCurrent: ServiceHolder<Service>?
     var atOneFailure: ServiceObtainError?
 
-    init(oldKey: AnyHashable) {
+    init(oldKey: SessionKey) {
         self.oldKey = oldKey
     }
 }
 
+/// The key of a session, compared and kept on any thread as the session is (`UncheckedSendable`:
+/// a `Sendable` session gives it).
+typealias SessionKey = UncheckedSendable<AnyHashable>
+
 /// The state of a session cell, reached only through its lock.
 @usableFromInline
-struct SessionCellState<Service> {
+struct SessionCellState<Service>: Sendable {
     /// The service of the current session.
     @usableFromInline var current: ServiceHolder<Service>?
     /// The current session as the factory takes it, or why it cannot; `nil` only in `init`.
-    var session: Result<Any, ServiceObtainError>?
-    var sessionKey = AnyHashable(0)
+    var session: Result<any ServiceSession, ServiceObtainError>?
+    var sessionKey = SessionKey(AnyHashable(0))
     var appliedVersion: UInt64 = 0
     /// The error of an `atOne` factory (or of a wrong session), returned until the next update.
     var atOneError: ServiceObtainError?
     /// The making or switch in progress.
     var making: Making?
     /// The session key and session the making in progress makes the service for.
-    var makingFor: (key: AnyHashable, session: Any)?
+    var makingFor: (key: SessionKey, session: any ServiceSession)?
     /// The makings that updates overtook, with what those updates ask of their services.
     var overtaken: [ObjectIdentifier: SessionOvertaking] = [:]
     /// Services that `deactivateService` kept, by session key.
-    var kept: [AnyHashable: ServiceHolder<Service>] = [:]
+    var kept: [SessionKey: ServiceHolder<Service>] = [:]
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
+    /// The cell's place among its mediator's subscribers, set once the cell has subscribed.
+    var subscription: SessionSubscription?
 
     init() {}
 
@@ -290,10 +295,10 @@ struct SessionCellState<Service> {
     /// (for `atOne`, also kept as `atOneError`).
     mutating func adopt(
         _ session: any ServiceSession,
-        as typed: Any?,
+        as typed: (any ServiceSession)?,
         factory: any SessionFactoryCalls<Service>
     ) -> ServiceObtainError? {
-        sessionKey = session.key
+        sessionKey = SessionKey(session.key)
         atOneError = nil
         if let typed {
             self.session = .success(typed)
@@ -308,7 +313,7 @@ struct SessionCellState<Service> {
         return error
     }
 
-    mutating func step(making: Making) -> MakingStep<Service, Any> {
+    mutating func step(making: Making) -> MakingStep<Service, any ServiceSession> {
         if let service = current?.load() { return .found(service) }
         if let atOneError { return .failed(atOneError) }
         if let other = self.making { return .wait(other) }
@@ -372,7 +377,7 @@ struct SessionCellState<Service> {
         var plan = SessionSwitchPlan<Service>(oldKey: sessionKey)
         // Updates made before this provider subscribed are already in its starting session.
         guard update.version > appliedVersion else { return plan }
-        let key = update.session.key
+        let key = SessionKey(update.session.key)
         let typed = factory.cast(update.session)
         if key == sessionKey, update.policy == .none, atOneError == nil, case .success = session, let typed {
             // The same session, perhaps with newer values: its service stays.
@@ -453,14 +458,14 @@ struct SessionCellState<Service> {
 
 /// What the updates since a session making was overtaken ask of the service it makes.
 struct SessionOvertaking {
-    let key: AnyHashable
-    let session: Any
+    let key: SessionKey
+    let session: any ServiceSession
     /// A `.clearAll` came: the service is deactivated and dropped.
     var cleared = false
     /// The keys `.force` updates made anew: a service of one of them is not kept.
-    var forcedKeys: Set<AnyHashable> = []
+    var forcedKeys: Set<SessionKey> = []
 
-    init(key: AnyHashable, session: Any) {
+    init(key: SessionKey, session: any ServiceSession) {
         self.key = key
         self.session = session
     }
@@ -469,11 +474,11 @@ struct SessionOvertaking {
 /// A service an overtaken making made, to deactivate and keep or drop.
 struct SessionOvertakenService<Service> {
     let service: Service
-    let session: Any
-    let key: AnyHashable
+    let session: any ServiceSession
+    let key: SessionKey
     let mayKeep: Bool
 
-    init(service: Service, session: Any, key: AnyHashable, mayKeep: Bool) {
+    init(service: Service, session: any ServiceSession, key: SessionKey, mayKeep: Bool) {
         self.service = service
         self.session = session
         self.key = key

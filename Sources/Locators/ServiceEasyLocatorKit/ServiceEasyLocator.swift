@@ -18,7 +18,7 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
-open class ServiceEasyLocator: @unchecked Sendable {
+open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
     // All state lives in `storage`, which synchronizes itself.
     @usableFromInline package let storage: LocatorStorage
 

@@ -435,9 +435,10 @@ struct LocatorState {
 }
 
 /// A locator's services by slot, and its parent.
-struct LocatorSlots: @unchecked Sendable {  // it holds only `LocatorEntry` objects, which are Sendable
-    var types: [ObjectIdentifier: AnyObject] = [:]
-    var names: [String: AnyObject] = [:]
+struct LocatorSlots: Sendable {
+    // `LocatorEntry` objects, kept as one reference each.
+    var types: [ObjectIdentifier: any AnyObject & Sendable] = [:]
+    var names: [String: any AnyObject & Sendable] = [:]
     var parent: LocatorParent?
 
     init(parent: LocatorParent?) {

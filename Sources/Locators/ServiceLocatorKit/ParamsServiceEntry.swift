@@ -1,14 +1,16 @@
 /// A stored params service. Its `plainProvider` (for gets without params) is the params provider
 /// converted with `nil` params when `Params` is optional.
-package final class ParamsServiceEntry<Service, Params>: LocatorEntry, @unchecked Sendable {  // immutable
+package final class ParamsServiceEntry<Service, Params>: LocatorEntry {
     package let paramsProvider: ServiceParamsProvider<Service, Params>
-    package let plainProvider: AnyObject?
+    private let plainServiceProvider: ServiceProvider<Service>?
     private let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
     package init(paramsProvider: ServiceParamsProvider<Service, Params>) {
         self.paramsProvider = paramsProvider
-        plainProvider = ParamsCast<Params>.cast(nil).map { paramsProvider.convert(params: $0) }
+        plainServiceProvider = ParamsCast<Params>.cast(nil).map { paramsProvider.convert(params: $0) }
     }
+
+    package var plainProvider: AnyObject? { plainServiceProvider }
 
     package var serviceType: Any.Type { Service.self }
     package var paramsType: Any.Type? { Params.self }

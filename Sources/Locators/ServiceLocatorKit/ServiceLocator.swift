@@ -17,7 +17,7 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see ``SharedServiceLocator``).
-open class ServiceLocator: @unchecked Sendable {
+open class ServiceLocator: @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
     // All state lives in `storage`, which synchronizes itself.
     @usableFromInline package let storage: LocatorStorage
 
