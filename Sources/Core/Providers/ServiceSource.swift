@@ -94,28 +94,20 @@ final class FailedSource<Service>: Sendable {
 @usableFromInline
 final class LazySource<Service>: Sendable {
     @usableFromInline let cell: OnceCell<Service>
-    @usableFromInline let state: Locked<State>
-
-    @usableFromInline
-    struct State: Sendable {
-        /// The factory, until the service is made.
-        @usableFromInline var factory: (@Sendable () throws -> Service)?
-        /// The making in progress.
-        @usableFromInline var making: Making?
-
-        @inlinable
-        init(factory: @escaping @Sendable () throws -> Service) {
-            self.factory = factory
-        }
-    }
+    /// The making in progress; its lock also guards `factory`.
+    @usableFromInline let making: Locked<Making?>
+    /// The factory, until the service is made: read and written only while `making`'s lock is
+    /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
+    @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
-    // generic types it allocates (this source, its cell, its lock) have their metadata looked up
-    // once per call site instead of on every provider made.
+    // generic types it allocates (this source, its cell) have their metadata looked up once per
+    // call site instead of on every provider made.
     @inlinable
     init(factory: @escaping @Sendable () throws -> Service) {
         self.cell = OnceCell()
-        self.state = Locked(State(factory: factory))
+        self.making = Locked(nil)
+        self.factory = factory
     }
 
     @inlinable @inline(__always)
@@ -128,23 +120,23 @@ final class LazySource<Service>: Sendable {
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
             step: { making in
-                state.withLock { state -> MakingStep<Service, () throws -> Service> in
+                self.making.withLock { current -> MakingStep<Service, () throws -> Service> in
                     if let service = cell.value { return .found(service) }
-                    if let other = state.making { return .wait(other) }
-                    guard let factory = state.factory else {
+                    if let other = current { return .wait(other) }
+                    guard let factory else {
                         preconditionFailure("a lazy provider lost its factory before publishing its service")
                     }
-                    state.making = making
+                    current = making
                     return .make(factory)
                 }
             },
             make: { factory in ServiceMaking.result(Service.self, factory) },
             finish: { _, made in
-                state.withLock { state in
-                    state.making = nil
+                making.withLock { current in
+                    current = nil
                     if case .success(let service) = made {
                         cell.publish(service)
-                        released = state.factory.take()
+                        released = factory.take()
                     }
                 }
                 return made
@@ -153,7 +145,7 @@ final class LazySource<Service>: Sendable {
     }
 
     /// Whether the factory is still held (it is released once the service is made).
-    var holdsFactory: Bool { state.withLock { $0.factory != nil } }
+    var holdsFactory: Bool { making.withLock { _ in factory != nil } }
 }
 
 // MARK: - weak
