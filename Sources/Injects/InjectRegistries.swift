@@ -32,7 +32,17 @@ final class InjectRegistries: Sendable {
 
     /// The registries that a registration, a look-up or a wrapper made now works with.
     static var current: InjectRegistries {
-        isolated ?? process
+        withCurrent { $0 }
+    }
+
+    /// Runs `body` with the current registries and returns what it returns: for a wrapper's
+    /// look-up, which borrows the process's registries this way instead of retaining them.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (InjectRegistries) -> Result) -> Result {
+        if let isolated {
+            return body(isolated)
+        }
+        return body(process)
     }
 }
 

@@ -3,7 +3,11 @@
 ///
 /// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
 /// the order they were added, so they may register or resolve again.
-final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `lock`
+///
+/// A wrapper made while its value is registered takes it with `newestBox(_:box:)`: one look-up
+/// in a short list of the values already cast, boxed, to the types asked for, kept until the
+/// registered values change (see `InjectBox`).
+final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `state`
     /// A registered value. `firstInject` values are removed after their first injection.
     struct Entry {
         let id: UInt64
@@ -20,6 +24,9 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         /// Returns the work to run with `value` when it is of the awaited type, else `nil`.
         let match: (Any) -> (() -> Void)?
     }
+
+    /// The box of the newest value castable to the type `type` names (see `newestBox(_:box:)`).
+    typealias CachedBox = (type: ObjectIdentifier, box: AnyObject)
 
     /// What a pending injection found: the value at once, or a waiter to cancel later.
     enum Resolution<Value> {
@@ -40,6 +47,16 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         var entries: [Entry] = []
         var waiters: [Waiter] = []
         var lastID: UInt64 = 0
+        /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
+        /// boxed.
+        var boxes: [CachedBox] = []
+
+        /// Forgets the boxes, when the entries change; they are released by the caller, after
+        /// the lock.
+        mutating func takeBoxes() -> [CachedBox] {
+            defer { boxes = [] }
+            return boxes
+        }
 
         mutating func nextID() -> UInt64 {
             lastID += 1
@@ -83,7 +100,9 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         var work: [() -> Void] = []
         var injected: [UInt64] = []
         var fired: [Waiter] = []
+        var staleBoxes: [CachedBox] = []
         let result: (ids: [UInt64], duplicates: [Any.Type]) = state.withLock { state in
+            staleBoxes = state.takeBoxes()
             var duplicates: [Any.Type] = []
             for value in values {
                 let type = Swift.type(of: value)
@@ -119,6 +138,7 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         for run in work { run() }
         // The fired waiters are released here, outside the lock: their captures may re-enter.
         fired.removeAll()
+        staleBoxes.removeAll()
         return result
     }
 
@@ -142,6 +162,31 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         }
         if let injected { report([injected]) }
         return value
+    }
+
+    /// The newest value of the type `type` names, taken for an injection and boxed by `box`
+    /// (which casts a value to that type and boxes it, or returns `nil`); `nil` when none is
+    /// registered, or when the newest is registered for its first injection only (`resolve`
+    /// marks those).
+    ///
+    /// The box is made at the first look-up of the type since the registered values changed,
+    /// and kept for the next ones: a look-up is then one search of a short list under the lock,
+    /// and the wrapper's initializer, specialized for the type, reads its provider from the box
+    /// after one class cast. A look-up by cast in unspecialized code, as `resolve` makes, looks
+    /// up generic types at run time and copies the container.
+    func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> AnyObject? {
+        state.withLock { state in
+            for cached in state.boxes where cached.type == type {
+                return cached.box
+            }
+            for entry in state.entries.reversed() {
+                guard let boxed = box(entry.value) else { continue }
+                if entry.firstInject { return nil }
+                state.boxes.append((type, boxed))
+                return boxed
+            }
+            return nil
+        }
     }
 
     /// The newest value castable to `type` taken for a first read; when there is none, stops the
@@ -201,48 +246,52 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
 
     /// Removes the values castable to `type` (only the newest one when `onlyLast`).
     func remove<Value>(_ type: Value.Type, onlyLast: Bool) -> Bool {
-        let removed: [Entry] = state.withLock { state in
+        let removed: ([Entry], [CachedBox]) = state.withLock { state in
+            let boxes = state.takeBoxes()
             if onlyLast {
-                guard let (index, _) = state.newest(type) else { return [] }
-                return [state.entries.remove(at: index)]
+                guard let (index, _) = state.newest(type) else { return ([], boxes) }
+                return ([state.entries.remove(at: index)], boxes)
             }
             let matching = state.entries.filter { $0.value is Value }
             state.entries.removeAll { $0.value is Value }
-            return matching
+            return (matching, boxes)
         }
-        return !removed.isEmpty
+        return !removed.0.isEmpty
     }
 
     /// Removes the entries `ids`; returns the removed ones (released outside the lock).
     @discardableResult
     func remove(ids: [UInt64]) -> [Entry] {
-        state.withLock { state in
+        let (removed, boxes) = state.withLock { state in
             let removed = state.entries.filter { ids.contains($0.id) }
             state.entries.removeAll { ids.contains($0.id) }
-            return removed
+            return (removed, state.takeBoxes())
         }
+        _ = boxes  // released outside the lock, as the entries are
+        return removed
     }
 
     /// Removes the entry `id` when it was never injected; returns its value's type when removed.
     func removeIfNotInjected(_ id: UInt64) -> Any.Type? {
-        let removed: Entry? = state.withLock { state in
+        let (removed, boxes): (Entry?, [CachedBox]) = state.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.id == id }), !state.entries[index].injected
             else {
-                return nil
+                return (nil, [])
             }
-            return state.entries.remove(at: index)
+            return (state.entries.remove(at: index), state.takeBoxes())
         }
+        _ = boxes  // released outside the lock, as the entry is
         return removed.map { Swift.type(of: $0.value) }
     }
 
     /// Forgets every value and every waiter.
     func removeAll() {
-        let old: ([Entry], [Waiter]) = state.withLock { state in
+        let old: ([Entry], [Waiter], [CachedBox]) = state.withLock { state in
             defer {
                 state.entries = []
                 state.waiters = []
             }
-            return (state.entries, state.waiters)
+            return (state.entries, state.waiters, state.takeBoxes())
         }
         _ = old  // released outside the lock: values and state.waiters may re-enter on release
     }
@@ -250,5 +299,25 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// The number of registered values and waiting waiters, for tests.
     var counts: (entries: Int, waiters: Int) {
         state.withLock { state in (state.entries.count, state.waiters.count) }
+    }
+}
+
+/// A registered value cast to the type a wrapper asks for, shared by the wrappers made until
+/// the registered values change: a wrapper reads its provider from the box in place, where
+/// casting the registered value again would copy the whole container (a retain and a release
+/// of each of its providers) for every wrapper made.
+@usableFromInline
+final class InjectBox<Value> {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// `value` boxed when it casts to `Value`: the `box` of `InjectRegistry.newestBox`.
+    @inlinable
+    static func boxing(_ value: Any) -> AnyObject? {
+        (value as? Value).map { InjectBox($0) }
     }
 }
