@@ -109,6 +109,16 @@ final class OnePlainHandler {
     }
 }
 
+/// A handler that serves one request with one service injected at its first read.
+final class OneLazyHandler {
+    @ServiceInject(\RequestServices.first, lazyInject: true)
+    var first
+
+    func handle() -> Int {
+        first.number
+    }
+}
+
 /// A handler that serves one request with four services, as an app writes it.
 final class FourInjectHandler {
     @ServiceInject(\RequestServices.first)
@@ -146,15 +156,31 @@ final class FourPlainHandler {
 
 extension InjectsCases {
     /// What one injected property may cost over taking its service in `init`, in time and in
-    /// instructions: a task-local read, one look-up in the registry and a key-path read, made
-    /// when the handler is made.
+    /// instructions: a look-up in the registry (after a task-local read in a process that opened
+    /// an isolated scope), a key-path read and the provider's get, made when the handler is made.
     static let nanosecondsPerProperty = 100.0
     static let instructionsPerProperty = 400
+    /// What a property injected at its first read may cost in instructions: it also makes the
+    /// cell that remembers where to inject from, and releases it with the handler.
+    static let instructionsPerLazyProperty = 3_000
 
     static var handlersPerRequest: [BenchmarkCase] {
         [
-            handlerPerRequest(services: 1, subject: serveOneInjected, baseline: serveOnePlain) { $0.handle() },
-            handlerPerRequest(services: 4, subject: serveFourInjected, baseline: serveFourPlain) { $0.handle() },
+            handlerPerRequest(
+                "1 @ServiceInject", services: 1,
+                target: .extraNanoseconds(nanosecondsPerProperty), instructions: .extra(instructionsPerProperty),
+                subject: serveOneInjected, baseline: serveOnePlain
+            ) { $0.handle() },
+            handlerPerRequest(
+                "4 @ServiceInject", services: 4,
+                target: .extraNanoseconds(4 * nanosecondsPerProperty), instructions: .extra(4 * instructionsPerProperty),
+                subject: serveFourInjected, baseline: serveFourPlain
+            ) { $0.handle() },
+            handlerPerRequest(
+                "1 lazy inject", services: 1,
+                target: nil, instructions: .extra(instructionsPerLazyProperty),
+                subject: serveOneLazy, baseline: serveOnePlain
+            ) { $0.handle() },
         ]
     }
 
@@ -162,16 +188,19 @@ extension InjectsCases {
     /// released: injected (`subject`) against taking the services in `init` (`baseline`). The
     /// target is a fixed surplus per injected property, whatever the handler costs by itself.
     static func handlerPerRequest<Injected, Plain>(
+        _ what: String,
         services count: Int,
+        target: TimeTarget?,
+        instructions: InstructionCeiling,
         subject: @escaping (Holder<RequestServices>) -> Injected,
         baseline: @escaping (Holder<RequestServices>) -> Plain,
         handle: @escaping (Injected) -> Int
     ) -> BenchmarkCase {
         BenchmarkCase(
-            "injects/handler per request, \(count) @ServiceInject",
+            "injects/handler per request, \(what)",
             baseline: "handler taking \(count) service\(count == 1 ? "" : "s") in init",
-            target: .extraNanoseconds(nanosecondsPerProperty * Double(count)),
-            instructions: .extra(instructionsPerProperty * count)
+            target: target,
+            instructions: instructions
         ) {
             let services = Holder(RequestServices())
             ServiceInjectResolver.removeAll()
@@ -197,6 +226,13 @@ extension InjectsCases {
     @inline(never)
     static func serveOneInjected(_ services: Holder<RequestServices>) -> OneInjectHandler {
         let handler = OneInjectHandler()
+        blackHole(handler.handle())
+        return handler
+    }
+
+    @inline(never)
+    static func serveOneLazy(_ services: Holder<RequestServices>) -> OneLazyHandler {
+        let handler = OneLazyHandler()
         blackHole(handler.handle())
         return handler
     }
