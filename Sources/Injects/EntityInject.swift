@@ -30,16 +30,19 @@ public struct EntityInject<Value> {
         reader = nil
     }
 
-    /// A wrapper that injects from the current registry as soon as an `Entity` is registered.
-    @usableFromInline
+    /// A wrapper that injects from the current registry as soon as an `Entity` is registered,
+    /// with `make`, which makes the value from the entity's box: specialized for its types, but
+    /// not inlined into its owner.
+    @inlinable @inline(never)
     init<Entity>(
         waitingFor entity: Entity.Type,
         file: StaticString,
         line: UInt,
-        make: @escaping (Entity) -> Value
+        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
     ) {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
-        let cell = InjectCell<Value>(Entity.self, in: EntityInjectResolver.registry, site: site, make: make)
+        let registry = EntityInjectResolver.registry
+        let cell = InjectCell<Value>(Entity.self, box: InjectBox<Entity>.boxing, in: registry, site: site, make: make)
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: false)
@@ -48,12 +51,13 @@ public struct EntityInject<Value> {
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
     @inlinable
     public init(_ type: Value.Type, file: StaticString = #file, line: UInt = #line) {
-        // Specialized in the owner's initializer: with the entity registered (and not for its
-        // first injection only, which the registry marks), it is injected here, without a cell.
+        // Specialized in the owner's initializer: with the entity registered, it is injected
+        // here, without a cell.
         if let box = EntityInjectResolver.newest(Value.self) {
             self.init(injected: box.value)
         } else {
-            self.init(waitingFor: Value.self, file: file, line: line) { $0 }
+            // The cell's `box` boxed it as an `InjectBox<Value>`.
+            self.init(waitingFor: Value.self, file: file, line: line) { box, _ in (box as! InjectBox<Value>).value }
         }
     }
 
@@ -63,7 +67,9 @@ public struct EntityInject<Value> {
         if let box = EntityInjectResolver.newest(Entity.self) {
             self.init(injected: box.value[keyPath: keyPath])
         } else {
-            self.init(waitingFor: Entity.self, file: file, line: line) { $0[keyPath: keyPath] }
+            self.init(waitingFor: Entity.self, file: file, line: line) { box, _ in
+                (box as! InjectBox<Entity>).value[keyPath: keyPath]
+            }
         }
     }
 

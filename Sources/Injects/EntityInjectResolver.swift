@@ -20,13 +20,14 @@ import Foundation
 public enum EntityInjectResolver {
     /// The registry of the current scope: the process's, or that of the innermost
     /// `withIsolatedInjectRegistries` scope of the current task.
+    @usableFromInline
     static var registry: InjectRegistry {
         InjectRegistries.current.entities
     }
 
     /// The newest registered entity castable to `type`, boxed, for a wrapper injected when it
-    /// is made; `nil` when none is registered, or when the newest is registered for its first
-    /// injection only. See `InjectRegistry.newestBox(_:box:)`.
+    /// is made (an entity registered for its first injection only is marked injected); `nil`
+    /// when none is registered. See `InjectRegistry.newestBox(_:box:)`.
     @inlinable
     static func newest<Entity>(_ type: Entity.Type) -> InjectBox<Entity>? {
         guard let box = newestBox(ObjectIdentifier(type), box: InjectBox<Entity>.boxing) else { return nil }

@@ -4,9 +4,10 @@
 /// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
 /// the order they were added, so they may register or resolve again.
 ///
-/// A wrapper made while its value is registered takes it with `newestBox(_:box:)`: one look-up
-/// in a short list of the values already cast, boxed, to the types asked for, kept until the
-/// registered values change (see `InjectBox`).
+/// A wrapper takes its value with `newestBox(_:box:)` (or `newestBoxOrWait(_:box:inject:)`):
+/// one look-up in a short list of the values already cast, boxed, to the types asked for, kept
+/// until the registered values change (see `InjectBox`).
+@usableFromInline
 final class InjectRegistry: @unchecked Sendable {  // its mutable state is guarded by `state`
     /// A registered value. `firstInject` values are removed after their first injection.
     struct Entry {
@@ -28,9 +29,10 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     /// The box of the newest value castable to the type `type` names (see `newestBox(_:box:)`).
     typealias CachedBox = (type: ObjectIdentifier, box: AnyObject)
 
-    /// What a pending injection found: the value at once, or a waiter to cancel later.
-    enum Resolution<Value> {
-        case found(Value)
+    /// What a pending injection found: the boxed value at once, or a waiter to cancel later.
+    @usableFromInline
+    enum Resolution {
+        case found(AnyObject)
         case waiting(UInt64)
     }
 
@@ -68,6 +70,21 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
             guard entries[index].firstInject, !entries[index].injected else { return nil }
             entries[index].injected = true
             return entries[index].id
+        }
+
+        /// The box of the newest entry of the type `type` names, made by `box` and kept at the
+        /// first look-up since the entries changed; with the entry's index when it was made now.
+        @inline(__always)
+        mutating func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> (AnyObject, Int?)? {
+            for cached in boxes where cached.type == type {
+                return (cached.box, nil)
+            }
+            for index in entries.indices.reversed() {
+                guard let boxed = box(entries[index].value) else { continue }
+                boxes.append((type, boxed))
+                return (boxed, index)
+            }
+            return nil
         }
 
         /// The index of the newest entry castable to `Value`, with the cast value.
@@ -152,63 +169,48 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
         state.withLock { state in state.newest(type) != nil }
     }
 
-    /// The newest value castable to `type`, taken for an injection.
-    func resolve<Value>(_ type: Value.Type) -> Value? {
-        var injected: UInt64?
-        let value: Value? = state.withLock { state in
-            guard let (index, value) = state.newest(type) else { return nil }
-            injected = state.markInjected(at: index)
-            return value
-        }
-        if let injected { report([injected]) }
-        return value
-    }
-
     /// The newest value of the type `type` names, taken for an injection and boxed by `box`
     /// (which casts a value to that type and boxes it, or returns `nil`); `nil` when none is
-    /// registered, or when the newest is registered for its first injection only (`resolve`
-    /// marks those).
+    /// registered. A value registered for its first injection only is marked injected.
     ///
     /// The box is made at the first look-up of the type since the registered values changed,
     /// and kept for the next ones: a look-up is then one search of a short list under the lock,
-    /// and the wrapper's initializer, specialized for the type, reads its provider from the box
-    /// after one class cast. A look-up by cast in unspecialized code, as `resolve` makes, looks
-    /// up generic types at run time and copies the container.
+    /// and the wrapper, specialized for the type, reads its provider from the box after one
+    /// class cast. A cast of the registered value for every wrapper would copy the container,
+    /// and, in unspecialized code, look up generic types at run time.
+    @usableFromInline @inline(__always)
     func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> AnyObject? {
-        state.withLock { state in
-            for cached in state.boxes where cached.type == type {
-                return cached.box
-            }
-            for entry in state.entries.reversed() {
-                guard let boxed = box(entry.value) else { continue }
-                if entry.firstInject { return nil }
-                state.boxes.append((type, boxed))
+        var injected: UInt64?
+        let found: AnyObject? = state.withLock { state in
+            if let (boxed, index) = state.newestBox(type, box: box) {
+                injected = index.flatMap { state.markInjected(at: $0) }
                 return boxed
             }
             return nil
         }
+        if let injected { report([injected]) }
+        return found
     }
 
-    /// The newest value castable to `type` taken for a first read; when there is none, stops the
-    /// program naming the inject `site`.
-    func resolve<Value>(_ type: Value.Type, orCrashAt site: InjectSite) -> Value {
-        if let value = resolve(type) { return value }
-        InjectFailure.crash(InjectFailure.missingMessage(type, in: self, site: site), site: site)
-    }
-
-    /// The newest value castable to `Value` taken for an injection, or, when there is none, a
-    /// waiter that runs `inject` with the first such value registered.
-    func resolveOrWait<Value>(_ type: Value.Type, inject: @escaping (Value) -> Void) -> Resolution<Value> {
+    /// The box of the newest value of the type `type` names (see `newestBox(_:box:)`), or,
+    /// when there is none, a waiter that runs `inject` with the box of the first such value
+    /// registered.
+    @usableFromInline
+    func newestBoxOrWait(
+        _ type: ObjectIdentifier,
+        box: @escaping (Any) -> AnyObject?,
+        inject: @escaping (AnyObject) -> Void
+    ) -> Resolution {
         var injected: UInt64?
-        let resolution: Resolution<Value> = state.withLock { state in
-            if let (index, value) = state.newest(type) {
-                injected = state.markInjected(at: index)
-                return .found(value)
+        let resolution: Resolution = state.withLock { state in
+            if let (boxed, index) = state.newestBox(type, box: box) {
+                injected = index.flatMap { state.markInjected(at: $0) }
+                return .found(boxed)
             }
             let id = state.nextID()
             state.waiters.append(Waiter(id: id, isInjection: true) { value in
-                guard let value = value as? Value else { return nil }
-                return { inject(value) }
+                guard let boxed = box(value) else { return nil }
+                return { inject(boxed) }
             })
             return .waiting(id)
         }
@@ -230,6 +232,7 @@ final class InjectRegistry: @unchecked Sendable {  // its mutable state is guard
     }
 
     /// Forgets the waiter `id`, if it has not run yet.
+    @usableFromInline
     func cancelWaiter(_ id: UInt64) {
         let removed: [Waiter] = state.withLock { state in
             let removed = state.waiters.filter { $0.id == id }

@@ -32,43 +32,47 @@ public struct ServiceInject<Container, Service> {
         reader = nil
     }
 
-    /// A wrapper that injects from the current registry as soon as it can (or at the first read).
-    init(
-        lazyInject: Bool,
-        file: StaticString,
-        line: UInt,
-        make: @escaping (Container, InjectSite) -> Service
-    ) {
-        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        let cell = InjectCell<Service>(Container.self, in: ServiceInjectResolver.registry, site: site) {
-            make($0, site)
-        }
+    /// A wrapper that injects from the current registry as soon as it can (or at the first
+    /// read) with `make`, which makes the service from the box of the container.
+    @inlinable
+    init(lazyInject: Bool, site: InjectSite, make: @escaping (_ box: AnyObject, _ params: Any?) -> Service) {
+        let cell = InjectCell<Service>(
+            Container.self, box: InjectBox<Container>.boxing, in: ServiceInjectResolver.registry, site: site, make: make
+        )
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: lazyInject)
     }
 
-    @usableFromInline
+    // The wrappers whose container is not registered yet, or that inject at the first read.
+    // Inlined into their owners, as the others, so that the closure that makes the service
+    // reads the provider at the key path the owner wrote: a field read, where a key path
+    // applied at run time costs about 800 instructions at the first read.
+
+    @inlinable @inline(__always)
     init(
         waitingFor keyPath: KeyPath<Container, ServiceProvider<Service>>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
     ) {
-        self.init(lazyInject: lazyInject, file: file, line: line) { container, site in
-            ServiceInjectProviding.service(container[keyPath: keyPath], site: site)
+        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        self.init(lazyInject: lazyInject, site: site) { box, _ in
+            // The cell's `box` boxed it as an `InjectBox<Container>`.
+            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: site)
         }
     }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     init<Wrapped>(
         waitingFor keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
     ) where Service == Wrapped? {
-        self.init(lazyInject: lazyInject, file: file, line: line) { container, site in
-            container[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        self.init(lazyInject: lazyInject, site: site) { box, _ in
+            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
         }
     }
 
@@ -89,8 +93,8 @@ public struct ServiceInject<Container, Service> {
         // Specialized in the owner's initializer: with the container registered, the service is
         // injected here, without a cell, a lock of its own or a type looked up at run time.
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
-            let provider = box.value[keyPath: keyPath]
-            self.init(injected: ServiceInjectProviding.service(provider, wrapper: "ServiceInject", file: file, line: line))
+            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            self.init(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath], site: site))
         } else {
             self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
         }
@@ -106,10 +110,8 @@ public struct ServiceInject<Container, Service> {
         line: UInt = #line
     ) where Service == Wrapped? {
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
-            let provider = box.value[keyPath: keyPath]
-            self.init(
-                injected: provider.map { ServiceInjectProviding.service($0, wrapper: "ServiceInject", file: file, line: line) }
-            )
+            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            self.init(injected: box.value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) })
         } else {
             self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
         }

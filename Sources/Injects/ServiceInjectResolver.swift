@@ -19,6 +19,7 @@
 public enum ServiceInjectResolver {
     /// The registry of the current scope: the process's, or that of the innermost
     /// `withIsolatedInjectRegistries` scope of the current task.
+    @usableFromInline
     static var registry: InjectRegistry {
         InjectRegistries.current.containers
     }

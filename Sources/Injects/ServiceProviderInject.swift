@@ -28,8 +28,9 @@ public struct ServiceProviderInject<Container, Provider> {
         reader = nil
     }
 
-    /// A wrapper that injects from the current registry as soon as the container is registered.
-    @usableFromInline
+    /// A wrapper that injects from the current registry as soon as the container is registered:
+    /// specialized for its types, but not inlined into its owner.
+    @inlinable @inline(never)
     init<Source>(
         waitingFor keyPath: KeyPath<Container, Source>,
         file: StaticString,
@@ -37,8 +38,11 @@ public struct ServiceProviderInject<Container, Provider> {
         convert: @escaping (Source) -> Provider
     ) {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
-        let cell = InjectCell<Provider>(Container.self, in: ServiceInjectResolver.registry, site: site) {
-            convert($0[keyPath: keyPath])
+        let registry = ServiceInjectResolver.registry
+        let cell = InjectCell<Provider>(Container.self, box: InjectBox<Container>.boxing, in: registry, site: site) {
+            box, _ in
+            // The cell's `box` boxed it as an `InjectBox<Container>`.
+            convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
         self.cell = cell
         self.reader = UnretainedReference(cell)
