@@ -26,6 +26,13 @@ final class ByTypeAndProtocolPresenter {
     }
 }
 
+/// A wrapper made before its container, with a look at its cell.
+struct LateDependencies {
+    @ServiceInject(\TestServices.tagged) var tagged
+
+    var cell: InjectCell<Tagged>? { _tagged.cell }
+}
+
 extension InjectsTests {
     @Suite struct InjectAtCreationTests {
         init() { resetRegistries() }
@@ -103,6 +110,20 @@ extension InjectsTests {
             #expect(ScreenController().screen.name == "older")
             older.remove()
             #expect(!ScreenController().$screen.isReady)
+        }
+
+        @Test func aWrapperMadeBeforeItsContainerHasACellAndOneMadeAfterHasNone() throws {
+            let late = LateDependencies()
+            let cell = try #require(late.cell)
+            #expect(!cell.isReady)
+            ServiceInjectResolver.register(TestServices.make(tag: "late"))
+            #expect(cell.isReady)
+            // A first read that finds the value injected meanwhile (by the registering thread)
+            // returns it.
+            #expect(cell.valueAtFirstRead().tag == "late")
+            #expect(late.tagged.tag == "late")
+            #expect(LateDependencies().cell == nil)
+            #expect(LateDependencies().tagged.tag == "late")
         }
 
         @Test func wrappersMadeOnManyThreadsWhileContainersChangeGetARegisteredOne() throws {
