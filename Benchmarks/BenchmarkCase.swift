@@ -39,8 +39,8 @@ struct BenchmarkCase {
     let name: String
     /// What the baseline does, shown next to its time.
     let baselineName: String
-    /// The highest acceptable ratio of subject to baseline, or `nil` when the case only informs.
-    let target: Double?
+    /// The most the subject may cost against its baseline, or `nil` when the case only informs.
+    let target: TimeTarget?
     /// How many operations one iteration of a body performs (2 when two threads each do one).
     let operationsPerIteration: Int
     /// Whether the bodies do their work on other threads than the measuring one (two threads,
@@ -61,7 +61,7 @@ struct BenchmarkCase {
     init(
         _ name: String,
         baseline baselineName: String,
-        target: Double?,
+        target: TimeTarget?,
         operationsPerIteration: Int = 1,
         runsOnOtherThreads: Bool = false,
         instructions: InstructionCeiling? = nil,
@@ -78,6 +78,40 @@ struct BenchmarkCase {
         self.instructionsOpen = instructionsOpen
         self.countedIterations = countedIterations
         self.prepare = prepare
+    }
+}
+
+/// The most a case's time per operation may be against its baseline's, in the same run.
+///
+/// A ratio suits work that the library does in place of the same work by hand: a get against a
+/// stored read. An absolute surplus suits work that the library adds on top of the hand-written
+/// work and that does not grow with it: what an injected property costs over taking the same
+/// service in `init` is a fixed amount per property, whatever the handler costs by itself.
+enum TimeTarget: ExpressibleByFloatLiteral, CustomStringConvertible {
+    /// At most this many times the baseline's time.
+    case ratio(Double)
+    /// At most this many nanoseconds more than the baseline's time.
+    case extraNanoseconds(Double)
+
+    init(floatLiteral value: Double) {
+        self = .ratio(value)
+    }
+
+    /// Whether a pair of rounds whose paired ratio and paired difference (ns per operation)
+    /// are `ratio` and `extra` is within the target.
+    func allows(ratio: Double, extra: Double) -> Bool {
+        switch self {
+        case .ratio(let most): return ratio <= most
+        case .extraNanoseconds(let most): return extra <= most
+        }
+    }
+
+    /// As the table shows it: `<=1.50x`, `<=+400ns`.
+    var description: String {
+        switch self {
+        case .ratio(let ratio): return "<=" + Report.format(ratio) + "x"
+        case .extraNanoseconds(let extra): return "<=+" + Report.format(extra) + "ns"
+        }
     }
 }
 

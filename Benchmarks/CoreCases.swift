@@ -154,7 +154,7 @@ enum CoreCases {
     // MARK: - Safe providers: the target is the same primitive taken by hand
 
     static var safeProviders: [BenchmarkCase] {
-        let kinds: [(name: String, kind: ServiceSafeProviderKind, target: Double?)] = [
+        let kinds: [(name: String, kind: ServiceSafeProviderKind, target: TimeTarget?)] = [
             ("lock", .lock, 2.0), ("semaphore", .semaphore, nil), ("queue", .queue(), nil),
         ]
         return kinds.map { safeGet($0.name, $0.kind, target: $0.target, threads: 1) }
@@ -201,7 +201,7 @@ enum CoreCases {
     static func safeGet(
         _ kindName: String,
         _ kind: ServiceSafeProviderKind,
-        target: Double?,
+        target: TimeTarget?,
         threads: Int
     ) -> BenchmarkCase {
         let baselineName: String

@@ -41,9 +41,12 @@ struct CaseResult {
     /// the case's time over its baseline's time in the same pair of back-to-back rounds. Pairing
     /// cancels out a machine that is busier in some rounds than in others.
     let ratio: Double
+    /// How many nanoseconds per operation the case costs over its baseline: the median of the
+    /// differences of the same pairs of rounds.
+    let extra: Double
 
-    /// Whether the ratio is within the case's target (`nil` when it has none).
-    var meetsTarget: Bool? { benchmark.target.map { ratio <= $0 } }
+    /// Whether the case is within its target (`nil` when it has none).
+    var meetsTarget: Bool? { benchmark.target.map { $0.allows(ratio: ratio, extra: extra) } }
 }
 
 /// Times the cases: each body is calibrated to `roundNanoseconds`, warmed up, then the rounds
@@ -83,7 +86,8 @@ struct Harness {
             benchmark: benchmark,
             subject: Timing(samples: subjectSamples),
             baseline: Timing(samples: baselineSamples),
-            ratio: zip(subjectSamples, baselineSamples).map { $0 / $1 }.median
+            ratio: zip(subjectSamples, baselineSamples).map { $0 / $1 }.median,
+            extra: zip(subjectSamples, baselineSamples).map { $0 - $1 }.median
         )
     }
 

@@ -7,10 +7,12 @@ import Foundation
 enum Report {
     static let legend = """
         ratio  = case time / baseline time, the median over back-to-back rounds of this run
-                 (1.00x = costs what the same work written by hand costs; lower is better)
-        target = the highest ratio accepted, then "met" or "MISSED" for this run; "- info" marks
-                 a case without a target: it shows what something costs (another lock kind, two
-                 threads, a session switch, a string key) and is neither met nor missed
+                 (1.00x = costs what the same work written by hand costs; lower is better);
+                 +N ns for a case whose target is a surplus: case time - baseline time, the
+                 median over the same pairs of rounds
+        target = the highest ratio (or surplus) accepted, then "met" or "MISSED" for this run;
+                 "- info" marks a case without a target: it shows what something costs (another
+                 lock kind, two threads, a session switch, a string key), neither met nor missed
         """
 
     private static let columns: [(title: String, width: Int, leftAligned: Bool)] = [
@@ -61,12 +63,22 @@ enum Report {
         }
         let caseLine = row([
             result.benchmark.name, duration(result.subject.median), duration(result.subject.min),
-            format(result.ratio) + "x", result.benchmark.target.map { "<=" + format($0) + "x" } ?? "-", verdict,
+            comparison(result), result.benchmark.target?.description ?? "-", verdict,
         ])
         let baselineLine = row([
             "  " + result.benchmark.baselineName, duration(result.baseline.median), duration(result.baseline.min),
         ])
         return caseLine + "\n" + baselineLine
+    }
+
+    /// The ratio, or, for a case whose target is a surplus, the surplus (`+48.2ns`, `+17.2us`).
+    private static func comparison(_ result: CaseResult) -> String {
+        if case .extraNanoseconds = result.benchmark.target {
+            let extra = abs(result.extra)
+            let amount = extra >= 10_000 ? format(extra / 1000) + "us" : format(extra) + "ns"
+            return (result.extra < 0 ? "-" : "+") + amount
+        }
+        return format(result.ratio) + "x"
     }
 
     private static var tableWidth: Int {
@@ -93,12 +105,24 @@ enum Report {
                 "\"baseline_ns_median\": \(number(result.baseline.median))",
                 "\"baseline_ns_min\": \(number(result.baseline.min))",
                 "\"ratio\": \(number(result.ratio))",
-                "\"target\": \(result.benchmark.target.map(number) ?? "null")",
+                "\"extra_ns\": \(number(result.extra))",
+                "\"target\": \(ratioTarget(result).map(number) ?? "null")",
+                "\"target_extra_ns\": \(extraTarget(result).map(number) ?? "null")",
                 "\"met\": \(result.meetsTarget.map { $0 ? "true" : "false" } ?? "null")",
             ]
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    private static func ratioTarget(_ result: CaseResult) -> Double? {
+        if case .ratio(let ratio) = result.benchmark.target { return ratio }
+        return nil
+    }
+
+    private static func extraTarget(_ result: CaseResult) -> Double? {
+        if case .extraNanoseconds(let extra) = result.benchmark.target { return extra }
+        return nil
     }
 
     private static func row(_ cells: [String]) -> String {

@@ -16,39 +16,73 @@
 @propertyWrapper
 public struct EntityInject<Value> {
     @usableFromInline let early: Value?
-    @usableFromInline let cell: InjectCell<Value>
+    /// The injection's cell, unless the entity was injected when the wrapper was made.
+    @usableFromInline let cell: InjectCell<Value>?
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Value>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Value>>?
 
-    init<Entity>(_ entity: Entity.Type, file: StaticString, line: UInt, make: @escaping (Entity) -> Value) {
+    /// A wrapper injected when it is made: no cell, nothing to wait for.
+    @usableFromInline
+    init(injected value: Value) {
+        early = value
+        cell = nil
+        reader = nil
+    }
+
+    /// A wrapper that injects from the current registry as soon as an `Entity` is registered,
+    /// with `make`, which makes the value from the entity's box: specialized for its types, but
+    /// not inlined into its owner.
+    @inlinable @inline(never)
+    init<Entity>(
+        waitingFor entity: Entity.Type,
+        file: StaticString,
+        line: UInt,
+        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
+    ) {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
-        let cell = InjectCell<Value>(Entity.self, in: EntityInjectResolver.registry, site: site, make: make)
+        let registry = EntityInjectResolver.registry
+        let cell = InjectCell<Value>(Entity.self, box: InjectBox<Entity>.boxing, in: registry, site: site, make: make)
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: false)
     }
 
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
+    @inlinable
     public init(_ type: Value.Type, file: StaticString = #file, line: UInt = #line) {
-        self.init(type, file: file, line: line) { $0 }
+        // Specialized in the owner's initializer: with the entity registered, it is injected
+        // here, without a cell.
+        if let box = EntityInjectResolver.newest(Value.self) {
+            self.init(injected: box.value)
+        } else {
+            // The cell's `box` boxed it as an `InjectBox<Value>`.
+            self.init(waitingFor: Value.self, file: file, line: line) { box, _ in (box as! InjectBox<Value>).value }
+        }
     }
 
     /// Injects the value at `keyPath` (of any nesting) of the newest registered `Entity`.
+    @inlinable
     public init<Entity>(_ keyPath: KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
-        self.init(Entity.self, file: file, line: line) { $0[keyPath: keyPath] }
+        if let box = EntityInjectResolver.newest(Entity.self) {
+            self.init(injected: box.value[keyPath: keyPath])
+        } else {
+            self.init(waitingFor: Entity.self, file: file, line: line) { box, _ in
+                (box as! InjectBox<Entity>).value[keyPath: keyPath]
+            }
+        }
     }
 
     /// The injected entity or field.
     @inlinable
     public var wrappedValue: Value {
         if let early { return early }
-        return InjectCell.value(of: reader)
+        return InjectCell.value(of: reader!)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Value> {
-        InjectState(cell: cell)
+        InjectState(cell: cell, early: early)
     }
 }
 

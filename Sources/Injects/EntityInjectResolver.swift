@@ -20,8 +20,25 @@ import Foundation
 public enum EntityInjectResolver {
     /// The registry of the current scope: the process's, or that of the innermost
     /// `withIsolatedInjectRegistries` scope of the current task.
+    @usableFromInline
     static var registry: InjectRegistry {
         InjectRegistries.current.entities
+    }
+
+    /// The newest registered entity castable to `type`, boxed, for a wrapper injected when it
+    /// is made (an entity registered for its first injection only is marked injected); `nil`
+    /// when none is registered. See `InjectRegistry.newestBox(_:box:)`.
+    @inlinable
+    static func newest<Entity>(_ type: Entity.Type) -> InjectBox<Entity>? {
+        guard let box = newestBox(ObjectIdentifier(type), box: InjectBox<Entity>.boxing) else { return nil }
+        // `boxing` made it, for this very type.
+        return (box as! InjectBox<Entity>)
+    }
+
+    /// The box of the newest entity of the type `type` names, in the current registry.
+    @usableFromInline
+    static func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> AnyObject? {
+        InjectRegistries.withCurrent { $0.entities.newestBox(type, box: box) }
     }
 
     /// Removes the first-inject entry `id` from `registry` at the next main-loop turn.

@@ -1,90 +1,58 @@
-/// The shared storage of one injected property: the value once injected, its ready handlers,
-/// its pending injection in a registry, and the params of a `@ServiceParamsInject` property.
+/// The shared storage of an injected property that was not injected when its wrapper was made:
+/// the value once injected, its ready handlers, its pending injection in a registry, and the
+/// params of a `@ServiceParamsInject` property.
 ///
-/// The value comes from the newest `Source` registered in `registry` (a container or an
-/// entity), made into the value by `make`. It is published once in a `OnceCell`, so a read of
-/// an injected property is an acquire load and a read; everything else is under `state`'s lock,
-/// which is never held while a handler or `make` runs.
+/// The value is made by `make` from the box of the newest registered value of the type
+/// `source` names (a container or an entity; see `InjectRegistry.newestBox(_:box:)`). It is
+/// published once in a `OnceCell`, so a read of an injected property is an acquire load and a
+/// read; everything else is under `state`'s lock, which is never held while a handler or
+/// `make` runs.
+///
+/// The wrappers make the cell, and run what injects it (`start`, the first read), in code
+/// specialized for their types: the cell's own state does not depend on `Value`, so that
+/// nothing it does, its `deinit` included, looks up a generic type at run time.
 @usableFromInline
 final class InjectCell<Value>: Sendable {
     @usableFromInline let published = OnceCell<Value>()
-    let site: InjectSite
-    let registry: InjectRegistry
-    // What the property was given (`make`, its ready handlers, its params) runs on, or goes to,
-    // whichever thread injects (`UncheckedSendable`).
-    private let boxedInjectNowOrWait: UncheckedSendable<(InjectCell<Value>, _ params: Any?) -> Value?>
-    private let boxedObtain: UncheckedSendable<(InjectCell<Value>, _ params: Any?) -> Value>
+    @usableFromInline let site: InjectSite
+    @usableFromInline let registry: InjectRegistry
+    /// The type of the registered value the value is made from.
+    @usableFromInline let source: Any.Type
+    // `box` and `make` run on whichever thread injects (`UncheckedSendable`).
+    @usableFromInline let boxedBox: UncheckedSendable<(Any) -> AnyObject?>
+    @usableFromInline let boxedMake: UncheckedSendable<(_ box: AnyObject, _ params: Any?) -> Value>
+
+    /// Casts a registered value to `source` and boxes it (`InjectBox.boxing`).
+    @inlinable
+    var box: (Any) -> AnyObject? { boxedBox.value }
+    /// Makes the value from such a box, with the params given to `setParameters` (`nil` for a
+    /// cell without params).
+    @inlinable
+    var make: (_ box: AnyObject, _ params: Any?) -> Value { boxedMake.value }
     /// The params type of a cell whose value is made from params, which must be given before
     /// it is injected; `nil` for other cells.
-    let paramsType: Any.Type?
-    private let state = Locked(State())
+    @usableFromInline let paramsType: Any.Type?
+    @usableFromInline let state: Locked<InjectCellState>
 
-    /// Injects now, or leaves a waiter in `registry`; returns the value when injected now.
-    private var injectNowOrWait: (InjectCell<Value>, _ params: Any?) -> Value? { boxedInjectNowOrWait.value }
-    /// Obtains the value at a first read that finds it not injected; stops the program when it
-    /// cannot.
-    private var obtain: (InjectCell<Value>, _ params: Any?) -> Value { boxedObtain.value }
-
-    private struct State {
-        var boxedHandlers = UncheckedSendable<[(Value) -> Void]>([])
-        var waiter: UInt64?
-        var boxedParams = UncheckedSendable<Any?>(nil)
-        /// For a params cell: whether `setParameters` leaves the injection to the first read.
-        var lazyInject = false
-
-        var handlers: [(Value) -> Void] {
-            get { boxedHandlers.value }
-            set { boxedHandlers.value = newValue }
-        }
-        /// The params, once given (an `Optional.none` params is a given value).
-        var params: Any? {
-            get { boxedParams.value }
-            set { boxedParams.value = newValue }
-        }
-    }
-
-    /// A cell of the newest `Source` in `registry`, made into the value by `make`.
-    convenience init<Source>(
-        _ source: Source.Type,
+    /// A cell of the newest registered `source` value in `registry`, boxed by `box`, made into
+    /// the value by `make`; `paramsType` for a cell whose value needs params.
+    @inlinable
+    init(
+        _ source: Any.Type,
+        box: @escaping (Any) -> AnyObject?,
         in registry: InjectRegistry,
         site: InjectSite,
-        make: @escaping (Source) -> Value
+        paramsType: Any.Type? = nil,
+        lazyInject: Bool = false,
+        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
     ) {
-        self.init(Source.self, in: registry, site: site, paramsType: nil) { source, _ in make(source) }
-    }
-
-    /// A cell of the newest `Source` in `registry`, made into the value with the params given
-    /// to `setParameters` by `make`.
-    convenience init<Source, Params>(
-        _ source: Source.Type,
-        in registry: InjectRegistry,
-        site: InjectSite,
-        lazyInject: Bool,
-        make: @escaping (Source, Params) -> Value
-    ) {
-        self.init(Source.self, in: registry, site: site, paramsType: Params.self) { source, params in
-            // Only `setParameters` gives params, as a `Params`.
-            make(source, params as! Params)
-        }
-        state.withLock { $0.lazyInject = lazyInject }
-    }
-
-    private init<Source>(
-        _ source: Source.Type,
-        in registry: InjectRegistry,
-        site: InjectSite,
-        paramsType: Any.Type?,
-        make: @escaping (Source, _ params: Any?) -> Value
-    ) {
-        self.site = site
+        self.source = source
+        self.boxedBox = UncheckedSendable(box)
         self.registry = registry
+        self.site = site
         self.paramsType = paramsType
-        boxedInjectNowOrWait = UncheckedSendable { cell, params in
-            cell.injectNowOrWait(Source.self, params: params) { make($0, params) }
-        }
-        boxedObtain = UncheckedSendable { cell, params in
-            make(cell.registry.resolve(Source.self, orCrashAt: cell.site), params)
-        }
+        self.boxedMake = UncheckedSendable(make)
+        state = Locked(InjectCellState(lazyInject: lazyInject))
     }
 
     deinit {
@@ -108,108 +76,160 @@ final class InjectCell<Value>: Sendable {
         return reference.withObject { $0.valueAtFirstRead() }
     }
 
-    @usableFromInline
+    /// Injects the value at a first read that finds it not injected; stops the program when it
+    /// cannot.
+    @inlinable
     func valueAtFirstRead() -> Value {
         if let value = published.value {
             return value
         }
-        let params = state.withLock { $0.params }
-        if let paramsType, params == nil {
-            let message = InjectFailure.missingParamsMessage(service: Value.self, params: paramsType, site: site)
-            InjectFailure.crash(message, site: site)
+        var params: Any?
+        if paramsType != nil {
+            params = state.withLock { $0.params }
+            if params == nil { crashForMissingParams() }
         }
-        return publish(obtain(self, params))
+        guard let found = registry.newestBox(ObjectIdentifier(source), box: box) else {
+            crashForMissingSource()
+        }
+        return publish(make(found, params))
+    }
+
+    @usableFromInline
+    func crashForMissingParams() -> Never {
+        let message = InjectFailure.missingParamsMessage(service: Value.self, params: paramsType!, site: site)
+        InjectFailure.crash(message, site: site)
+    }
+
+    @usableFromInline
+    func crashForMissingSource() -> Never {
+        InjectFailure.crash(InjectFailure.missingMessage(source, in: registry, site: site), site: site)
     }
 
     /// Injects now when a source is registered, else as soon as one is (unless `lazy`); a
     /// params cell waits for its params.
     ///
     /// - Returns: the value when it was injected now.
+    @inlinable
     func start(lazy: Bool) -> Value? {
-        lazy || paramsType != nil ? nil : injectNowOrWait(self, nil)
+        lazy || paramsType != nil ? nil : injectNowOrWait(params: nil)
     }
 
     /// Takes the params; injects now or when the source is registered, unless lazy.
     ///
     /// - Returns: the value when it was injected now.
-    @discardableResult
+    @inlinable @discardableResult
     func setParameters<Params>(_ params: Params, lazyInject lazy: Bool?, call: InjectSite) -> Value? {
-        let outcome: Result<Bool, InjectFailure.Message> = state.withLock { state in
-            let injected = published.value != nil
+        let outcome: (alreadySet: Bool, injected: Bool, injectNow: Bool) = state.withLock { state in
+            let injected = published.isPublished
             if state.params != nil || injected {
-                let message = InjectFailure.paramsAlreadySetMessage(
-                    service: Value.self, injected: injected, site: site, call: call
-                )
-                return .failure(InjectFailure.Message(text: message))
+                return (true, injected, false)
             }
             state.params = params
-            return .success(lazy ?? state.lazyInject)
+            return (false, false, !(lazy ?? state.lazyInject))
         }
-        switch outcome {
-        case .failure(let failure): InjectFailure.crash(failure.text, site: site)
-        case .success(true): return nil
-        case .success(false): return injectNowOrWait(self, params)
+        if outcome.alreadySet {
+            crashForParamsAlreadySet(injected: outcome.injected, call: call)
         }
+        return outcome.injectNow ? injectNowOrWait(params: params) : nil
+    }
+
+    @usableFromInline
+    func crashForParamsAlreadySet(injected: Bool, call: InjectSite) -> Never {
+        let message = InjectFailure.paramsAlreadySetMessage(service: Value.self, injected: injected, site: site, call: call)
+        InjectFailure.crash(message, site: site)
     }
 
     /// Whether the value is injected (its ready handlers may still be running).
     var isReady: Bool {
-        published.value != nil
+        published.isPublished
     }
 
     /// Publishes `made` unless a value is already published, runs the ready handlers, and
     /// returns the published value.
-    @discardableResult
+    @inlinable @discardableResult
     func publish(_ made: @autoclosure () -> Value) -> Value {
         if let value = published.value { return value }
         let candidate = made()
-        let (winner, handlers, waiter): (Value, [(Value) -> Void], UInt64?) = state.withLock { state in
-            if let value = published.value {
-                return (value, [], nil)
+        let work: (handlers: [(Any) -> Void], waiter: UInt64?)? = state.withLock { state in
+            if published.isPublished {
+                return nil
             }
             published.publish(candidate)
             defer {
                 state.handlers = []
                 state.waiter = nil
             }
-            return (candidate, state.handlers, state.waiter)
+            return (state.handlers, state.waiter)
         }
-        if let waiter {
+        guard let work else {
+            // Another thread published first: its value wins.
+            return published.value!
+        }
+        if let waiter = work.waiter {
             registry.cancelWaiter(waiter)
         }
-        for handler in handlers { handler(winner) }
-        return winner
+        for handler in work.handlers { handler(candidate) }
+        return candidate
     }
 
     /// Runs `handler` with the value: at once when it is injected, else right after injection.
     func addReadyHandler(_ handler: @escaping (Value) -> Void) {
         let value: Value? = state.withLock { state in
             if let value = published.value { return value }
-            state.handlers.append(handler)
+            // Called with the published value only (see `publish`).
+            state.handlers.append { handler($0 as! Value) }
             return nil
         }
         if let value { handler(value) }
     }
 
-    /// Injects from the newest `Source` in the registry now, or as soon as one is registered.
-    private func injectNowOrWait<Source>(
-        _ source: Source.Type,
-        params: Any?,
-        make: @escaping (Source) -> Value
-    ) -> Value? {
-        let resolution = registry.resolveOrWait(Source.self) { [weak self] found in
-            self?.publish(make(found))
+    /// Injects from the newest registered source now, or as soon as one is registered.
+    @inlinable
+    func injectNowOrWait(params: Any?) -> Value? {
+        let make = self.make
+        let resolution = registry.newestBoxOrWait(ObjectIdentifier(source), box: box) { [weak self] found in
+            self?.publish(make(found, params))
         }
         switch resolution {
         case .found(let found):
-            return publish(make(found))
+            return publish(make(found, params))
         case .waiting(let id):
             // A registration on another thread may have injected the value already; its waiter
             // is gone then, and its id is not kept.
             state.withLock { state in
-                if published.value == nil { state.waiter = id }
+                if !published.isPublished { state.waiter = id }
             }
             return nil
         }
+    }
+}
+
+/// The state of an `InjectCell` under its lock. It does not depend on the cell's value type, so
+/// that the cell's unspecialized code (its `deinit`) looks up no generic type at run time.
+@usableFromInline
+struct InjectCellState: Sendable {
+    // The handlers run on, and the params go to, whichever thread injects (`UncheckedSendable`).
+    @usableFromInline var boxedHandlers = UncheckedSendable<[(Any) -> Void]>([])
+    @usableFromInline var boxedParams = UncheckedSendable<Any?>(nil)
+    @usableFromInline var waiter: UInt64?
+
+    /// The ready handlers, each taking the value as `Any` (see `addReadyHandler`).
+    @inlinable
+    var handlers: [(Any) -> Void] {
+        get { boxedHandlers.value }
+        set { boxedHandlers.value = newValue }
+    }
+    /// The params, once given (an `Optional.none` params is a given value).
+    @inlinable
+    var params: Any? {
+        get { boxedParams.value }
+        set { boxedParams.value = newValue }
+    }
+    /// For a params cell: whether `setParameters` leaves the injection to the first read.
+    @usableFromInline var lazyInject: Bool
+
+    @usableFromInline
+    init(lazyInject: Bool) {
+        self.lazyInject = lazyInject
     }
 }

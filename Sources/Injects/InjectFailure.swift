@@ -1,5 +1,6 @@
 /// The documented crashes of the property wrappers and their messages, each naming the inject
 /// site; `fatalError` points at that site too.
+@usableFromInline
 enum InjectFailure {
     /// A crash message decided under a lock and reported after it.
     struct Message: Error {
@@ -36,6 +37,7 @@ enum InjectFailure {
     }
 
     /// Stops the program because the provider failed to give the service being injected.
+    @usableFromInline
     static func providerFailed(_ error: ServiceObtainError, site: InjectSite) -> Never {
         crash(providerFailedMessage(error, site: site), site: site)
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The two registries that the resolvers and the wrappers work with: the process's, or those of
 /// the innermost `withIsolatedInjectRegistries` scope that the current task runs in.
 ///
@@ -30,9 +32,32 @@ final class InjectRegistries: Sendable {
     /// The registries of the innermost isolated scope of the current task, if any.
     @TaskLocal static var isolated: InjectRegistries?
 
+    /// Whether an isolated scope was ever opened in this process. Until one is, no task can run
+    /// in one, and `current` is the process's without reading the task-local value (which costs
+    /// more than the rest of a look-up). It is set before a scope's registries are bound, so
+    /// whatever runs in a scope, or in a task made there (even after the scope ended), comes
+    /// after it was set and reads it set.
+    private static let anyScopeOpened = Atomic<Bool>(false)
+
     /// The registries that a registration, a look-up or a wrapper made now works with.
     static var current: InjectRegistries {
-        isolated ?? process
+        withCurrent { $0 }
+    }
+
+    /// Runs `body` with the current registries and returns what it returns: for a wrapper's
+    /// look-up, which borrows the process's registries this way instead of retaining them.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (InjectRegistries) -> Result) -> Result {
+        if anyScopeOpened.load(ordering: .relaxed), let isolated {
+            return body(isolated)
+        }
+        return body(process)
+    }
+
+    /// New registries for the isolated scope `scope`, to bind to `isolated`.
+    static func forScope(_ scope: String) -> InjectRegistries {
+        anyScopeOpened.store(true, ordering: .relaxed)
+        return InjectRegistries(scope: scope)
     }
 }
 
@@ -74,7 +99,7 @@ public func withIsolatedInjectRegistries<Value>(
     line: UInt = #line,
     _ body: () throws -> Value
 ) rethrows -> Value {
-    let registries = InjectRegistries(scope: "withIsolatedInjectRegistries at \(file):\(line)")
+    let registries = InjectRegistries.forScope("withIsolatedInjectRegistries at \(file):\(line)")
     return try InjectRegistries.$isolated.withValue(registries, operation: body)
 }
 
@@ -114,5 +139,7 @@ package func withIsolatedInjectRegistries<Value>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Value
 ) async rethrows -> Value {
-    try await InjectRegistries.$isolated.withValue(InjectRegistries(scope: scope), operation: body, isolation: isolation)
+    try await InjectRegistries.$isolated.withValue(
+        InjectRegistries.forScope(scope), operation: body, isolation: isolation
+    )
 }

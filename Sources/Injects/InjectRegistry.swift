@@ -3,6 +3,11 @@
 ///
 /// Both resolvers are built on it. Waiters run outside the lock, on the registering thread, in
 /// the order they were added, so they may register or resolve again.
+///
+/// A wrapper takes its value with `newestBox(_:box:)` (or `newestBoxOrWait(_:box:inject:)`):
+/// one look-up in a short list of the values already cast, boxed, to the types asked for, kept
+/// until the registered values change (see `InjectBox`).
+@usableFromInline
 final class InjectRegistry: Sendable {
     /// A registered value. `firstInject` values are removed after their first injection.
     struct Entry {
@@ -39,9 +44,24 @@ final class InjectRegistry: Sendable {
         var match: (Any) -> (() -> Void)? { boxedMatch.value }
     }
 
-    /// What a pending injection found: the value at once, or a waiter to cancel later.
-    enum Resolution<Value> {
-        case found(Value)
+    /// The box of the newest value castable to the type `type` names (see `newestBox(_:box:)`).
+    struct CachedBox {
+        let type: ObjectIdentifier
+        /// Handed to whichever thread injects it, as the value it boxes is (`UncheckedSendable`).
+        private let boxed: UncheckedSendable<AnyObject>
+
+        init(type: ObjectIdentifier, box: AnyObject) {
+            self.type = type
+            self.boxed = UncheckedSendable(box)
+        }
+
+        var box: AnyObject { boxed.value }
+    }
+
+    /// What a pending injection found: the boxed value at once, or a waiter to cancel later.
+    @usableFromInline
+    enum Resolution {
+        case found(AnyObject)
         case waiting(UInt64)
     }
 
@@ -58,6 +78,16 @@ final class InjectRegistry: Sendable {
         var entries: [Entry] = []
         var waiters: [Waiter] = []
         var lastID: UInt64 = 0
+        /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
+        /// boxed.
+        var boxes: [CachedBox] = []
+
+        /// Forgets the boxes, when the entries change; they are released by the caller, after
+        /// the lock.
+        mutating func takeBoxes() -> [CachedBox] {
+            defer { boxes = [] }
+            return boxes
+        }
 
         mutating func nextID() -> UInt64 {
             lastID += 1
@@ -69,6 +99,21 @@ final class InjectRegistry: Sendable {
             guard entries[index].firstInject, !entries[index].injected else { return nil }
             entries[index].injected = true
             return entries[index].id
+        }
+
+        /// The box of the newest entry of the type `type` names, made by `box` and kept at the
+        /// first look-up since the entries changed; with the entry's index when it was made now.
+        @inline(__always)
+        mutating func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> (AnyObject, Int?)? {
+            for cached in boxes where cached.type == type {
+                return (cached.box, nil)
+            }
+            for index in entries.indices.reversed() {
+                guard let boxed = box(entries[index].value) else { continue }
+                boxes.append(CachedBox(type: type, box: boxed))
+                return (boxed, index)
+            }
+            return nil
         }
 
         /// The index of the newest entry castable to `Value`, with the cast value.
@@ -101,7 +146,9 @@ final class InjectRegistry: Sendable {
         var work: [() -> Void] = []
         var injected: [UInt64] = []
         var fired: [Waiter] = []
+        var staleBoxes: [CachedBox] = []
         let result: (ids: [UInt64], duplicates: [Any.Type]) = state.withLock { state in
+            staleBoxes = state.takeBoxes()
             var duplicates: [Any.Type] = []
             for value in values {
                 let type = Swift.type(of: value)
@@ -137,6 +184,7 @@ final class InjectRegistry: Sendable {
         for run in work { run() }
         // The fired waiters are released here, outside the lock: their captures may re-enter.
         fired.removeAll()
+        staleBoxes.removeAll()
         return result
     }
 
@@ -150,38 +198,48 @@ final class InjectRegistry: Sendable {
         state.withLock { state in state.newest(type) != nil }
     }
 
-    /// The newest value castable to `type`, taken for an injection.
-    func resolve<Value>(_ type: Value.Type) -> Value? {
+    /// The newest value of the type `type` names, taken for an injection and boxed by `box`
+    /// (which casts a value to that type and boxes it, or returns `nil`); `nil` when none is
+    /// registered. A value registered for its first injection only is marked injected.
+    ///
+    /// The box is made at the first look-up of the type since the registered values changed,
+    /// and kept for the next ones: a look-up is then one search of a short list under the lock,
+    /// and the wrapper, specialized for the type, reads its provider from the box after one
+    /// class cast. A cast of the registered value for every wrapper would copy the container,
+    /// and, in unspecialized code, look up generic types at run time.
+    @usableFromInline @inline(__always)
+    func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> AnyObject? {
         var injected: UInt64?
-        let value: Value? = state.withLock { state in
-            guard let (index, value) = state.newest(type) else { return nil }
-            injected = state.markInjected(at: index)
-            return value
+        let found: AnyObject? = state.withLock { state in
+            if let (boxed, index) = state.newestBox(type, box: box) {
+                injected = index.flatMap { state.markInjected(at: $0) }
+                return boxed
+            }
+            return nil
         }
         if let injected { report([injected]) }
-        return value
+        return found
     }
 
-    /// The newest value castable to `type` taken for a first read; when there is none, stops the
-    /// program naming the inject `site`.
-    func resolve<Value>(_ type: Value.Type, orCrashAt site: InjectSite) -> Value {
-        if let value = resolve(type) { return value }
-        InjectFailure.crash(InjectFailure.missingMessage(type, in: self, site: site), site: site)
-    }
-
-    /// The newest value castable to `Value` taken for an injection, or, when there is none, a
-    /// waiter that runs `inject` with the first such value registered.
-    func resolveOrWait<Value>(_ type: Value.Type, inject: @escaping (Value) -> Void) -> Resolution<Value> {
+    /// The box of the newest value of the type `type` names (see `newestBox(_:box:)`), or,
+    /// when there is none, a waiter that runs `inject` with the box of the first such value
+    /// registered.
+    @usableFromInline
+    func newestBoxOrWait(
+        _ type: ObjectIdentifier,
+        box: @escaping (Any) -> AnyObject?,
+        inject: @escaping (AnyObject) -> Void
+    ) -> Resolution {
         var injected: UInt64?
-        let resolution: Resolution<Value> = state.withLock { state in
-            if let (index, value) = state.newest(type) {
-                injected = state.markInjected(at: index)
-                return .found(value)
+        let resolution: Resolution = state.withLock { state in
+            if let (boxed, index) = state.newestBox(type, box: box) {
+                injected = index.flatMap { state.markInjected(at: $0) }
+                return .found(boxed)
             }
             let id = state.nextID()
             state.waiters.append(Waiter(id: id, isInjection: true) { value in
-                guard let value = value as? Value else { return nil }
-                return { inject(value) }
+                guard let boxed = box(value) else { return nil }
+                return { inject(boxed) }
             })
             return .waiting(id)
         }
@@ -203,6 +261,7 @@ final class InjectRegistry: Sendable {
     }
 
     /// Forgets the waiter `id`, if it has not run yet.
+    @usableFromInline
     func cancelWaiter(_ id: UInt64) {
         let removed: [Waiter] = state.withLock { state in
             let removed = state.waiters.filter { $0.id == id }
@@ -219,48 +278,52 @@ final class InjectRegistry: Sendable {
 
     /// Removes the values castable to `type` (only the newest one when `onlyLast`).
     func remove<Value>(_ type: Value.Type, onlyLast: Bool) -> Bool {
-        let removed: [Entry] = state.withLock { state in
+        let removed: ([Entry], [CachedBox]) = state.withLock { state in
+            let boxes = state.takeBoxes()
             if onlyLast {
-                guard let (index, _) = state.newest(type) else { return [] }
-                return [state.entries.remove(at: index)]
+                guard let (index, _) = state.newest(type) else { return ([], boxes) }
+                return ([state.entries.remove(at: index)], boxes)
             }
             let matching = state.entries.filter { $0.value is Value }
             state.entries.removeAll { $0.value is Value }
-            return matching
+            return (matching, boxes)
         }
-        return !removed.isEmpty
+        return !removed.0.isEmpty
     }
 
     /// Removes the entries `ids`; returns the removed ones (released outside the lock).
     @discardableResult
     func remove(ids: [UInt64]) -> [Entry] {
-        state.withLock { state in
+        let (removed, boxes) = state.withLock { state in
             let removed = state.entries.filter { ids.contains($0.id) }
             state.entries.removeAll { ids.contains($0.id) }
-            return removed
+            return (removed, state.takeBoxes())
         }
+        _ = boxes  // released outside the lock, as the entries are
+        return removed
     }
 
     /// Removes the entry `id` when it was never injected; returns its value's type when removed.
     func removeIfNotInjected(_ id: UInt64) -> Any.Type? {
-        let removed: Entry? = state.withLock { state in
+        let (removed, boxes): (Entry?, [CachedBox]) = state.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.id == id }), !state.entries[index].injected
             else {
-                return nil
+                return (nil, [])
             }
-            return state.entries.remove(at: index)
+            return (state.entries.remove(at: index), state.takeBoxes())
         }
+        _ = boxes  // released outside the lock, as the entry is
         return removed.map { Swift.type(of: $0.value) }
     }
 
     /// Forgets every value and every waiter.
     func removeAll() {
-        let old: ([Entry], [Waiter]) = state.withLock { state in
+        let old: ([Entry], [Waiter], [CachedBox]) = state.withLock { state in
             defer {
                 state.entries = []
                 state.waiters = []
             }
-            return (state.entries, state.waiters)
+            return (state.entries, state.waiters, state.takeBoxes())
         }
         _ = old  // released outside the lock: values and state.waiters may re-enter on release
     }
@@ -268,5 +331,25 @@ final class InjectRegistry: Sendable {
     /// The number of registered values and waiting waiters, for tests.
     var counts: (entries: Int, waiters: Int) {
         state.withLock { state in (state.entries.count, state.waiters.count) }
+    }
+}
+
+/// A registered value cast to the type a wrapper asks for, shared by the wrappers made until
+/// the registered values change: a wrapper reads its provider from the box in place, where
+/// casting the registered value again would copy the whole container (a retain and a release
+/// of each of its providers) for every wrapper made.
+@usableFromInline
+final class InjectBox<Value> {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// `value` boxed when it casts to `Value`: the `box` of `InjectRegistry.newestBox`.
+    @inlinable
+    static func boxing(_ value: Any) -> AnyObject? {
+        (value as? Value).map { InjectBox($0) }
     }
 }

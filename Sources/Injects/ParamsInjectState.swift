@@ -5,8 +5,9 @@
 /// $secondService.setParameters(.init(value: "Custom"))
 /// ```
 public struct ParamsInjectState<Service, Params> {
-    let cell: InjectCell<Service>
+    @usableFromInline let cell: InjectCell<Service>
 
+    @usableFromInline
     init(cell: InjectCell<Service>) {
         self.cell = cell
     }
@@ -29,6 +30,7 @@ public struct ParamsInjectState<Service, Params> {
     ///     at the first read; `nil` keeps the `lazyInject` given to the attribute.
     ///   - file: the caller's file, named when the call stops the program.
     ///   - line: the caller's line, named when the call stops the program.
+    @inlinable
     public func setParameters(
         _ params: Params,
         lazyInject: Bool? = nil,

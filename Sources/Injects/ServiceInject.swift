@@ -18,24 +18,62 @@
 @propertyWrapper
 public struct ServiceInject<Container, Service> {
     @usableFromInline let early: Service?
-    @usableFromInline let cell: InjectCell<Service>
+    /// The injection's cell, unless the service was injected when the wrapper was made.
+    @usableFromInline let cell: InjectCell<Service>?
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>?
 
-    init(
-        lazyInject: Bool,
-        file: StaticString,
-        line: UInt,
-        make: @escaping (Container, InjectSite) -> Service
-    ) {
-        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        let cell = InjectCell<Service>(Container.self, in: ServiceInjectResolver.registry, site: site) {
-            make($0, site)
-        }
+    /// A wrapper injected when it is made: no cell, nothing to wait for.
+    @usableFromInline
+    init(injected service: Service) {
+        early = service
+        cell = nil
+        reader = nil
+    }
+
+    /// A wrapper that injects from the current registry as soon as it can (or at the first
+    /// read) with `make`, which makes the service from the box of the container.
+    @inlinable
+    init(lazyInject: Bool, site: InjectSite, make: @escaping (_ box: AnyObject, _ params: Any?) -> Service) {
+        let cell = InjectCell<Service>(
+            Container.self, box: InjectBox<Container>.boxing, in: ServiceInjectResolver.registry, site: site, make: make
+        )
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: lazyInject)
+    }
+
+    // The wrappers whose container is not registered yet, or that inject at the first read.
+    // Inlined into their owners, as the others, so that the closure that makes the service
+    // reads the provider at the key path the owner wrote: a field read, where a key path
+    // applied at run time costs about 800 instructions at the first read.
+
+    @inlinable @inline(__always)
+    init(
+        waitingFor keyPath: KeyPath<Container, ServiceProvider<Service>>,
+        lazyInject: Bool,
+        file: StaticString,
+        line: UInt
+    ) {
+        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        self.init(lazyInject: lazyInject, site: site) { box, _ in
+            // The cell's `box` boxed it as an `InjectBox<Container>`.
+            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: site)
+        }
+    }
+
+    @inlinable @inline(__always)
+    init<Wrapped>(
+        waitingFor keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
+        lazyInject: Bool,
+        file: StaticString,
+        line: UInt
+    ) where Service == Wrapped? {
+        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        self.init(lazyInject: lazyInject, site: site) { box, _ in
+            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+        }
     }
 
     /// Injects the service of the provider at `keyPath` in the registered `Container`.
@@ -45,27 +83,37 @@ public struct ServiceInject<Container, Service> {
     ///   - lazyInject: inject at the first read instead of as soon as the container is there.
     ///   - file: the inject site's file, named when injecting stops the program.
     ///   - line: the inject site's line, named when injecting stops the program.
+    @inlinable @inline(__always)
     public init(
         _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
     ) {
-        self.init(lazyInject: lazyInject, file: file, line: line) { container, site in
-            ServiceInjectProviding.service(container[keyPath: keyPath], site: site)
+        // Specialized in the owner's initializer: with the container registered, the service is
+        // injected here, without a cell, a lock of its own or a type looked up at run time.
+        if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
+            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            self.init(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath], site: site))
+        } else {
+            self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
         }
     }
 
     /// Injects the service of the optional provider at `keyPath`: `nil` when the container
     /// has no provider there.
+    @inlinable @inline(__always)
     public init<Wrapped>(
         _ keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
     ) where Service == Wrapped? {
-        self.init(lazyInject: lazyInject, file: file, line: line) { container, site in
-            container[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+        if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
+            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            self.init(injected: box.value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) })
+        } else {
+            self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
         }
     }
 
@@ -73,12 +121,12 @@ public struct ServiceInject<Container, Service> {
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
-        return InjectCell.value(of: reader)
+        return InjectCell.value(of: reader!)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Service> {
-        InjectState(cell: cell)
+        InjectState(cell: cell, early: early)
     }
 }
 

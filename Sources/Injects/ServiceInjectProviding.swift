@@ -1,20 +1,28 @@
 /// Gets services from providers for the wrappers, crashing at the inject site on failure.
+///
+/// Inlined into the wrappers' code, which is specialized for the service: the get is then the
+/// provider's own inlined get.
+@usableFromInline
 enum ServiceInjectProviding {
+    @inlinable @inline(__always)
     static func service<Service>(_ provider: ServiceProvider<Service>, site: InjectSite) -> Service {
-        switch provider.getServiceAsResult() {
-        case .success(let service): return service
-        case .failure(let error): InjectFailure.providerFailed(error, site: site)
+        do {
+            return try provider.getService()
+        } catch {
+            InjectFailure.providerFailed(error, site: site)
         }
     }
 
+    @inlinable
     static func service<Service, Params>(
         _ provider: ServiceParamsProvider<Service, Params>,
         params: Params,
         site: InjectSite
     ) -> Service {
-        switch provider.getServiceAsResult(params: params) {
-        case .success(let service): return service
-        case .failure(let error): InjectFailure.providerFailed(error, site: site)
+        do {
+            return try provider.getService(params: params)
+        } catch {
+            InjectFailure.providerFailed(error, site: site)
         }
     }
 }

@@ -19,8 +19,24 @@
 public enum ServiceInjectResolver {
     /// The registry of the current scope: the process's, or that of the innermost
     /// `withIsolatedInjectRegistries` scope of the current task.
+    @usableFromInline
     static var registry: InjectRegistry {
         InjectRegistries.current.containers
+    }
+
+    /// The newest registered container castable to `type`, boxed, for a wrapper injected when
+    /// it is made; `nil` when none is registered. See `InjectRegistry.newestBox(_:box:)`.
+    @inlinable
+    static func newest<Container>(_ type: Container.Type) -> InjectBox<Container>? {
+        guard let box = newestBox(ObjectIdentifier(type), box: InjectBox<Container>.boxing) else { return nil }
+        // `boxing` made it, for this very type.
+        return (box as! InjectBox<Container>)
+    }
+
+    /// The box of the newest container of the type `type` names, in the current registry.
+    @usableFromInline
+    static func newestBox(_ type: ObjectIdentifier, box: (Any) -> AnyObject?) -> AnyObject? {
+        InjectRegistries.withCurrent { $0.containers.newestBox(type, box: box) }
     }
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now.

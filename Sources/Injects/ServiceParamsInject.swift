@@ -24,6 +24,9 @@ public struct ServiceParamsInject<Container, Service, Params> {
     // wrapper is.
     @usableFromInline let reader: UnretainedReference<InjectCell<Service>>
 
+    // Specialized for its types in the owner's initializer, as the wrapper's first read and
+    // `setParameters` are, but not inlined into it.
+    @inlinable @inline(never)
     init(
         params: Params?,
         hasParams: Bool,
@@ -34,9 +37,16 @@ public struct ServiceParamsInject<Container, Service, Params> {
     ) {
         let site = InjectSite(wrapper: "ServiceParamsInject", file: file, line: line)
         let cell = InjectCell<Service>(
-            Container.self, in: ServiceInjectResolver.registry, site: site, lazyInject: lazyInject
-        ) { (container: Container, params: Params) in
-            make(container, params, site)
+            Container.self,
+            box: InjectBox<Container>.boxing,
+            in: ServiceInjectResolver.registry,
+            site: site,
+            paramsType: Params.self,
+            lazyInject: lazyInject
+        ) { box, params in
+            // The cell's `box` boxed it as an `InjectBox<Container>`; only `setParameters`
+            // gives params, as a `Params`.
+            make((box as! InjectBox<Container>).value, params as! Params, site)
         }
         self.cell = cell
         self.reader = UnretainedReference(cell)
@@ -49,6 +59,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service made with `params` by the provider at `keyPath` in the registered
     /// `Container`.
+    @inlinable
     public init(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
         params: Params,
@@ -61,6 +72,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service of the provider at `keyPath` once params are given with
     /// `$property.setParameters(_:lazyInject:)`.
+    @inlinable
     public init(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
         lazyInject: Bool = false,
@@ -72,6 +84,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service made with `params` by the optional provider at `keyPath`: `nil` when
     /// the container has no provider there.
+    @inlinable
     public init<Wrapped>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
         params: Params,
@@ -84,6 +97,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service of the optional provider at `keyPath` once params are given: `nil`
     /// when the container has no provider there.
+    @inlinable
     public init<Wrapped>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
         lazyInject: Bool = false,
@@ -94,6 +108,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     }
 
     /// Makes the service with the provider at `keyPath`.
+    @inlinable
     static func making(_ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>)
         -> (Container, Params, InjectSite) -> Service
     {
@@ -101,6 +116,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     }
 
     /// Makes the service with the optional provider at `keyPath`: `nil` when there is none.
+    @inlinable
     static func making<Wrapped>(_ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>)
         -> (Container, Params, InjectSite) -> Service
     where Service == Wrapped? {

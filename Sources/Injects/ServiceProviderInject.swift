@@ -14,32 +14,64 @@
 @propertyWrapper
 public struct ServiceProviderInject<Container, Provider> {
     @usableFromInline let early: Provider?
-    @usableFromInline let cell: InjectCell<Provider>
+    /// The injection's cell, unless the provider was injected when the wrapper was made.
+    @usableFromInline let cell: InjectCell<Provider>?
     // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
     // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Provider>>
+    @usableFromInline let reader: UnretainedReference<InjectCell<Provider>>?
 
-    /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
-    ///
-    /// The building block of the other initializers, for libraries that inject their own
-    /// wrappers of providers (the Objective-C style bridge injects its `ServiceProviderObjC`
-    /// this way).
-    public init<Source>(
-        _ keyPath: KeyPath<Container, Source>,
-        file: StaticString = #file,
-        line: UInt = #line,
+    /// A wrapper injected when it is made: no cell, nothing to wait for.
+    @usableFromInline
+    init(injected provider: Provider) {
+        early = provider
+        cell = nil
+        reader = nil
+    }
+
+    /// A wrapper that injects from the current registry as soon as the container is registered:
+    /// specialized for its types, but not inlined into its owner.
+    @inlinable @inline(never)
+    init<Source>(
+        waitingFor keyPath: KeyPath<Container, Source>,
+        file: StaticString,
+        line: UInt,
         convert: @escaping (Source) -> Provider
     ) {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
-        let cell = InjectCell<Provider>(Container.self, in: ServiceInjectResolver.registry, site: site) {
-            convert($0[keyPath: keyPath])
+        let registry = ServiceInjectResolver.registry
+        let cell = InjectCell<Provider>(Container.self, box: InjectBox<Container>.boxing, in: registry, site: site) {
+            box, _ in
+            // The cell's `box` boxed it as an `InjectBox<Container>`.
+            convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: false)
     }
 
+    /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
+    ///
+    /// The building block of the other initializers, for libraries that inject their own
+    /// wrappers of providers (the Objective-C style bridge injects its `ServiceProviderObjC`
+    /// this way).
+    @inlinable
+    public init<Source>(
+        _ keyPath: KeyPath<Container, Source>,
+        file: StaticString = #file,
+        line: UInt = #line,
+        convert: @escaping (Source) -> Provider
+    ) {
+        // Specialized in the owner's initializer: with the container registered, the provider is
+        // injected here, without a cell.
+        if let box = ServiceInjectResolver.newest(Container.self) {
+            self.init(injected: convert(box.value[keyPath: keyPath]))
+        } else {
+            self.init(waitingFor: keyPath, file: file, line: line, convert: convert)
+        }
+    }
+
     /// Injects the provider at `keyPath`.
+    @inlinable
     public init<Service>(
         _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
         file: StaticString = #file,
@@ -49,6 +81,7 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the optional provider at `keyPath`.
+    @inlinable
     public init<Service>(
         _ keyPath: KeyPath<Container, ServiceProvider<Service>?>,
         file: StaticString = #file,
@@ -58,6 +91,7 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the params provider at `keyPath`.
+    @inlinable
     public init<Service, Params>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
         file: StaticString = #file,
@@ -67,6 +101,7 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the optional params provider at `keyPath`.
+    @inlinable
     public init<Service, Params>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
         file: StaticString = #file,
@@ -79,12 +114,12 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public var wrappedValue: Provider {
         if let early { return early }
-        return InjectCell.value(of: reader)
+        return InjectCell.value(of: reader!)
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Provider> {
-        InjectState(cell: cell)
+        InjectState(cell: cell, early: early)
     }
 }
 

@@ -267,6 +267,35 @@ final class Signal: Sendable {
         }
     }
 
+    @Test func aTaskMadeInAScopeSeesItAfterTheScopeEnded() async throws {
+        let scopeEnded = Signal()
+        let task = withIsolatedInjectRegistries {
+            ServiceInjectResolver.register(ScopeServices.make(tag: "ended"))
+            return Task {
+                await scopeEnded.wait()
+                return ScopePresenter().tags
+            }
+        }
+        scopeEnded.fire()
+        let tags = try await withAsyncTimeLimit { await task.value }
+        #expect(tags == ScopePresenter.expectedTags("ended"))
+    }
+
+    // In a process of its own, whose first scope this is: until a scope is opened, the wrappers
+    // do not read the task-local value; the first scope must be seen all the same.
+    @Test func theFirstScopeOfAProcessIsSeen() async {
+        await #expect(processExitsWith: .success) {
+            ServiceInjectResolver.register(ScopeServices.make(tag: "process"))
+            precondition(ScopePresenter().tags == ScopePresenter.expectedTags("process"))
+            let inScope = withIsolatedInjectRegistries {
+                ServiceInjectResolver.register(ScopeServices.make(tag: "scope"))
+                return ScopePresenter().tags
+            }
+            precondition(inScope == ScopePresenter.expectedTags("scope"), "\(inScope)")
+            precondition(ScopePresenter().tags == ScopePresenter.expectedTags("process"))
+        }
+    }
+
     @Test func syncScopeOnAThreadWithoutATask() async throws {
         let tags = try await withAsyncTimeLimit {
             await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in

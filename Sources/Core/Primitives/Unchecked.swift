@@ -129,6 +129,13 @@ package final class OnceCell<Value>: Sendable {
         isSet.load(ordering: .acquiring) ? stored : nil
     }
 
+    /// Whether the value is published, without reading it: code that is not specialized for
+    /// `Value` asks this rather than `value != nil`, which would look up `Value?` at run time.
+    @inlinable
+    package var isPublished: Bool {
+        isSet.load(ordering: .acquiring)
+    }
+
     /// Publishes `value`. The caller holds the lock under which its owner publishes.
     @inlinable
     package func publish(_ value: Value) {
