@@ -18,17 +18,13 @@ final class InjectCell<Value>: Sendable {
     @usableFromInline let registry: InjectRegistry
     /// The type of the registered value the value is made from.
     @usableFromInline let source: Any.Type
-    // `box` and `make` run on whichever thread injects (`UncheckedSendable`).
-    @usableFromInline let boxedBox: UncheckedSendable<(Any) -> AnyObject?>
-    @usableFromInline let boxedMake: UncheckedSendable<(_ box: AnyObject, _ params: Any?) -> Value>
-
+    // `box` and `make` run on whichever thread injects, as the value they are given does: not
+    // checked for `Sendable` (see `Unchecked.swift`, "Closures an injected property was given").
     /// Casts a registered value to `source` and boxes it (`InjectBox.boxing`).
-    @inlinable
-    var box: (Any) -> AnyObject? { boxedBox.value }
+    @usableFromInline nonisolated(unsafe) let box: (Any) -> AnyObject?
     /// Makes the value from such a box, with the params given to `setParameters` (`nil` for a
     /// cell without params).
-    @inlinable
-    var make: (_ box: AnyObject, _ params: Any?) -> Value { boxedMake.value }
+    @usableFromInline nonisolated(unsafe) let make: (_ box: AnyObject, _ params: Any?) -> Value
     /// The params type of a cell whose value is made from params, which must be given before
     /// it is injected; `nil` for other cells.
     @usableFromInline let paramsType: Any.Type?
@@ -47,11 +43,11 @@ final class InjectCell<Value>: Sendable {
         make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
     ) {
         self.source = source
-        self.boxedBox = UncheckedSendable(box)
+        self.box = box
         self.registry = registry
         self.site = site
         self.paramsType = paramsType
-        self.boxedMake = UncheckedSendable(make)
+        self.make = make
         state = Locked(InjectCellState(lazyInject: lazyInject))
     }
 
