@@ -27,7 +27,7 @@ static inline void sck_recording_users_add(long delta) {
 // Each thread's `ThreadContext`, made on the thread's first get and freed when it exits (a
 // pthread key's destructor does that, and clears this slot). Reading the slot is one load from
 // the thread's own memory, where `pthread_getspecific` through a Swift global key cost 33
-// instructions per making (yardstick transient: a `many` get). Only the owning thread reads or
+// instructions per making (`hand-written/transient: many get`). Only the owning thread reads or
 // writes its slot, so nothing is synchronized.
 //
 // The initial-exec model reads the slot at a fixed offset from the thread pointer: the package

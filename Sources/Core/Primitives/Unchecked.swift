@@ -20,9 +20,9 @@ import Synchronization
 // MARK: - A value guarded by a lock beside it
 
 // `LazySource.factory` is the one stored property that a `Locked` guards from outside: it is a
-// `nonisolated(unsafe) var` of the source, next to the source's `making: Locked<Making?>`.
+// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`.
 //
-// **Invariant.** `factory` is read and written only inside `making.withLock` (by the get that
+// **Invariant.** `factory` is read and written only inside `inProgress.withLock` (by the get that
 // marks the making, and by the one that publishes the service and releases it), and the source's
 // `deinit` runs when no other thread can reach it. Every access is therefore serialized by that
 // lock, as if the factory were part of its state.

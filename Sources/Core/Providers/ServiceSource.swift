@@ -94,9 +94,9 @@ final class FailedSource<Service>: Sendable {
 @usableFromInline
 final class LazySource<Service>: Sendable {
     @usableFromInline let cell: OnceCell<Service>
-    /// The making in progress; its lock also guards `factory`.
-    @usableFromInline let making: Locked<Making?>
-    /// The factory, until the service is made: read and written only while `making`'s lock is
+    /// The making in progress, if any; its lock also guards `factory`.
+    @usableFromInline let inProgress: Locked<Making?>
+    /// The factory, until the service is made: read and written only while `inProgress`'s lock is
     /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
     @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
 
@@ -106,7 +106,7 @@ final class LazySource<Service>: Sendable {
     @inlinable
     init(factory: @escaping @Sendable () throws -> Service) {
         self.cell = OnceCell()
-        self.making = Locked(nil)
+        self.inProgress = Locked(nil)
         self.factory = factory
     }
 
@@ -120,7 +120,7 @@ final class LazySource<Service>: Sendable {
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
             step: { making in
-                self.making.withLock { current -> MakingStep<Service, () throws -> Service> in
+                inProgress.withLock { current -> MakingStep<Service, () throws -> Service> in
                     if let service = cell.value { return .found(service) }
                     if let other = current { return .wait(other) }
                     guard let factory else {
@@ -132,7 +132,7 @@ final class LazySource<Service>: Sendable {
             },
             make: { factory in ServiceMaking.result(Service.self, factory) },
             finish: { _, made in
-                making.withLock { current in
+                inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {
                         cell.publish(service)
@@ -145,7 +145,7 @@ final class LazySource<Service>: Sendable {
     }
 
     /// Whether the factory is still held (it is released once the service is made).
-    var holdsFactory: Bool { making.withLock { _ in factory != nil } }
+    var holdsFactory: Bool { inProgress.withLock { _ in factory != nil } }
 }
 
 // MARK: - weak
