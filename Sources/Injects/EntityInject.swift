@@ -15,19 +15,14 @@
 /// naming this declaration's file and line. Once injected, a read is a stored read.
 @propertyWrapper
 public struct EntityInject<Value> {
-    @usableFromInline let early: Value?
-    /// The injection's cell, unless the entity was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Value>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Value>>?
+    /// The entity or field when it was injected as the wrapper was made, else the injection's
+    /// cell.
+    @usableFromInline let storage: InjectStorage<Value>
 
     /// A wrapper injected when it is made: no cell, nothing to wait for.
     @usableFromInline
     init(injected value: Value) {
-        early = value
-        cell = nil
-        reader = nil
+        storage = InjectStorage(injected: value)
     }
 
     /// A wrapper that injects from the current registry as soon as an `Entity` is registered,
@@ -42,10 +37,7 @@ public struct EntityInject<Value> {
     ) {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
         let registry = EntityInjectResolver.registry
-        let cell = InjectCell<Value>(Entity.self, box: InjectBox<Entity>.boxing, in: registry, site: site, make: make)
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: false)
+        storage = InjectStorage(waitingFor: Entity.self, in: registry, site: site, lazy: false, make: make)
     }
 
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
@@ -76,13 +68,12 @@ public struct EntityInject<Value> {
     /// The injected entity or field.
     @inlinable
     public var wrappedValue: Value {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Value> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 

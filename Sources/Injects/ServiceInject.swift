@@ -17,31 +17,21 @@
 /// read: no lock, no lookup.
 @propertyWrapper
 public struct ServiceInject<Container, Service> {
-    @usableFromInline let early: Service?
-    /// The injection's cell, unless the service was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Service>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>?
+    /// The service when it was injected as the wrapper was made, else the injection's cell.
+    @usableFromInline let storage: InjectStorage<Service>
 
     /// A wrapper injected when it is made: no cell, nothing to wait for.
     @usableFromInline
     init(injected service: Service) {
-        early = service
-        cell = nil
-        reader = nil
+        storage = InjectStorage(injected: service)
     }
 
     /// A wrapper that injects from the current registry as soon as it can (or at the first
     /// read) with `make`, which makes the service from the box of the container.
     @inlinable
     init(lazyInject: Bool, site: InjectSite, make: @escaping (_ box: AnyObject, _ params: Any?) -> Service) {
-        let cell = InjectCell<Service>(
-            Container.self, box: InjectBox<Container>.boxing, in: ServiceInjectResolver.registry, site: site, make: make
-        )
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: lazyInject)
+        let registry = ServiceInjectResolver.registry
+        storage = InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: lazyInject, make: make)
     }
 
     // The wrappers whose container is not registered yet, or that inject at the first read.
@@ -120,13 +110,12 @@ public struct ServiceInject<Container, Service> {
     /// The injected service.
     @inlinable
     public var wrappedValue: Service {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Service> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 

@@ -13,19 +13,13 @@
 /// naming this declaration's file and line.
 @propertyWrapper
 public struct ServiceProviderInject<Container, Provider> {
-    @usableFromInline let early: Provider?
-    /// The injection's cell, unless the provider was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Provider>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Provider>>?
+    /// The provider when it was injected as the wrapper was made, else the injection's cell.
+    @usableFromInline let storage: InjectStorage<Provider>
 
     /// A wrapper injected when it is made: no cell, nothing to wait for.
     @usableFromInline
     init(injected provider: Provider) {
-        early = provider
-        cell = nil
-        reader = nil
+        storage = InjectStorage(injected: provider)
     }
 
     /// A wrapper that injects from the current registry as soon as the container is registered:
@@ -39,14 +33,10 @@ public struct ServiceProviderInject<Container, Provider> {
     ) {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
         let registry = ServiceInjectResolver.registry
-        let cell = InjectCell<Provider>(Container.self, box: InjectBox<Container>.boxing, in: registry, site: site) {
-            box, _ in
+        storage = InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: false)
     }
 
     /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
@@ -113,13 +103,12 @@ public struct ServiceProviderInject<Container, Provider> {
     /// The injected provider.
     @inlinable
     public var wrappedValue: Provider {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Provider> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 
