@@ -19,25 +19,20 @@ public struct EntityInject<Value> {
     /// cell.
     @usableFromInline let storage: InjectStorage<Value>
 
-    /// A wrapper injected when it is made: no cell, nothing to wait for.
-    @usableFromInline
-    init(injected value: Value) {
-        storage = InjectStorage(injected: value)
-    }
-
-    /// A wrapper that injects from the current registry as soon as an `Entity` is registered,
-    /// with `make`, which makes the value from the entity's box: specialized for its types, but
-    /// not inlined into its owner.
+    /// The storage of a wrapper that injects from the current registry as soon as an `Entity` is
+    /// registered, with `make`, which makes the value from the entity's box: specialized for its
+    /// types, but not inlined into its owner. It takes `make` over (`consuming`), which the cell
+    /// keeps.
     @inlinable @inline(never)
-    init<Entity>(
-        waitingFor entity: Entity.Type,
+    static func waiting<Entity>(
+        for entity: Entity.Type,
         file: StaticString,
         line: UInt,
-        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
-    ) {
+        make: consuming @escaping (_ box: AnyObject, _ params: Any?) -> Value
+    ) -> InjectStorage<Value> {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
         let registry = EntityInjectResolver.registry
-        storage = InjectStorage(waitingFor: Entity.self, in: registry, site: site, lazy: false, make: make)
+        return InjectStorage(waitingFor: Entity.self, in: registry, site: site, lazy: false, make: make)
     }
 
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
@@ -46,10 +41,12 @@ public struct EntityInject<Value> {
         // Specialized in the owner's initializer: with the entity registered, it is injected
         // here, without a cell.
         if let box = EntityInjectResolver.newest(Value.self) {
-            self.init(injected: box.value)
+            storage = InjectStorage(injected: box.value)
         } else {
             // The cell's `box` boxed it as an `InjectBox<Value>`.
-            self.init(waitingFor: Value.self, file: file, line: line) { box, _ in (box as! InjectBox<Value>).value }
+            storage = Self.waiting(for: Value.self, file: file, line: line) { box, _ in
+                (box as! InjectBox<Value>).value
+            }
         }
     }
 
@@ -57,9 +54,9 @@ public struct EntityInject<Value> {
     @inlinable
     public init<Entity>(_ keyPath: KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
         if let box = EntityInjectResolver.newest(Entity.self) {
-            self.init(injected: box.value[keyPath: keyPath])
+            storage = InjectStorage(injected: box.value[keyPath: keyPath])
         } else {
-            self.init(waitingFor: Entity.self, file: file, line: line) { box, _ in
+            storage = Self.waiting(for: Entity.self, file: file, line: line) { box, _ in
                 (box as! InjectBox<Entity>).value[keyPath: keyPath]
             }
         }

@@ -29,10 +29,10 @@ struct InjectStorage<Value> {
     /// value from the box of the newest registered `Source` (a container or an entity): now when
     /// one is registered, else as soon as one is, unless `lazy` leaves it to the first read.
     ///
-    /// Always inlined into the wrapper's initializer, which the optimizer keeps out of its
-    /// owner's: `make` is then specialized there, and reads the source at the key path the owner
-    /// wrote. The cell takes `registry` over (`consuming`): no retain and release of it around
-    /// `start`.
+    /// Always inlined into the wrapper's `waiting` function, which is kept out of its owner's
+    /// initializer: `make` is then specialized there, and reads the source at the key path the
+    /// owner wrote. The cell takes `registry` over (`consuming`): no retain and release of it
+    /// around `start`.
     @inlinable @inline(__always)
     init<Source>(
         waitingFor source: Source.Type,

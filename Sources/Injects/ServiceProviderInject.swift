@@ -16,24 +16,19 @@ public struct ServiceProviderInject<Container, Provider> {
     /// The provider when it was injected as the wrapper was made, else the injection's cell.
     @usableFromInline let storage: InjectStorage<Provider>
 
-    /// A wrapper injected when it is made: no cell, nothing to wait for.
-    @usableFromInline
-    init(injected provider: Provider) {
-        storage = InjectStorage(injected: provider)
-    }
-
-    /// A wrapper that injects from the current registry as soon as the container is registered:
-    /// specialized for its types, but not inlined into its owner.
+    /// The storage of a wrapper that injects from the current registry as soon as the container
+    /// is registered: specialized for its types, but not inlined into its owner. It takes
+    /// `keyPath` and `convert` over (`consuming`), which the cell keeps.
     @inlinable @inline(never)
-    init<Source>(
-        waitingFor keyPath: KeyPath<Container, Source>,
+    static func waiting<Source>(
+        for keyPath: consuming KeyPath<Container, Source>,
         file: StaticString,
         line: UInt,
-        convert: @escaping (Source) -> Provider
-    ) {
+        convert: consuming @escaping (Source) -> Provider
+    ) -> InjectStorage<Provider> {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
         let registry = ServiceInjectResolver.registry
-        storage = InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
+        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
@@ -54,9 +49,9 @@ public struct ServiceProviderInject<Container, Provider> {
         // Specialized in the owner's initializer: with the container registered, the provider is
         // injected here, without a cell.
         if let box = ServiceInjectResolver.newest(Container.self) {
-            self.init(injected: convert(box.value[keyPath: keyPath]))
+            storage = InjectStorage(injected: convert(box.value[keyPath: keyPath]))
         } else {
-            self.init(waitingFor: keyPath, file: file, line: line, convert: convert)
+            storage = Self.waiting(for: keyPath, file: file, line: line, convert: convert)
         }
     }
 
