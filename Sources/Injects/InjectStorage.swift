@@ -2,8 +2,8 @@
 /// the value when it was injected as the wrapper was made, else the cell that injects it.
 ///
 /// Each of these wrappers has it as its one stored property, so that they make, read and
-/// project their value with the same code. Everything a wrapper calls here is inlinable: once
-/// inlined, the storage costs what its three fields stored in the wrapper itself would.
+/// project their value with the same code. Making and reading it are inlinable: once inlined,
+/// the storage costs what its three fields stored in the wrapper itself would.
 ///
 /// `@ServiceParamsInject` keeps fields of its own: it always has a cell (its projected value
 /// gives the params to it), and is never injected when it is made.
