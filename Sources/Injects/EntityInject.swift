@@ -15,37 +15,24 @@
 /// naming this declaration's file and line. Once injected, a read is a stored read.
 @propertyWrapper
 public struct EntityInject<Value> {
-    @usableFromInline let early: Value?
-    /// The injection's cell, unless the entity was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Value>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Value>>?
+    /// The entity or field when it was injected as the wrapper was made, else the injection's
+    /// cell.
+    @usableFromInline let storage: InjectStorage<Value>
 
-    /// A wrapper injected when it is made: no cell, nothing to wait for.
-    @usableFromInline
-    init(injected value: Value) {
-        early = value
-        cell = nil
-        reader = nil
-    }
-
-    /// A wrapper that injects from the current registry as soon as an `Entity` is registered,
-    /// with `make`, which makes the value from the entity's box: specialized for its types, but
-    /// not inlined into its owner.
+    /// The storage of a wrapper that injects from the current registry as soon as an `Entity` is
+    /// registered, with `make`, which makes the value from the entity's box: specialized for its
+    /// types, but not inlined into its owner. It takes `make` over (`consuming`), which the cell
+    /// keeps.
     @inlinable @inline(never)
-    init<Entity>(
-        waitingFor entity: Entity.Type,
+    static func waiting<Entity>(
+        for entity: Entity.Type,
         file: StaticString,
         line: UInt,
-        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
-    ) {
+        make: consuming @escaping (_ box: AnyObject, _ params: Any?) -> Value
+    ) -> InjectStorage<Value> {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
         let registry = EntityInjectResolver.registry
-        let cell = InjectCell<Value>(Entity.self, box: InjectBox<Entity>.boxing, in: registry, site: site, make: make)
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: false)
+        return InjectStorage(waitingFor: Entity.self, in: registry, site: site, lazy: false, make: make)
     }
 
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
@@ -54,10 +41,12 @@ public struct EntityInject<Value> {
         // Specialized in the owner's initializer: with the entity registered, it is injected
         // here, without a cell.
         if let box = EntityInjectResolver.newest(Value.self) {
-            self.init(injected: box.value)
+            storage = InjectStorage(injected: box.value)
         } else {
             // The cell's `box` boxed it as an `InjectBox<Value>`.
-            self.init(waitingFor: Value.self, file: file, line: line) { box, _ in (box as! InjectBox<Value>).value }
+            storage = Self.waiting(for: Value.self, file: file, line: line) { box, _ in
+                (box as! InjectBox<Value>).value
+            }
         }
     }
 
@@ -65,9 +54,9 @@ public struct EntityInject<Value> {
     @inlinable
     public init<Entity>(_ keyPath: KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
         if let box = EntityInjectResolver.newest(Entity.self) {
-            self.init(injected: box.value[keyPath: keyPath])
+            storage = InjectStorage(injected: box.value[keyPath: keyPath])
         } else {
-            self.init(waitingFor: Entity.self, file: file, line: line) { box, _ in
+            storage = Self.waiting(for: Entity.self, file: file, line: line) { box, _ in
                 (box as! InjectBox<Entity>).value[keyPath: keyPath]
             }
         }
@@ -76,13 +65,12 @@ public struct EntityInject<Value> {
     /// The injected entity or field.
     @inlinable
     public var wrappedValue: Value {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Value> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 

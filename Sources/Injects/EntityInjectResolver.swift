@@ -30,9 +30,7 @@ public enum EntityInjectResolver {
     /// when none is registered. See `InjectRegistry.newestBox(_:box:)`.
     @inlinable
     static func newest<Entity>(_ type: Entity.Type) -> InjectBox<Entity>? {
-        guard let box = newestBox(ObjectIdentifier(type), box: InjectBox<Entity>.boxing) else { return nil }
-        // `boxing` made it, for this very type.
-        return (box as! InjectBox<Entity>)
+        InjectBox.newest(in: newestBox)
     }
 
     /// The box of the newest entity of the type `type` names, in the current registry.

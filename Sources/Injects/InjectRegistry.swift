@@ -352,4 +352,16 @@ final class InjectBox<Value> {
     static func boxing(_ value: Any) -> AnyObject? {
         (value as? Value).map { InjectBox($0) }
     }
+
+    /// The box of the newest registered value castable to `Value` that `newestBox` finds (a
+    /// resolver's look-up in its registry of the current scope, given `boxing`), for a wrapper
+    /// injected when it is made; `nil` when none is registered.
+    @inlinable
+    static func newest(in newestBox: (_ type: ObjectIdentifier, _ box: (Any) -> AnyObject?) -> AnyObject?)
+        -> InjectBox?
+    {
+        guard let box = newestBox(ObjectIdentifier(Value.self), boxing) else { return nil }
+        // `boxing` made it, for this very type.
+        return (box as! InjectBox)
+    }
 }

@@ -17,61 +17,53 @@
 /// read: no lock, no lookup.
 @propertyWrapper
 public struct ServiceInject<Container, Service> {
-    @usableFromInline let early: Service?
-    /// The injection's cell, unless the service was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Service>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Service>>?
+    /// The service when it was injected as the wrapper was made, else the injection's cell.
+    @usableFromInline let storage: InjectStorage<Service>
 
-    /// A wrapper injected when it is made: no cell, nothing to wait for.
-    @usableFromInline
-    init(injected service: Service) {
-        early = service
-        cell = nil
-        reader = nil
-    }
-
-    /// A wrapper that injects from the current registry as soon as it can (or at the first
-    /// read) with `make`, which makes the service from the box of the container.
+    /// The storage of a wrapper that injects from the current registry as soon as it can (or at
+    /// the first read) with `make`, which makes the service from the box of the container.
+    ///
+    /// It takes `make` over (`consuming`), as an initializer would: borrowed, the caller keeps
+    /// the closure, and the optimizer no longer folds the key path it captures into a field read
+    /// (a key path made at run time, about 500 instructions more for each wrapper made).
     @inlinable
-    init(lazyInject: Bool, site: InjectSite, make: @escaping (_ box: AnyObject, _ params: Any?) -> Service) {
-        let cell = InjectCell<Service>(
-            Container.self, box: InjectBox<Container>.boxing, in: ServiceInjectResolver.registry, site: site, make: make
-        )
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: lazyInject)
+    static func waiting(
+        lazyInject: Bool,
+        site: InjectSite,
+        make: consuming @escaping (_ box: AnyObject, _ params: Any?) -> Service
+    ) -> InjectStorage<Service> {
+        let registry = ServiceInjectResolver.registry
+        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: lazyInject, make: make)
     }
 
-    // The wrappers whose container is not registered yet, or that inject at the first read.
-    // Inlined into their owners, as the others, so that the closure that makes the service
-    // reads the provider at the key path the owner wrote: a field read, where a key path
+    // The storage of the wrappers whose container is not registered yet, or that inject at the
+    // first read. Inlined into their owners, as the others, so that the closure that makes the
+    // service reads the provider at the key path the owner wrote: a field read, where a key path
     // applied at run time costs about 800 instructions at the first read.
 
     @inlinable @inline(__always)
-    init(
-        waitingFor keyPath: KeyPath<Container, ServiceProvider<Service>>,
+    static func waiting(
+        for keyPath: KeyPath<Container, ServiceProvider<Service>>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
-    ) {
+    ) -> InjectStorage<Service> {
         let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        self.init(lazyInject: lazyInject, site: site) { box, _ in
+        return waiting(lazyInject: lazyInject, site: site) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: site)
         }
     }
 
     @inlinable @inline(__always)
-    init<Wrapped>(
-        waitingFor keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
+    static func waiting<Wrapped>(
+        for keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
-    ) where Service == Wrapped? {
+    ) -> InjectStorage<Service> where Service == Wrapped? {
         let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        self.init(lazyInject: lazyInject, site: site) { box, _ in
+        return waiting(lazyInject: lazyInject, site: site) { box, _ in
             (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
         }
     }
@@ -94,9 +86,9 @@ public struct ServiceInject<Container, Service> {
         // injected here, without a cell, a lock of its own or a type looked up at run time.
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
             let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-            self.init(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath], site: site))
+            storage = InjectStorage(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath], site: site))
         } else {
-            self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
+            storage = Self.waiting(for: keyPath, lazyInject: lazyInject, file: file, line: line)
         }
     }
 
@@ -111,22 +103,22 @@ public struct ServiceInject<Container, Service> {
     ) where Service == Wrapped? {
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
             let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-            self.init(injected: box.value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) })
+            let service = box.value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+            storage = InjectStorage(injected: service)
         } else {
-            self.init(waitingFor: keyPath, lazyInject: lazyInject, file: file, line: line)
+            storage = Self.waiting(for: keyPath, lazyInject: lazyInject, file: file, line: line)
         }
     }
 
     /// The injected service.
     @inlinable
     public var wrappedValue: Service {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Service> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 

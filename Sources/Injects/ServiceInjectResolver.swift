@@ -28,9 +28,7 @@ public enum ServiceInjectResolver {
     /// it is made; `nil` when none is registered. See `InjectRegistry.newestBox(_:box:)`.
     @inlinable
     static func newest<Container>(_ type: Container.Type) -> InjectBox<Container>? {
-        guard let box = newestBox(ObjectIdentifier(type), box: InjectBox<Container>.boxing) else { return nil }
-        // `boxing` made it, for this very type.
-        return (box as! InjectBox<Container>)
+        InjectBox.newest(in: newestBox)
     }
 
     /// The box of the newest container of the type `type` names, in the current registry.

@@ -13,40 +13,25 @@
 /// naming this declaration's file and line.
 @propertyWrapper
 public struct ServiceProviderInject<Container, Provider> {
-    @usableFromInline let early: Provider?
-    /// The injection's cell, unless the provider was injected when the wrapper was made.
-    @usableFromInline let cell: InjectCell<Provider>?
-    // The same cell for reads, which need not retain it: `cell` keeps it alive as long as the
-    // wrapper is.
-    @usableFromInline let reader: UnretainedReference<InjectCell<Provider>>?
+    /// The provider when it was injected as the wrapper was made, else the injection's cell.
+    @usableFromInline let storage: InjectStorage<Provider>
 
-    /// A wrapper injected when it is made: no cell, nothing to wait for.
-    @usableFromInline
-    init(injected provider: Provider) {
-        early = provider
-        cell = nil
-        reader = nil
-    }
-
-    /// A wrapper that injects from the current registry as soon as the container is registered:
-    /// specialized for its types, but not inlined into its owner.
+    /// The storage of a wrapper that injects from the current registry as soon as the container
+    /// is registered: specialized for its types, but not inlined into its owner. It takes
+    /// `keyPath` and `convert` over (`consuming`), which the cell keeps.
     @inlinable @inline(never)
-    init<Source>(
-        waitingFor keyPath: KeyPath<Container, Source>,
+    static func waiting<Source>(
+        for keyPath: consuming KeyPath<Container, Source>,
         file: StaticString,
         line: UInt,
-        convert: @escaping (Source) -> Provider
-    ) {
+        convert: consuming @escaping (Source) -> Provider
+    ) -> InjectStorage<Provider> {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
         let registry = ServiceInjectResolver.registry
-        let cell = InjectCell<Provider>(Container.self, box: InjectBox<Container>.boxing, in: registry, site: site) {
-            box, _ in
+        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
-        self.cell = cell
-        self.reader = UnretainedReference(cell)
-        self.early = cell.start(lazy: false)
     }
 
     /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
@@ -64,9 +49,9 @@ public struct ServiceProviderInject<Container, Provider> {
         // Specialized in the owner's initializer: with the container registered, the provider is
         // injected here, without a cell.
         if let box = ServiceInjectResolver.newest(Container.self) {
-            self.init(injected: convert(box.value[keyPath: keyPath]))
+            storage = InjectStorage(injected: convert(box.value[keyPath: keyPath]))
         } else {
-            self.init(waitingFor: keyPath, file: file, line: line, convert: convert)
+            storage = Self.waiting(for: keyPath, file: file, line: line, convert: convert)
         }
     }
 
@@ -113,13 +98,12 @@ public struct ServiceProviderInject<Container, Provider> {
     /// The injected provider.
     @inlinable
     public var wrappedValue: Provider {
-        if let early { return early }
-        return InjectCell.value(of: reader!)
+        storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
     public var projectedValue: InjectState<Provider> {
-        InjectState(cell: cell, early: early)
+        storage.state
     }
 }
 

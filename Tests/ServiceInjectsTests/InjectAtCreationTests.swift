@@ -30,7 +30,7 @@ final class ByTypeAndProtocolPresenter {
 struct LateDependencies {
     @ServiceInject(\TestServices.tagged) var tagged
 
-    var cell: InjectCell<Tagged>? { _tagged.cell }
+    var cell: InjectCell<Tagged>? { _tagged.storage.cell }
 }
 
 extension InjectsTests {
