@@ -2,8 +2,8 @@ import Synchronization
 
 // Every construct of the package that leaves out a check the compiler or the runtime would
 // make lives in this file (but for three stored properties, `LazySource.factory` and
-// `InjectCell`'s `box` and `make`, which must sit in their classes and are described here),
-// with the invariant that makes it safe and what it pays for: the
+// `InjectCell`'s `box` and `make`, and four captured values, which must sit where they are used
+// and are described here), with the invariant that makes it safe and what it pays for: the
 // benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
@@ -47,6 +47,22 @@ import Synchronization
 // the cell is made, two allocations more per cell: 3,744 instructions instead of 3,038, past
 // the ceiling of 3,000 over the handler taking its service in `init`.
 
+// MARK: - Values a closure captures
+
+// Four closures that a provider keeps capture a value that is not `Sendable` through a
+// `nonisolated(unsafe) let`, where the box below would do the same: the fixed params of a
+// provider (`ServiceProvider.init(factory:params:)`, `ParamsMaker.bound(to:)`, behind
+// `convert(params:)`), and the factory of a safe provider (`ServiceSafeProvider.serialized`,
+// `ServiceParamsSafeProvider.serialized`), which need not be `Sendable`.
+//
+// **Invariant.** The params are handed to every call of the factory, on any thread, as a kept
+// service is (see the box's invariant); a safe provider's factory is run one call at a time by
+// the provider's serializer (its `NotSafe` gets leave the serialization out, as they say).
+//
+// **Pays for** `core/convert(params:) get`: these closures are compiled once for all types, and
+// reading a value out of the generic box there looks up the box's type at run time on every
+// get: 1.9 times the factory called by hand instead of 1.2, past the target of 1.3.
+
 // MARK: - UncheckedSendable
 
 /// A value that the compiler cannot see is safe to share, kept by a type that is `Sendable`:
@@ -64,11 +80,6 @@ import Synchronization
 /// - the service a provider keeps (`ServiceHolder`, `RecordedSource`; `ServiceProvider` keeps an
 ///   instance unboxed, and says why), which is the same instance for every thread that gets it:
 ///   the contract of a plain provider, `Sendable` whatever its service (`docs/concurrency.md`);
-/// - the fixed params of a provider (`init(factory:params:)`, `convert(params:)`), handed to
-///   every call of its factory, on any thread, as a kept service is;
-/// - what a safe provider calls (`ServiceSafeProvider`, `ServiceParamsSafeProvider`): a factory
-///   that need not be `Sendable`, which the provider's serializer runs one call at a time (its
-///   `NotSafe` gets leave the serialization out, as they say);
 /// - a session's key (`AnyHashable`), which a `Sendable` session gives (`SessionKey`);
 /// - what an injected property was given (the closure that makes its value, its ready handlers,
 ///   its params) and what a registry of ServiceInjects holds (the registered containers and

@@ -127,9 +127,10 @@ final class ParamsMaker<Service, Params>: Sendable {
     /// maker in the cycle check.
     func bound(to params: Params) -> ManySource<Service> {
         let factory = self.factory
-        // The params are handed to every call of the factory, on any thread (`UncheckedSendable`).
-        let params = UncheckedSendable(params)
-        return ManySource(id: ObjectIdentifier(self)) { try factory(params.value) }
+        // The params are handed to every call of the factory, on any thread, as a kept service
+        // is; captured as they are (see `Unchecked.swift`, "Values a closure captures").
+        nonisolated(unsafe) let params = params
+        return ManySource(id: ObjectIdentifier(self)) { try factory(params) }
     }
 }
 

@@ -22,12 +22,13 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     }
 
     /// `factory`, which need not be `Sendable`, as the `Sendable` closure the maker keeps: this
-    /// provider's serializer runs it one call at a time (`UncheckedSendable`).
+    /// provider's serializer runs it one call at a time (see `Unchecked.swift`, "Values a
+    /// closure captures").
     static func serialized(
         _ factory: @escaping (ParamsType) throws -> ServiceType
     ) -> @Sendable (ParamsType) throws -> ServiceType {
-        let factory = UncheckedSendable(factory)
-        return { try factory.value($0) }
+        nonisolated(unsafe) let factory = factory
+        return { try factory($0) }
     }
 
     /// A safe provider of this service made with fixed `params`, sharing this provider's

@@ -181,9 +181,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
     public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory, params: Factory.ParamsType)
     where Factory.ServiceType == ServiceType {
-        // The params are handed to every call of the factory, on any thread (`UncheckedSendable`).
-        let params = UncheckedSendable(params)
-        self.init(source: .many(ManySource { try factory.makeService(params: params.value) }))
+        // The params are handed to every call of the factory, on any thread, as a kept service
+        // is; captured as they are (see `Unchecked.swift`, "Values a closure captures").
+        nonisolated(unsafe) let params = params
+        self.init(source: .many(ManySource { try factory.makeService(params: params) }))
     }
 
     /// A provider whose singleton belongs to the current session of `mediator`.

@@ -29,10 +29,11 @@ public final class ServiceSafeProvider<ServiceType>:
     }
 
     /// `factory`, which need not be `Sendable`, as the `Sendable` closure the inner provider's
-    /// source keeps: this provider's serializer runs it one call at a time (`UncheckedSendable`).
+    /// source keeps: this provider's serializer runs it one call at a time (see `Unchecked.swift`,
+    /// "Values a closure captures").
     static func serialized(_ factory: @escaping () throws -> ServiceType) -> @Sendable () throws -> ServiceType {
-        let factory = UncheckedSendable(factory)
-        return { try factory.value() }
+        nonisolated(unsafe) let factory = factory
+        return { try factory() }
     }
 
     /// A safe provider that always gives `service` (the equivalent of an `atOne` factory).
