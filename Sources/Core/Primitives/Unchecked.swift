@@ -1,9 +1,9 @@
 import Synchronization
 
 // Every construct of the package that leaves out a check the compiler or the runtime would
-// make lives in this file (but for three stored properties, `LazySource.factory` and
-// `InjectCell`'s `box` and `make`, and four captured values, which must sit where they are used
-// and are described here), with the invariant that makes it safe and what it pays for: the
+// make lives in this file (but for four stored properties, `LazySource.factory`,
+// `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, and four captured
+// values, which must sit where they are used and are described here), with the invariant that makes it safe and what it pays for: the
 // benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
@@ -62,6 +62,19 @@ import Synchronization
 // **Pays for** `core/convert(params:) get`: these closures are compiled once for all types, and
 // reading a value out of the generic box there looks up the box's type at run time on every
 // get: 1.9 times the factory called by hand instead of 1.2, past the target of 1.3.
+
+// MARK: - Set in init, read in deinit
+
+// `SessionServiceCell.subscription` is a `nonisolated(unsafe) var`: the cell's place among its
+// mediator's subscribers, known only once the cell, already made, has subscribed.
+//
+// **Invariant.** It is written once, at the end of the cell's `init`, before the cell is handed
+// to anyone, and read once, in its `deinit`, when no other thread can reach the cell.
+//
+// **Pays for** `core/session release, 10,000`: kept in the cell's locked state instead, it was
+// read under the lock in the `deinit`, which is compiled once for all service types and looked
+// up the state's generic types there: releasing 10,000 session providers took about 8.2 ms
+// (27 times releasing plain objects) instead of 5.5 ms (18 times).
 
 // MARK: - UncheckedSendable
 

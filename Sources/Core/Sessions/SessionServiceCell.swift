@@ -40,6 +40,9 @@ final class SessionServiceCell<Service>: Sendable {
     @usableFromInline let state = Locked(SessionCellState<Service>())
     let factory: any SessionFactoryCalls<Service>
     let mediator: any SessionMediating
+    /// The cell's place among its mediator's subscribers: set once, at the end of `init`, and
+    /// read only in `deinit` (see `Unchecked.swift`, "Set in init, read in deinit").
+    nonisolated(unsafe) var subscription: SessionSubscription?
 
     @usableFromInline
     init<Factory: ServiceSessionFactory & Sendable, Session>(factory: Factory, mediator: ServiceSessionMediator<Session>)
@@ -53,7 +56,7 @@ final class SessionServiceCell<Service>: Sendable {
                 return state.adopt(session, as: self.factory.cast(session), factory: self.factory)
             }
         }
-        state.withLock { $0.subscription = subscription }
+        self.subscription = subscription
         if let wrongSession {
             LogRecorder.recorder.providerMakeFailure(type: Service.self, error: wrongSession)
         }
@@ -63,7 +66,7 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     deinit {
-        if let subscription = state.withLock({ $0.subscription }) {
+        if let subscription {
             mediator.unsubscribe(subscription)
         }
     }
@@ -286,8 +289,6 @@ struct SessionCellState<Service>: Sendable {
     var kept: [SessionKey: ServiceHolder<Service>] = [:]
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
-    /// The cell's place among its mediator's subscribers, set once the cell has subscribed.
-    var subscription: SessionSubscription?
 
     init() {}
 
