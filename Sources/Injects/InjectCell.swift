@@ -172,8 +172,9 @@ final class InjectCell<Value>: Sendable {
     func addReadyHandler(_ handler: @escaping (Value) -> Void) {
         let value: Value? = state.withLock { state in
             if let value = published.value { return value }
-            // Called with the published value only (see `publish`).
-            state.handlers.append { handler($0 as! Value) }
+            // Called with the published value only (see `publish`). Appended in the box itself:
+            // through `handlers`, each append would copy the whole list.
+            state.boxedHandlers.value.append { handler($0 as! Value) }
             return nil
         }
         if let value { handler(value) }
