@@ -31,10 +31,11 @@ func getAfterRelease(_ get: () throws -> Service) throws -> ReleasedRound {
 }
 
 /// What a provider of `mode` gives when its first service was released: `weak` and `many`
-/// make a new one (and the `weak` one died), `atOne` and `lazy` keep theirs.
+/// make a new one (and the `weak` one died), `atOne` and `lazy` keep theirs, as `scoped` does
+/// within one scope.
 func expectedRound(_ mode: ServiceFactoryMode) -> ReleasedRound {
     switch mode {
-    case .atOne, .lazy: ReleasedRound(diedBeforeSecondGet: false, numbers: [1, 1])
+    case .atOne, .lazy, .scoped: ReleasedRound(diedBeforeSecondGet: false, numbers: [1, 1])
     case .weak: ReleasedRound(diedBeforeSecondGet: true, numbers: [1, 2])
     case .many: ReleasedRound(diedBeforeSecondGet: true, numbers: [1, 2])
     }

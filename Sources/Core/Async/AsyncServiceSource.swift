@@ -9,6 +9,7 @@
 /// | `lazy` | `AsyncLazySource`: the factory, the making in progress | starts or awaits an `AsyncMaking`, published once |
 /// | `weak` | `AsyncWeakSource`: the last service, held weakly | starts or awaits an `AsyncMaking` when it died |
 /// | `many` | `AsyncManySource`: the factory | calls the factory in the caller's task |
+/// | `scoped` | `AsyncScopedSource`: the factory; an `AsyncScopedCell` in each `ServiceScope` | reads the current scope's service, or starts or awaits its `AsyncMaking` |
 /// | `sync` | a synchronous `ServiceProvider` | its get |
 ///
 /// `AsyncMaking`, at the end, is one making in flight that any number of gets await without
@@ -21,6 +22,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     case lazy(AsyncLazySource<Service>)
     case weak(AsyncWeakSource<Service>)
     case many(AsyncManySource<Service>)
+    case scoped(AsyncScopedSource<Service>)
     case sync(ServiceProvider<Service>)
 
     /// The source of a provider that makes its service with `factory` as `mode` says.
@@ -30,6 +32,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         case .lazy: self = .lazy(AsyncLazySource(factory: factory))
         case .weak: self = .weak(AsyncWeakSource(factory: factory))
         case .many: self = .many(AsyncManySource(factory: factory))
+        case .scoped: self = .scoped(AsyncScopedSource(factory: factory))
         }
     }
 
@@ -39,7 +42,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         case .atOne(let source): return source.cell
         case .lazy(let source): return source.cell
         case .sync(let provider): return provider.lazy
-        case .holdsService, .weak, .many: return nil
+        case .holdsService, .weak, .many, .scoped: return nil
         }
     }
 
@@ -52,6 +55,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         case .lazy(let source): return try await source.get()
         case .weak(let source): return try await source.get()
         case .many(let source): return try await source.get()
+        case .scoped(let source): return try await source.get()
         case .sync(let provider): return try provider.getService()
         }
     }
@@ -71,6 +75,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         making.start(
             for: ObjectIdentifier(self),
             in: TaskContext.current,
+            keeper: .atOne,
             make: { await ServiceMaking.asyncResult(Service.self, factory) },
             finish: { [cell] outcome in
                 if case .success(let service) = outcome {
@@ -118,6 +123,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
+            keeper: .lazy,
             step: { isCancelled in
                 state.withLock { state in
                     if let service = cell.value { return .found(service) }
@@ -174,6 +180,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
+            keeper: .weak,
             step: { isCancelled in
                 state.withLock { state in
                     if let service = state.held?.load() { return .found(service) }
@@ -231,6 +238,75 @@ final class AsyncManySource<Service: Sendable>: Sendable {
     }
 }
 
+// MARK: - scoped
+
+/// Makes the service of a `scoped` async provider once in each `ServiceScope`, as
+/// `ScopedSource` does for a synchronous one: the first get in a scope starts an `AsyncMaking`
+/// (whose task inherits the scope), the gets that come while it runs await it, and the scope
+/// counts it, so that closing the scope waits for it.
+@usableFromInline
+final class AsyncScopedSource<Service: Sendable>: Sendable {
+    let factory: @Sendable () async throws -> Service
+
+    init(factory: @escaping @Sendable () async throws -> Service) {
+        self.factory = factory
+    }
+
+    nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        if let captive = SingletonKeeper.captiveError(getting: Service.self) {
+            throw captive
+        }
+        guard let scope = ServiceScope.current else {
+            throw ServiceObtainError(service: Service.self, error: ServiceFactoryError.scopeRequired(service: Service.self))
+        }
+        let cell = try scope.cell(for: self, service: Service.self) { AsyncScopedCell<Service>(source: self) }
+        return try await cell.get(in: scope)
+    }
+}
+
+/// The service of one scoped async provider in one scope.
+final class AsyncScopedCell<Service: Sendable>: ScopeCell {
+    /// The source, kept alive while the scope keeps this cell (see `ScopedCell`).
+    let source: AsyncScopedSource<Service>
+    let cell = OnceCell<Service>()
+    /// The making in progress, if any.
+    private let making = Locked<AsyncMaking<Service>?>(nil)
+
+    init(source: AsyncScopedSource<Service>) {
+        self.source = source
+    }
+
+    nonisolated(nonsending) func get(in scope: ServiceScope) async throws(ServiceObtainError) -> Service {
+        if let service = cell.value {
+            return service
+        }
+        return try await AsyncMaking.obtain(
+            id: ObjectIdentifier(self),
+            keeper: nil,
+            step: { isCancelled in
+                making.withLock { current in
+                    if let service = cell.value { return .found(service) }
+                    if let other = current { return .wait(other) }
+                    if isCancelled { return .cancelled }
+                    guard scope.beginMaking() else { return .failed(scope.closedError(Service.self)) }
+                    let started = AsyncMaking<Service>()
+                    current = started
+                    return .start(started, source.factory)
+                }
+            },
+            finish: { [self] outcome in
+                making.withLock { current in
+                    current = nil
+                    if case .success(let service) = outcome {
+                        cell.publish(service)
+                    }
+                }
+                scope.endMaking(try? outcome.get())
+            }
+        )
+    }
+}
+
 // MARK: - Making a singleton
 
 /// One creation of an async singleton (`atOne`, `lazy`, `weak`) in flight: a task of its own
@@ -262,16 +338,22 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     }
 
     /// Starts the creation in a task of its own, with `context` (the starter's) plus `provider`
-    /// being obtained by this making. `make` runs the factory; `finish` hands the result to the
+    /// being obtained by this making, and `keeper` as the singleton it makes (`nil` for a
+    /// scoped service). `make` runs the factory; `finish` hands the result to the
     /// provider's source (under its lock) before any waiter is resumed, so that a waiter that
     /// gets again finds the service.
     func start(
         for provider: ObjectIdentifier,
         in context: TaskContext,
+        keeper: SingletonKeeper.Kind?,
         make: @escaping @Sendable () async -> Outcome,
         finish: @escaping @Sendable (Outcome) -> Void
     ) {
-        let inner = context.entering(provider, making: ObjectIdentifier(self))
+        let inner = context.entering(
+            provider,
+            making: ObjectIdentifier(self),
+            keeper: keeper.map { SingletonKeeper(Service.self, $0) }
+        )
         Task {
             let outcome = await TaskContext.with(inner, make)
             finish(outcome)
@@ -360,6 +442,8 @@ enum AsyncMakingStep<Service: Sendable> {
     case start(AsyncMaking<Service>, @Sendable () async throws -> Service)
     /// There is no service, and the task is cancelled: it neither waits nor starts a making.
     case cancelled
+    /// It cannot be had now.
+    case failed(ServiceObtainError)
 }
 
 extension AsyncMaking {
@@ -369,6 +453,7 @@ extension AsyncMaking {
     /// making that this get starts; `finish` hands the making's result to the source.
     static func obtain(
         id: ObjectIdentifier,
+        keeper: SingletonKeeper.Kind?,
         step: (_ isCancelled: Bool) -> AsyncMakingStep<Service>,
         finish: @escaping @Sendable (Outcome) -> Void
     ) async throws(ServiceObtainError) -> Service {
@@ -381,12 +466,15 @@ extension AsyncMaking {
             return service
         case .cancelled:
             throw cancelled
+        case .failed(let error):
+            throw error
         case .wait(let making):
             return try await making.wait(in: context).get()
         case .start(let making, let factory):
             making.start(
                 for: id,
                 in: context,
+                keeper: keeper,
                 make: { await ServiceMaking.asyncResult(Service.self, factory) },
                 finish: finish
             )

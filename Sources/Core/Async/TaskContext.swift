@@ -16,12 +16,16 @@ struct TaskContext: Sendable {
     var obtaining: [ObjectIdentifier] = []
     /// The making whose creation this task runs, if any.
     var making: ObjectIdentifier?
+    /// The innermost singleton whose making this chain of tasks runs, if any: a scoped get
+    /// made meanwhile fails as a captive dependency.
+    var keeper: SingletonKeeper?
 
     @TaskLocal static var current = TaskContext()
 
-    /// This context with `provider` being obtained, and `making` as the making it runs, if given.
-    func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil) -> TaskContext {
-        TaskContext(obtaining: obtaining + [provider], making: making ?? self.making)
+    /// This context with `provider` being obtained, and `making` as the making it runs and
+    /// `keeper` as the singleton it makes, if given.
+    func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
+        TaskContext(obtaining: obtaining + [provider], making: making ?? self.making, keeper: keeper ?? self.keeper)
     }
 
     /// The cycle error when `provider` is already being obtained in this chain of tasks.

@@ -181,6 +181,7 @@ extension ServiceSource {
         case .lazy(let source): [ObjectIdentifier(source)]
         case .weak(let source): [ObjectIdentifier(source)]
         case .many(let source): [ObjectIdentifier(source)]
+        case .scoped(let source): [ObjectIdentifier(source)]
         case .session(let cell): [ObjectIdentifier(cell)]
         case .safe(let source):
             [ObjectIdentifier(source.serializer)] + source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner)]
@@ -197,6 +198,7 @@ extension ServiceSource {
         case .lazy(let source): ObjectIdentifier(source)
         case .weak(let source): ObjectIdentifier(source)
         case .many(let source): ObjectIdentifier(source)
+        case .scoped(let source): ObjectIdentifier(source)
         case .session(let cell): ObjectIdentifier(cell)
         case .safe(let source): ObjectIdentifier(source.serializer)
         case .recorded(let source): ObjectIdentifier(source.node)
@@ -210,6 +212,7 @@ extension ServiceSource {
         case .lazy: return (.lazy, false)
         case .weak: return (.weak, false)
         case .many: return (.many, false)
+        case .scoped: return (.scoped, false)
         case .session: return (.session, false)
         case .safe(let source): return (source.inner.source.graphMode.mode, true)
         case .recorded(let source): return source.source.graphMode

@@ -24,6 +24,8 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         case many
         /// Kept for the current session of a mediator: a hexagon.
         case session
+        /// Made once in each ``ServiceScope``: an octagon (Graphviz) or a trapezoid (Mermaid).
+        case scoped
         /// Made from params on every get: a box with cut corners (Graphviz) or a parallelogram
         /// (Mermaid).
         case params
@@ -137,6 +139,7 @@ extension ServiceGraph {
         .weak: [("style", "\"rounded,dashed,filled\""), ("fillcolor", "\"#f1f5f9\"")],
         .many: [("shape", "box3d"), ("style", "filled"), ("fillcolor", "\"#fef9c3\"")],
         .session: [("shape", "hexagon"), ("style", "filled"), ("fillcolor", "\"#ede9fe\"")],
+        .scoped: [("shape", "octagon"), ("style", "filled"), ("fillcolor", "\"#cffafe\"")],
         .params: [("style", "\"filled,diagonals\""), ("fillcolor", "\"#ffedd5\"")],
         .unknown: [("shape", "ellipse"), ("style", "\"dashed,filled\""), ("fillcolor", "white")],
     ]
@@ -201,6 +204,7 @@ extension ServiceGraph {
         .weak: ("([", "])"),
         .many: ("[[", "]]"),
         .session: ("{{", "}}"),
+        .scoped: ("[\\", "/]"),
         .params: ("[/", "/]"),
         .unknown: ("((", "))"),
     ]

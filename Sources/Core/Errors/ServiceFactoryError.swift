@@ -18,6 +18,20 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     /// saw it.
     case dependencyCycle(service: Any.Type)
 
+    /// A `scoped` `service` was asked for where no ``ServiceScope`` is current: outside
+    /// `withServiceScope { }` and `scope.run { }`, or in a detached task or another thread.
+    case scopeRequired(service: Any.Type)
+
+    /// A `scoped` `service` was asked for in a scope that is closed; `scope` names it.
+    case scopeClosed(service: Any.Type, scope: String)
+
+    /// The making of `singleton`, a singleton kept as `singletonKind` says ("a lazy
+    /// singleton"), asked for `scoped`, a scoped service it would keep beyond its scope.
+    case captiveDependency(singleton: Any.Type, singletonKind: String, scoped: Any.Type)
+
+    /// A ``ServiceMainActorProvider`` was made in `scoped` mode, which it does not have.
+    case scopedOnMainActor(service: Any.Type)
+
     /// A sentence naming the cause and the types involved.
     public var errorDescription: String? {
         switch self {
@@ -31,6 +45,17 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
             return "invalid factory: it made \(name(made)), which is not \(name(expected))"
         case let .dependencyCycle(service):
             return "dependency cycle: the making of \(name(service)) led back to a get of \(name(service))"
+        case let .scopeRequired(service):
+            return "\(name(service)) is a scoped service and no scope is current: get it inside "
+                + "withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
+        case let .scopeClosed(service, scope):
+            return "\(scope) is closed: \(name(service)), a scoped service, is no longer made or handed out in it"
+        case let .captiveDependency(singleton, kind, scoped):
+            return "\(name(singleton)) is \(kind) and cannot keep \(name(scoped)), a scoped service: "
+                + "make \(name(singleton)) scoped or many, or get \(name(scoped)) where each scope uses it"
+        case let .scopedOnMainActor(service):
+            return "\(name(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
+                + "mode; use a ServiceProvider or a ServiceAsyncProvider for scoped services"
         }
     }
 

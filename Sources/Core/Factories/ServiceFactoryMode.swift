@@ -11,4 +11,8 @@ public enum ServiceFactoryMode: Sendable, Hashable {
     case weak
     /// A new instance on every get.
     case many
+    /// One instance per ``ServiceScope``, made on the first get in the current scope and closed
+    /// with it (when it is a ``ClosableService``). A get with no current scope, or in a closed
+    /// one, fails; a singleton whose making gets it fails as a captive dependency.
+    case scoped
 }

@@ -116,6 +116,10 @@ public final class LogRecorder: Sendable {
     func providerMakeFailure(type: Any.Type, error: ServiceObtainError) {
         record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: type, error: error) }
     }
+
+    func scopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
+        record(ProvidersLogger.self) { $0.serviceScopeCloseFailure(scope: scope, report: report) }
+    }
 }
 
 /// Buffers events for loggers on the main queue, so that delivery never blocks and memory stays

@@ -9,6 +9,10 @@ public protocol ProvidersLogger: Logger {
     /// A `type` service was requested through an Objective-C style wrapper, but it is not an
     /// `NSObject`, so it cannot be handed out there.
     func serviceProviderObjCNotSupport(type: Any.Type)
+
+    /// Services of `scope`, which `withServiceScope` closed when its body ended, did not close
+    /// cleanly: `report` lists them with their errors.
+    func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport)
 }
 
 extension ProvidersLogger {
@@ -17,4 +21,7 @@ extension ProvidersLogger {
 
     /// Does nothing.
     public func serviceProviderObjCNotSupport(type: Any.Type) {}
+
+    /// Does nothing.
+    public func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {}
 }

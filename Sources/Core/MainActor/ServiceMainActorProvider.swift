@@ -20,7 +20,8 @@ import Foundation
 /// a container shared by any thread. A service that is not `Sendable` stays on the main actor:
 /// the compiler refuses to hand it to code elsewhere.
 ///
-/// The modes are those of ``ServiceProvider``; the main actor runs one get at a time, so a
+/// The modes are those of ``ServiceProvider`` but `scoped`, whose gets fail with
+/// `ServiceFactoryError.scopedOnMainActor`; the main actor runs one get at a time, so a
 /// `lazy` or `weak` service is made once without any lock. A factory that gets its own service
 /// again fails with `ServiceFactoryError.dependencyCycle`.
 ///
@@ -97,12 +98,15 @@ public final class ServiceMainActorProvider<ServiceType> {
         guard let factory else {
             preconditionFailure("a provider of an instance has no factory")
         }
+        guard mode != .scoped else {
+            throw ServiceObtainError(service: ServiceType.self, error: ServiceFactoryError.scopedOnMainActor(service: ServiceType.self))
+        }
         switch make(factory) {
         case .success(let service):
             switch mode {
             case .atOne, .lazy: state = .ready(service)
             case .weak: state = ServiceHolder(service, weakly: true).map(State.weak) ?? .unmade
-            case .many: break
+            case .many, .scoped: break
             }
             return service
         case .failure(let error):

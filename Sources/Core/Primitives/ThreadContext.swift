@@ -29,6 +29,9 @@ package struct ThreadContext {
     var deferredReleases: [AnyObject]?
     /// What this thread records for a validation or a graph recorder (`GetRecording`).
     var recording: ThreadRecording?
+    /// The innermost singleton whose making this thread runs, if any: a scoped get made while
+    /// it is set fails, since the singleton would keep the scope's service.
+    @usableFromInline var keeper: SingletonKeeper?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -49,7 +52,8 @@ package struct ThreadContext {
                 count: 0,
                 deliveringLogEvent: false,
                 deferredReleases: nil,
-                recording: nil
+                recording: nil,
+                keeper: nil
             )
         )
         pthread_setspecific(threadContextKey, context)  // for its destructor, at the thread's exit
@@ -117,6 +121,16 @@ package struct ThreadContext {
         let context = current
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
+        return body()
+    }
+
+    /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one.
+    @inlinable
+    static func withKeeper<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
+        let context = current
+        let outer = context.pointee.keeper
+        context.pointee.keeper = keeper
+        defer { context.pointee.keeper = outer }
         return body()
     }
 

@@ -104,7 +104,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         switch mode {
         case .atOne:
             let node = GetRecording.nodeForNewProvider()
-            switch GetRecording.makeAtOne(node, factory) {
+            switch ThreadContext.withKeeper(SingletonKeeper(ServiceType.self, .atOne), { GetRecording.makeAtOne(node, factory) }) {
             case .success(let service): self.init(holding: service, node: node)
             case .failure(let error): self.init(source: .failed(FailedSource(error)), node: node)
             }
@@ -114,6 +114,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
             self.init(source: .weak(WeakSource(factory: factory)))
         case .many:
             self.init(source: .many(ManySource(factory: factory)))
+        case .scoped:
+            self.init(source: .scoped(ScopedSource(factory: factory)))
         }
     }
 

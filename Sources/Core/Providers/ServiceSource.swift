@@ -8,6 +8,7 @@
 /// | `lazy` | `LazySource`: the factory, the cell it publishes in | makes the service once through `SingletonMaking` |
 /// | `weak` | `WeakSource`: the last service, held weakly | makes a new one through `SingletonMaking` when it died |
 /// | `many` | `ManySource`: the factory | calls the factory, marked on the thread for the cycle check |
+/// | `scoped` | `ScopedSource`: the factory; a `ScopedCell` in each `ServiceScope` | reads the current scope's service, or makes it once through `SingletonMaking` |
 /// | `session` | `SessionServiceCell` (in its own file: it follows the mediator) | reads the current session's service, or makes it |
 /// | `safe` | `SafeSource`: the serializer and the inner provider | runs the inner provider's get under the serializer |
 /// | `failed` | `FailedSource`: the error of an `atOne` factory | throws it |
@@ -26,6 +27,7 @@ enum ServiceSource<Service>: Sendable {
     case lazy(LazySource<Service>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
+    case scoped(ScopedSource<Service>)
     case session(SessionServiceCell<Service>)
     case safe(SafeSource<Service>)
     case failed(FailedSource<Service>)
@@ -44,6 +46,7 @@ enum ServiceSource<Service>: Sendable {
         case .lazy(let source): return try source.get()
         case .weak(let source): return try source.get()
         case .many(let source): return try source.get()
+        case .scoped(let source): return try source.get()
         case .session(let source): return try source.get()
         case .safe(let source): return try source.get()
         case .failed(let source): throw source.error
@@ -68,7 +71,7 @@ enum ServiceSource<Service>: Sendable {
         case .session(let source): return source.atOneError
         case .safe(let source): return source.inner.source.atOneError
         case .recorded(let source): return source.source.atOneError
-        case .holdsService, .lazy, .weak, .many: return nil
+        case .holdsService, .lazy, .weak, .many, .scoped: return nil
         }
     }
 }
@@ -119,6 +122,7 @@ final class LazySource<Service>: Sendable {
         defer { withExtendedLifetime(released) {} }  // the factory's captures go after the lock
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
+            keeper: .lazy,
             step: { making in
                 inProgress.withLock { current -> MakingStep<Service, () throws -> Service> in
                     if let service = cell.value { return .found(service) }
@@ -184,6 +188,7 @@ final class WeakSource<Service>: Sendable {
         defer { withExtendedLifetime(replaced) {} }  // released after the lock
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
+            keeper: .weak,
             step: { making in
                 state.withLock { state -> MakingStep<Service, Void> in
                     if let service = state.held?.load() { return .found(service) }
@@ -230,6 +235,82 @@ final class ManySource<Service>: Sendable {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self, factory)
         }
+    }
+}
+
+// MARK: - scoped
+
+/// Makes the service of a `scoped` provider once in each `ServiceScope`: a get finds the
+/// current scope, the `ScopedCell` that scope keeps for this source, and the service in it or
+/// makes it there.
+///
+/// A singleton whose making runs on this thread or task fails the get first, whether or not a
+/// scope is current (a captive dependency); then a missing or closed scope fails it. The
+/// factory runs in none of these cases.
+@usableFromInline
+final class ScopedSource<Service>: Sendable {
+    @usableFromInline let factory: @Sendable () throws -> Service
+
+    @inlinable
+    init(factory: @escaping @Sendable () throws -> Service) {
+        self.factory = factory
+    }
+
+    @usableFromInline
+    func get() throws(ServiceObtainError) -> Service {
+        if let captive = SingletonKeeper.captiveError(getting: Service.self) {
+            throw captive
+        }
+        guard let scope = ServiceScope.current else {
+            throw ServiceObtainError(service: Service.self, error: ServiceFactoryError.scopeRequired(service: Service.self))
+        }
+        return try scope.cell(for: self, service: Service.self) { ScopedCell<Service>(source: self) }.get(in: scope)
+    }
+}
+
+/// The service of one scoped provider in one scope, made once however many threads ask:
+/// published in a `OnceCell`, as a `lazy` service is, and counted in the scope while it is
+/// made, so that closing the scope waits for it.
+final class ScopedCell<Service>: ScopeCell {
+    /// The source, kept alive while the scope keeps this cell: the scope finds the cell by the
+    /// source's identity, which no other source can take while this one lives.
+    let source: ScopedSource<Service>
+    let cell = OnceCell<Service>()
+    /// The making in progress, if any.
+    let inProgress = Locked<Making?>(nil)
+
+    init(source: ScopedSource<Service>) {
+        self.source = source
+    }
+
+    func get(in scope: ServiceScope) throws(ServiceObtainError) -> Service {
+        if let service = cell.value {
+            return service
+        }
+        return try SingletonMaking.obtain(
+            id: ObjectIdentifier(self),
+            keeper: nil,
+            step: { making in
+                inProgress.withLock { current -> MakingStep<Service, Void> in
+                    if let service = cell.value { return .found(service) }
+                    if let other = current { return .wait(other) }
+                    guard scope.beginMaking() else { return .failed(scope.closedError(Service.self)) }
+                    current = making
+                    return .make(())
+                }
+            },
+            make: { ServiceMaking.result(Service.self, source.factory) },
+            finish: { _, made in
+                inProgress.withLock { current in
+                    current = nil
+                    if case .success(let service) = made {
+                        cell.publish(service)
+                    }
+                }
+                scope.endMaking(try? made.get())
+                return made
+            }
+        )
     }
 }
 
@@ -393,9 +474,13 @@ enum SingletonMaking {
     /// this get's `Making` (whose `makingLock` this get holds) and hands over what `make`
     /// needs; `make` runs the factory with no state lock held; `finish` publishes the result under the
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
+    ///
+    /// `keeper` names the singleton this making makes, for the captive-dependency check; `nil`
+    /// for the making of a scoped service.
     @inlinable
     static func obtain<Service, Input>(
         id: ObjectIdentifier,
+        keeper: SingletonKeeper.Kind?,
         step: (Making) -> MakingStep<Service, Input>,
         make: (Input) -> Result<Service, ServiceObtainError>,
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
@@ -409,7 +494,13 @@ enum SingletonMaking {
                     case .failed(let error): return .failed(error)
                     case .wait(let other): return .wait(other)
                     case .make(let input):
-                        switch finish(making, make(input)) {
+                        let made =
+                            if let keeper {
+                                ThreadContext.withKeeper(SingletonKeeper(Service.self, keeper)) { make(input) }
+                            } else {
+                                make(input)
+                            }
+                        switch finish(making, made) {
                         case .success(let service): return .found(service)
                         case .failure(let error): return .failed(error)
                         }

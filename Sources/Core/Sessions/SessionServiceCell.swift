@@ -95,6 +95,7 @@ final class SessionServiceCell<Service>: Sendable {
     func obtain() throws(ServiceObtainError) -> Service {
         try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
+            keeper: .session,
             step: { making in state.withLock { $0.step(making: making) } },
             make: { session in ServiceMaking.result(Service.self) { try factory.make(session) } },
             finish: { making, made in
@@ -180,7 +181,10 @@ final class SessionServiceCell<Service>: Sendable {
             }
         }
         if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
-            switch ServiceMaking.result(Service.self, { try factory.make(session) }) {
+            let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
+                ServiceMaking.result(Service.self, { try factory.make(session) })
+            }
+            switch made {
             case .success(let service): plan.newCurrent = .strong(UncheckedSendable(service))
             case .failure(let error): plan.atOneFailure = error
             }

@@ -1,0 +1,25 @@
+/// A service that holds something to give back when its lifetime ends: a connection, a file,
+/// a buffer to flush. A ``ServiceScope`` awaits `close()` of each such service it made when it
+/// closes.
+///
+/// ```swift
+/// final class RequestLog: ClosableService {
+///     private let lines = Mutex<[String]>([])
+///
+///     func add(_ line: String) { lines.withLock { $0.append(line) } }
+///
+///     func close() async throws {
+///         let lines = lines.withLock { $0 }
+///         try await LogStore.shared.append(lines)
+///     }
+/// }
+/// ```
+///
+/// `close()` is called once, after every service made later in the scope was closed: the
+/// services this one needs are still open while it closes. It should return within the scope's
+/// time limit, or at least stop when its task is cancelled; an error it throws is reported,
+/// and the other services still close.
+public protocol ClosableService: Sendable {
+    /// Gives back what the service holds. Called once.
+    func close() async throws
+}

@@ -1,0 +1,237 @@
+/// A lifetime shorter than the app's, such as one request of a server: a provider in
+/// `scoped` mode makes one service per scope, on the first get in that scope, and the scope
+/// closes the services it made when it ends.
+///
+/// ```swift
+/// let requestLog = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+///
+/// func handle(_ request: Request) async throws -> Response {
+///     try await withServiceScope(label: request.id) {
+///         let log = try requestLog.getService()  // one RequestLog for this request
+///         return try await respond(to: request, log: log)
+///     }  // closed here: RequestLog.close() is awaited if it is a ClosableService
+/// }
+/// ```
+///
+/// The current scope travels as a task-local value does: the body of `run(_:)`,
+/// and every child task it starts (`async let`, task groups, `Task { }`), sees it; a detached
+/// task, another thread or a dispatch queue does not, unless it runs the scope itself.
+///
+/// A scope is made exactly once per scoped provider, however many tasks and threads ask at
+/// the same moment. A singleton (`atOne`, `lazy`, `weak`, a session service, a locator's) whose
+/// making gets a scoped service fails with `ServiceFactoryError.captiveDependency`, whether or
+/// not a scope is current: it would keep one request's service for every request.
+public final class ServiceScope: Sendable, CustomStringConvertible {
+    /// The name given to the scope, for messages and reports.
+    public let label: String
+
+    private let state = Locked(State())
+
+    private struct State: Sendable {
+        /// The service of each scoped provider got in this scope, by the provider's source.
+        var cells: [ObjectIdentifier: any ScopeCell] = [:]
+        /// The made services that close, in the order their makings ended.
+        var closable: [MadeClosable] = []
+        /// The makings running in this scope now.
+        var makingsInProgress = 0
+        /// What `close()` awaits while makings run after it began.
+        var makingsEnded: CheckedContinuation<Void, Never>?
+        var isClosed = false
+    }
+
+    /// A made service to close when the scope ends.
+    private struct MadeClosable: Sendable {
+        let service: any ClosableService
+        let type: Any.Type
+    }
+
+    /// A scope named `label` (for messages), with nothing made yet.
+    ///
+    /// ```swift
+    /// let scope = ServiceScope(label: "request 42")
+    /// ```
+    public init(label: String = "") {
+        self.label = label
+    }
+
+    /// The scope the current task or thread runs in, if any.
+    public static var current: ServiceScope? { bound }
+
+    @TaskLocal static var bound: ServiceScope?
+
+    /// Whether ``close(timeout:)`` began: the scope makes and hands out nothing any more.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// "scope" and the label, as messages name it.
+    public var description: String { label.isEmpty ? "a scope" : "the scope \"\(label)\"" }
+
+    /// Runs `body` with this scope current, on this thread, and returns what it returns.
+    ///
+    /// ```swift
+    /// let scope = ServiceScope(label: "job")
+    /// let log = try scope.run { try requestLog.getService() }
+    /// ```
+    public func run<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        try Self.$bound.withValue(self) { Result(catching: body) }.get()
+    }
+
+    /// Runs `body` with this scope current, in the current task and the child tasks it starts,
+    /// and returns what it returns.
+    ///
+    /// ```swift
+    /// let answer = try await scope.run { try await answerService.getService().answer() }
+    /// ```
+    public nonisolated(nonsending) func run<R, E: Error>(
+        _ body: nonisolated(nonsending) () async throws(E) -> R
+    ) async throws(E) -> R {
+        let result: Result<R, E> = await Self.$bound.withValue(self) {
+            do throws(E) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The cell of `source`'s service in this scope, made on the first get.
+    ///
+    /// - Throws: the `scopeClosed` error once the scope is closed.
+    func cell<Cell: ScopeCell>(
+        for source: AnyObject,
+        service: Any.Type,
+        _ make: () -> Cell
+    ) throws(ServiceObtainError) -> Cell {
+        let key = ObjectIdentifier(source)
+        let cell: Cell? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            if let cell = state.cells[key] {
+                // The key is the source's identity, and the cell keeps the source alive: a cell
+                // under this key is of the same source, so of the same type.
+                return unsafeDowncast(cell, to: Cell.self)
+            }
+            let cell = make()
+            state.cells[key] = cell
+            return cell
+        }
+        guard let cell else { throw closedError(service) }
+        return cell
+    }
+
+    /// Counts a making that begins in this scope; `false`, counting nothing, once it is closed.
+    func beginMaking() -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.makingsInProgress += 1
+            return true
+        }
+    }
+
+    /// Ends a making that `beginMaking()` counted; `service` is what it made, if it succeeded.
+    /// A made service that closes joins the ones this scope closes, also when the scope began
+    /// closing meanwhile: `close()` waits for the makings in progress.
+    func endMaking<Service>(_ service: Service?) {
+        let closable = service.flatMap { $0 as? any ClosableService }
+        let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let closable {
+                state.closable.append(MadeClosable(service: closable, type: Service.self))
+            }
+            state.makingsInProgress -= 1
+            guard state.makingsInProgress == 0 else { return nil }
+            return state.makingsEnded.take()
+        }
+        ended?.resume()
+    }
+
+    /// The error of a get in this scope once it is closed.
+    func closedError(_ service: Any.Type) -> ServiceObtainError {
+        ServiceObtainError(service: service, error: ServiceFactoryError.scopeClosed(service: service, scope: description))
+    }
+
+    /// Closes the scope: it stops making and handing out services at once, waits for the
+    /// makings in progress, then awaits `close()` of each service it made that is a
+    /// ``ClosableService``, in reverse order of the end of their makings (a service whose making
+    /// ended after those of the services it needs is closed before them), each once.
+    ///
+    /// ```swift
+    /// let report = await scope.close(timeout: .seconds(5))
+    /// if !report.isClean { print(report) }
+    /// ```
+    ///
+    /// A close that throws, or runs past `timeout`, is in the report, and the next one still
+    /// closes. A second call closes nothing. Afterwards the scope holds none of its services.
+    ///
+    /// - Parameter timeout: the time each service's `close()` may take, and the time the
+    ///   makings in progress may take to end.
+    public func close(timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
+        let isFirst = state.withLock { state in
+            defer { state.isClosed = true }
+            return !state.isClosed
+        }
+        guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
+        var failures: [ServiceCloseReport.Failure] = []
+        if let error = await ServiceCloseReport.awaitWithin(timeout, makingsToEnd) {
+            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
+        }
+        let (closable, cells) = state.withLock { state in
+            defer { (state.closable, state.cells) = ([], [:]) }
+            return (state.closable, state.cells)
+        }
+        withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
+        var report = await ServiceCloseReport.close(
+            closable.reversed().map { (service: $0.service, type: $0.type, path: String?.none) },
+            timeout: timeout
+        )
+        report.failures.insert(contentsOf: failures, at: 0)
+        return report
+    }
+
+    /// Returns once no making runs in this scope (which is closed: none begins any more).
+    private nonisolated(nonsending) func makingsToEnd() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                guard state.makingsInProgress > 0 else { return true }
+                state.makingsEnded = continuation
+                return false
+            }
+            if now {
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// Runs `body` in a new scope, then closes the scope, also when `body` throws, and returns
+/// what `body` returned.
+///
+/// ```swift
+/// let response = try await withServiceScope(label: request.id) {
+///     try await RequestHandler(log: requestLog.getService()).respond(to: request)
+/// }
+/// ```
+///
+/// Services whose `close()` fails or runs past the scope's time limit (10 seconds each) are
+/// reported to the registered ``ProvidersLogger``s (`serviceScopeCloseFailure`). Close the
+/// scope yourself, with `run(_:)` and ``ServiceScope/close(timeout:)``,
+/// to read the report or to choose the time limit.
+public nonisolated(nonsending) func withServiceScope<R, E: Error>(
+    label: String = "",
+    _ body: nonisolated(nonsending) () async throws(E) -> R
+) async throws(E) -> R {
+    let scope = ServiceScope(label: label)
+    let result: Result<R, E>
+    do throws(E) {
+        result = .success(try await scope.run(body))
+    } catch {
+        result = .failure(error)
+    }
+    let report = await scope.close()
+    if !report.isClean {
+        LogRecorder.recorder.scopeCloseFailure(scope: scope, report: report)
+    }
+    return try result.get()
+}
+
+/// The state one scope keeps for one scoped provider: `ScopedSource` and `AsyncScopedSource`
+/// each have theirs.
+protocol ScopeCell: AnyObject, Sendable {}

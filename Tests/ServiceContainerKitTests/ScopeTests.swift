@@ -1,0 +1,492 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ServiceContainerKit
+import TestSupport
+
+private final class RequestLog: Sendable {
+    let number: Int
+    init(number: Int = 0) { self.number = number }
+}
+
+private final class RequestUser: Sendable {
+    let log: RequestLog
+    init(log: RequestLog) { self.log = log }
+}
+
+private final class Cache: Sendable {}
+private final class ScopePool: Sendable {}
+
+/// The closes of a test, in the order they ran.
+private final class CloseJournal: Sendable {
+    private let entries = Mutex<[String]>([])
+    func add(_ name: String) { entries.withLock { $0.append(name) } }
+    var closed: [String] { entries.withLock { $0 } }
+}
+
+/// A service that writes its name to a journal when it closes, and may fail or hang there.
+private final class Closing: ClosableService {
+    enum Behaviour: Sendable { case closes, fails, hangs }
+
+    let name: String
+    let journal: CloseJournal
+    let behaviour: Behaviour
+
+    init(_ name: String, _ journal: CloseJournal, _ behaviour: Behaviour = .closes) {
+        self.name = name
+        self.journal = journal
+        self.behaviour = behaviour
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "\(name) could not close" }
+    }
+
+    func close() async throws {
+        journal.add(name)
+        switch behaviour {
+        case .closes: return
+        case .fails: throw Failure(name: name)
+        case .hangs: try await Task.sleep(for: .seconds(3_600))
+        }
+    }
+}
+
+private struct ClosingA: Sendable {}
+
+private func name(_ type: Any.Type) -> String { String(reflecting: type) }
+
+@Suite("Scoped services")
+struct ScopeTests {
+    // MARK: One per scope
+
+    @Test("One instance per scope, another in the next scope")
+    func onePerScope() throws {
+        let counter = Counter()
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let first = ServiceScope(label: "first")
+        let second = ServiceScope(label: "second")
+        let a = try first.run { try provider.getService() }
+        let b = try first.run { try provider.getService() }
+        let c = try second.run { try provider.getService() }
+        #expect(a === b)
+        #expect(a !== c)
+        #expect(counter.count == 2)
+    }
+
+    @Test("50 scopes on threads at once, 20 concurrent gets in each: 50 makings")
+    func concurrentScopesOnThreads() throws {
+        let counter = Counter()
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) {
+            Thread.sleep(forTimeInterval: 0.001)
+            return RequestLog(number: counter.increment())
+        }
+        let distinct = try withTimeLimit(seconds: 30) {
+            let perScope = Mutex<[Int: Set<ObjectIdentifier>]>([:])
+            DispatchQueue.concurrentPerform(iterations: 50) { scopeIndex in
+                let scope = ServiceScope(label: "scope \(scopeIndex)")
+                DispatchQueue.concurrentPerform(iterations: 20) { _ in
+                    let log = scope.run { try? provider.getService() }
+                    _ = perScope.withLock { $0[scopeIndex, default: []].insert(ObjectIdentifier(log!)) }
+                }
+            }
+            return perScope.withLock { $0.values.map(\.count) }
+        }
+        #expect(distinct == Array(repeating: 1, count: 50))
+        #expect(counter.count == 50)
+    }
+
+    @Test("50 scopes in tasks at once, 20 concurrent async gets in each: 50 makings")
+    func concurrentScopesInTasks() async throws {
+        let counter = Counter()
+        let provider = ServiceAsyncProvider<RequestLog>(mode: .scoped) {
+            try await Task.sleep(for: .milliseconds(1))
+            return RequestLog(number: counter.increment())
+        }
+        let distinct = try await withAsyncTimeLimit(seconds: 30) {
+            await withTaskGroup(of: Int.self) { scopes in
+                for index in 0..<50 {
+                    scopes.addTask {
+                        await withServiceScope(label: "scope \(index)") {
+                            await withTaskGroup(of: ObjectIdentifier?.self) { gets in
+                                for _ in 0..<20 {
+                                    gets.addTask { (try? await provider.getService()).map(ObjectIdentifier.init) }
+                                }
+                                var seen: Set<ObjectIdentifier?> = []
+                                for await log in gets { seen.insert(log) }
+                                return seen.contains(nil) ? -1 : seen.count
+                            }
+                        }
+                    }
+                }
+                var counts: [Int] = []
+                for await count in scopes { counts.append(count) }
+                return counts
+            }
+        }
+        #expect(distinct == Array(repeating: 1, count: 50))
+        #expect(counter.count == 50)
+    }
+
+    @Test("A scoped service gets singletons and other scoped services of the same scope")
+    func scopedDependencies() throws {
+        let pool = ServiceProvider<ScopePool>(mode: .lazy) { ScopePool() }
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { _ = try pool.getService(); return RequestLog() }
+        let user = ServiceProvider<RequestUser>(mode: .scoped) { RequestUser(log: try log.getService()) }
+        let scope = ServiceScope()
+        let (got, direct) = try scope.run { (try user.getService(), try log.getService()) }
+        #expect(got.log === direct)
+    }
+
+    @Test("A cycle among scoped services fails with dependencyCycle", arguments: [false, true])
+    func scopedCycle(isAsync: Bool) async throws {
+        final class Wiring: @unchecked Sendable {
+            // Set once, before any get.
+            var log: ServiceProvider<RequestLog>!
+            var asyncLog: ServiceAsyncProvider<RequestLog>!
+        }
+        let wiring = Wiring()
+        let user = ServiceProvider<RequestUser>(mode: .scoped) { RequestUser(log: try wiring.log.getService()) }
+        wiring.log = ServiceProvider<RequestLog>(mode: .scoped) { _ = try user.getService(); return RequestLog() }
+        let asyncUser = ServiceAsyncProvider<RequestUser>(mode: .scoped) {
+            RequestUser(log: try await wiring.asyncLog.getService())
+        }
+        wiring.asyncLog = ServiceAsyncProvider<RequestLog>(mode: .scoped) {
+            _ = try await asyncUser.getService()
+            return RequestLog()
+        }
+        let result = try await withAsyncTimeLimit {
+            await withServiceScope {
+                isAsync ? await asyncUser.getServiceAsResult() : user.getServiceAsResult()
+            }
+        }
+        let error = try #require(result.failure)
+        #expect(error.isDependencyCycle)
+        #expect(error.pathServices.map(name) == [name(RequestUser.self), name(RequestLog.self), name(RequestUser.self)])
+    }
+
+    // MARK: Which scope
+
+    @Test("Child tasks see the scope; detached tasks and other threads do not")
+    func whichScope() async throws {
+        let provider = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let scope = ServiceScope(label: "request")
+        try await scope.run {
+            #expect(ServiceScope.current === scope)
+            let own = try await provider.getService()
+            async let child = provider.getService()
+            #expect(try await child === own)
+            let fromGroup = try await withThrowingTaskGroup(of: RequestLog.self) { group in
+                group.addTask { try await provider.getService() }
+                return try await group.next()!
+            }
+            #expect(fromGroup === own)
+            #expect(try await Task { try await provider.getService() }.value === own)
+            let detached = await Task.detached { await provider.getServiceAsResult() }.value
+            #expect(detached.failure?.errorDescription == Self.noScopeMessage(RequestLog.self))
+            let onThread = try withTimeLimit { ServiceScope.current == nil }
+            #expect(onThread)
+        }
+        #expect(ServiceScope.current == nil)
+    }
+
+    @Test("scope.run makes the scope current on any thread")
+    func runOnAThread() throws {
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let scope = ServiceScope()
+        let own = try scope.run { try provider.getService() }
+        let fromThread = try withTimeLimit { try scope.run { try provider.getService() } }
+        #expect(fromThread === own)
+        let outside = try withTimeLimit { provider.getServiceAsResult().failure?.errorDescription }
+        #expect(outside == Self.noScopeMessage(RequestLog.self))
+    }
+
+    // MARK: Errors
+
+    static func noScopeMessage(_ service: Any.Type) -> String {
+        "Failed to obtain service \(name(service)) with error: \(name(service)) is a scoped service and no scope is "
+            + "current: get it inside withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
+    }
+
+    @Test("With no current scope a scoped get fails, naming the service, and runs no factory")
+    func noScope() async {
+        let counter = Counter()
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let asyncProvider = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        for error in [provider.getServiceAsResult().failure, await asyncProvider.getServiceAsResult().failure] {
+            #expect(error?.description == Self.noScopeMessage(RequestLog.self))
+            guard case .scopeRequired(let service)? = error?.error as? ServiceFactoryError else {
+                Issue.record("not scopeRequired: \(String(describing: error))")
+                continue
+            }
+            #expect(name(service) == name(RequestLog.self))
+        }
+        #expect(counter.count == 0)
+    }
+
+    @Test("In a closed scope a scoped get fails, naming the scope and the service, and runs no factory")
+    func closedScope() async {
+        let counter = Counter()
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let asyncProvider = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let scope = ServiceScope(label: "request 7")
+        let made = scope.run { provider.getServiceAsOptional() }
+        #expect(made != nil)
+        #expect(!scope.isClosed)
+        let report = await scope.close()
+        #expect(report.isClean)
+        #expect(scope.isClosed)
+        let expected = "Failed to obtain service \(name(RequestLog.self)) with error: the scope \"request 7\" is closed: "
+            + "\(name(RequestLog.self)), a scoped service, is no longer made or handed out in it"
+        #expect(scope.run { provider.getServiceAsResult() }.failure?.description == expected)
+        #expect(await scope.run { await asyncProvider.getServiceAsResult() }.failure?.description == expected)
+        #expect(counter.count == 1)
+    }
+
+    @Test("A main-actor provider in scoped mode fails its gets with a clear error")
+    @MainActor func mainActorScoped() {
+        let provider = ServiceMainActorProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let error = ServiceScope().run { provider.getServiceAsResult().failure }
+        #expect(
+            error?.description
+                == "Failed to obtain service \(name(RequestLog.self)) with error: \(name(RequestLog.self)) cannot be scoped "
+                + "on the main actor: ServiceMainActorProvider has no scoped mode; use a ServiceProvider or a "
+                + "ServiceAsyncProvider for scoped services"
+        )
+    }
+
+    // MARK: Captive dependencies
+
+    static func captiveMessage(_ singleton: Any.Type, _ kind: String) -> String {
+        "Failed to obtain service \(name(singleton)): its dependency \(name(RequestLog.self)) failed with error: "
+            + "\(name(singleton)) is \(kind) and cannot keep \(name(RequestLog.self)), a scoped service: make "
+            + "\(name(singleton)) scoped or many, or get \(name(RequestLog.self)) where each scope uses it. "
+            + "Path: \(name(singleton)) -> \(name(RequestLog.self))"
+    }
+
+    enum Keeper: String, CaseIterable, Sendable { case atOne, lazy, weak, session, locator }
+
+    @Test("A singleton whose making gets a scoped service fails, in a scope or not, every time", arguments: Keeper.allCases)
+    func captive(keeper: Keeper) throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let make: @Sendable () throws -> Cache = {
+            _ = try log.getService()
+            return Cache()
+        }
+        let cache: ServiceProvider<Cache>
+        let kind: String
+        switch keeper {
+        case .atOne:
+            cache = ServiceScope().run { ServiceProvider(mode: .atOne, factory: make) }
+            kind = "an atOne singleton"
+        case .lazy, .locator:
+            cache = ServiceProvider(mode: .lazy, factory: make)
+            kind = "a lazy singleton"
+        case .weak:
+            cache = ServiceProvider(mode: .weak, factory: make)
+            kind = "a weak singleton"
+        case .session:
+            struct Factory: ServiceSessionFactory {
+                let make: @Sendable () throws -> Cache
+                let mode: ServiceSessionFactoryMode = .lazy
+                func makeService(session: ServiceVoidSession) throws -> Cache { try make() }
+            }
+            cache = Factory(make: make).serviceProvider(mediator: ServiceVoidSessionMediator())
+            kind = "a session singleton"
+        }
+        let expected = Self.captiveMessage(Cache.self, kind)
+        let scope = ServiceScope()
+        for _ in 0..<2 {
+            #expect(cache.getServiceAsResult().failure?.description == expected)
+            #expect(scope.run { cache.getServiceAsResult() }.failure?.description == expected)
+        }
+        let error = try #require(cache.getServiceAsResult().failure)
+        guard case .captiveDependency(let singleton, let singletonKind, let scoped)? = error.error as? ServiceFactoryError
+        else {
+            Issue.record("not a captive dependency: \(error)")
+            return
+        }
+        #expect([name(singleton), name(scoped), singletonKind] == [name(Cache.self), name(RequestLog.self), kind])
+        #expect(counter.count == 0)
+    }
+
+    @Test("A many service made by a singleton is caught too; a many service alone may use the scope's service")
+    func throughMany() throws {
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let user = ServiceProvider<RequestUser>(mode: .many) { RequestUser(log: try log.getService()) }
+        let cache = ServiceProvider<Cache>(mode: .lazy) { _ = try user.getService(); return Cache() }
+        let scope = ServiceScope()
+        let (first, second, own) = try scope.run { (try user.getService(), try user.getService(), try log.getService()) }
+        #expect(first !== second && first.log === own && second.log === own)
+        let error = scope.run { cache.getServiceAsResult().failure }
+        guard case .captiveDependency(let singleton, _, let scoped)? = error?.error as? ServiceFactoryError else {
+            Issue.record("not a captive dependency: \(String(describing: error))")
+            return
+        }
+        #expect([name(singleton), name(scoped)] == [name(Cache.self), name(RequestLog.self)])
+        #expect(error?.pathServices.map(name) == [Cache.self, RequestUser.self, RequestLog.self].map(name))
+    }
+
+    @Test("Async singletons that get a scoped service fail the same way", arguments: [ServiceFactoryMode.lazy, .weak, .atOne])
+    func asyncCaptive(mode: ServiceFactoryMode) async throws {
+        let log = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let syncLog = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let fromAsync = ServiceAsyncProvider<Cache>(mode: mode) { _ = try await log.getService(); return Cache() }
+        let fromSync = ServiceAsyncProvider<Cache>(mode: mode) { _ = try syncLog.getService(); return Cache() }
+        let kind = mode == .atOne ? "an atOne singleton" : "a \(mode) singleton"
+        try await withAsyncTimeLimit {
+            try await withServiceScope {
+                for provider in [fromAsync, fromSync] {
+                    let error = try #require(await provider.getServiceAsResult().failure)
+                    #expect(error.description == Self.captiveMessage(Cache.self, kind))
+                }
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    @Test("Closing awaits each closable service once, in reverse order of the end of their makings")
+    func closeOrder() async {
+        let journal = CloseJournal()
+        let pool = ServiceProvider<Closing>(mode: .scoped) { Closing("pool", journal) }
+        let repository = ServiceProvider<Closing>(mode: .scoped) {
+            _ = try pool.getService()
+            return Closing("repository", journal)
+        }
+        let plain = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let cache = ServiceAsyncProvider<Closing>(mode: .scoped) { Closing("cache", journal) }
+        let scope = ServiceScope()
+        scope.run {
+            _ = repository.getServiceAsOptional()  // the pool's making ends first
+            _ = plain.getServiceAsOptional()
+            _ = pool.getServiceAsOptional()
+        }
+        _ = await scope.run { await cache.getServiceAsOptional() }
+        let report = await scope.close()
+        #expect(journal.closed == ["cache", "repository", "pool"])
+        #expect(report.isClean && report.closedCount == 3)
+        #expect(report.description == "closed 3 services, 0 failed")
+        #expect(await scope.close().closedCount == 0)
+        #expect(journal.closed == ["cache", "repository", "pool"])
+    }
+
+    @Test("A close that throws or runs past its time is reported; the others still close")
+    func closeFailures() async throws {
+        let journal = CloseJournal()
+        let first = ServiceProvider<Closing>(mode: .scoped) { Closing("first", journal) }
+        let failing = ServiceProvider<Closing>(mode: .scoped) { Closing("failing", journal, .fails) }
+        let hanging = ServiceProvider<Closing>(mode: .scoped) { Closing("hanging", journal, .hangs) }
+        let last = ServiceProvider<Closing>(mode: .scoped) { Closing("last", journal) }
+        let scope = ServiceScope()
+        scope.run {
+            for provider in [first, failing, hanging, last] { _ = provider.getServiceAsOptional() }
+        }
+        let start = ContinuousClock.now
+        let report = try await withAsyncTimeLimit { await scope.close(timeout: .milliseconds(200)) }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(journal.closed == ["last", "hanging", "failing", "first"])
+        #expect(!report.isClean && report.closedCount == 4)
+        #expect(report.failures.map(\.path) == [nil, nil])
+        #expect(report.failures.map { name($0.service) } == [name(Closing.self), name(Closing.self)])
+        #expect((report.failures.first?.error as? ServiceCloseTimeoutError)?.timeout == .milliseconds(200))
+        #expect(
+            report.description == """
+                closed 4 services, 2 failed
+                - \(name(Closing.self)): did not finish within 0.2 seconds
+                - \(name(Closing.self)): failing could not close
+                """
+        )
+    }
+
+    @Test("Closing waits for a making in progress and closes what it made")
+    func closeWaitsForMakings() async throws {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let slow = ServiceProvider<Closing>(mode: .scoped) {
+            started.signal()
+            release.wait()
+            return Closing("slow", journal)
+        }
+        let scope = ServiceScope()
+        let got = Mutex<Bool>(false)
+        let thread = Thread {
+            let made = scope.run { slow.getServiceAsOptional() }
+            got.withLock { $0 = made != nil }
+        }
+        thread.start()
+        try waitWithTimeLimit(started)
+        let closing = Task { await scope.close() }
+        while !scope.isClosed { await Task.yield() }
+        release.signal()
+        let report = try await withAsyncTimeLimit { await closing.value }
+        #expect(report.closedCount == 1 && journal.closed == ["slow"])
+        #expect(got.withLock { $0 })
+    }
+
+    @Test("A closed and released scope leaves none of its services alive")
+    func nothingLeftAlive() async {
+        let made = Mutex<[WeakBox]>([])
+        let journal = CloseJournal()
+        let plain = ServiceProvider<RequestLog>(mode: .scoped) {
+            let log = RequestLog()
+            made.withLock { $0.append(WeakBox(log)) }
+            return log
+        }
+        let closing = ServiceProvider<Closing>(mode: .scoped) {
+            let service = Closing("closing", journal)
+            made.withLock { $0.append(WeakBox(service)) }
+            return service
+        }
+        var scope: ServiceScope? = ServiceScope()
+        scope!.run {
+            _ = plain.getServiceAsOptional()
+            _ = closing.getServiceAsOptional()
+        }
+        _ = await scope!.close()
+        #expect(made.withLock { $0.allSatisfy { $0.object == nil } })
+        scope = nil
+        #expect(made.withLock { $0.count } == 2)
+        #expect(journal.closed == ["closing"])
+    }
+
+    @Test("withServiceScope returns the body's value, closes the scope when it throws, and logs close failures")
+    func withServiceScopeCloses() async throws {
+        final class Listener: ProvidersLogger {
+            let reports = Mutex<[String]>([])
+            func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
+                guard scope.label == "logged scope" else { return }
+                reports.withLock { $0.append(report.description) }
+            }
+        }
+        let journal = CloseJournal()
+        let closing = ServiceProvider<Closing>(mode: .scoped) { Closing("fine", journal) }
+        let failing = ServiceProvider<Closing>(mode: .scoped) { Closing("failing", journal, .fails) }
+        let value = try await withServiceScope { try closing.getService().name }
+        #expect(value == "fine")
+        #expect(journal.closed == ["fine"])
+        await #expect(throws: TestError(code: 3)) {
+            try await withServiceScope {
+                _ = try closing.getService()
+                throw TestError(code: 3)
+            }
+        }
+        #expect(journal.closed == ["fine", "fine"])
+        let listener = Listener()
+        listener.register()
+        defer { listener.unregister() }
+        await withServiceScope(label: "logged scope") { _ = failing.getServiceAsOptional() }
+        #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): failing could not close"])
+    }
+}
+
+/// A weak reference, to see that an object died.
+private final class WeakBox: @unchecked Sendable {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}
