@@ -97,6 +97,7 @@ let catalogOfGuide: [String: String] = [
     "core": "ServiceContainerKit",
     "concurrency": "ServiceContainerKit",
     "diagnostics": "ServiceContainerKit",
+    "server": "ServiceContainerKit",
     "migration": "ServiceContainerKit",
     "benchmarks": "ServiceContainerKit",
     "injects": "ServiceInjects",

@@ -61,6 +61,7 @@ struct DocCCatalogTests {
         #expect(contents == [
             "ServiceContainerKit": [
                 "benchmarks.md", "concurrency.md", "core.md", "diagnostics-graph.svg", "diagnostics.md", "migration.md",
+                "server.md",
             ],
             "ServiceInjects": ["injects.md"],
             "ServiceInjectsTesting": ["testing.md"],

@@ -16,6 +16,12 @@
 /// cannot be made without params, and so are async and main-actor providers, which a
 /// synchronous validation cannot get.
 ///
+/// Scoped providers are made in a ``ServiceScope`` of the validation's own. Their `close()` is
+/// not awaited by the validation, which is synchronous: a detached task closes that scope once
+/// the validation is over, and reports close failures to the ``ProvidersLogger``s. A singleton
+/// whose making gets a scoped service is a failure at the singleton's path (a captive
+/// dependency).
+///
 /// Validate at start-up or in a test, not on a hot path: it makes every service.
 public enum ServiceValidator {
     /// Makes every provider of `container` once and reports the outcome.
@@ -81,10 +87,20 @@ public enum ServiceValidator {
         // Made last to first: a container usually lists a provider after those it depends on,
         // which its making then makes (or reads) itself, so that the graph shows them. The
         // outcomes are reported first to last.
+        // Scoped providers are made in a scope of the validation's own, closed afterwards.
         var errors: [Int: ServiceObtainError] = [:]
-        for (index, entry) in walk.found.enumerated().reversed() {
-            if case .provider(let provider) = entry.found, let error = provider.validationGet() {
-                errors[index] = error
+        let scope = ServiceScope(label: "validation of \(type(of: container))")
+        scope.run {
+            for (index, entry) in walk.found.enumerated().reversed() {
+                if case .provider(let provider) = entry.found, let error = provider.validationGet() {
+                    errors[index] = error
+                }
+            }
+        }
+        Task.detached {
+            let report = await scope.close()
+            if !report.isClean {
+                LogRecorder.recorder.scopeCloseFailure(scope: scope, report: report)
             }
         }
         var made: [String] = []

@@ -289,6 +289,7 @@ final class ScopedCell<Service>: ScopeCell {
         }
         return try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
+            node: ObjectIdentifier(source),
             keeper: nil,
             step: { making in
                 inProgress.withLock { current -> MakingStep<Service, Void> in
@@ -476,16 +477,19 @@ enum SingletonMaking {
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
     ///
     /// `keeper` names the singleton this making makes, for the captive-dependency check; `nil`
-    /// for the making of a scoped service.
+    /// for the making of a scoped service, whose making is recorded under `node`, its source's
+    /// identity (the same in every scope).
     @inlinable
     static func obtain<Service, Input>(
         id: ObjectIdentifier,
+        node: ObjectIdentifier? = nil,
         keeper: SingletonKeeper.Kind?,
         step: (Making) -> MakingStep<Service, Input>,
         make: (Input) -> Result<Service, ServiceObtainError>,
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
-        try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
+        try ThreadContext.withEntered(id, service: Service.self, node: node, isCellOfNode: node != nil) {
+            () throws(ServiceObtainError) -> Service in
             while true {
                 let making = Making()
                 let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
