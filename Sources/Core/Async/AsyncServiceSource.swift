@@ -280,8 +280,9 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
         if let service = cell.value {
             return service
         }
+        // Tracked under the source's identity, as `ScopedCell` does.
         return try await AsyncMaking.obtain(
-            id: ObjectIdentifier(self),
+            id: ObjectIdentifier(source),
             keeper: nil,
             step: { isCancelled in
                 making.withLock { current in

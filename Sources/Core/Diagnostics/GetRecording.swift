@@ -115,19 +115,18 @@ enum GetRecording {
         }
     }
 
-    /// Records a making of `node` that `ThreadContext.withEntered` runs, which runs the making of
-    /// `id` when it is given and not `node` (a converted provider's node runs its params
-    /// provider's): out of line, so that the making paths, which inline `withEntered`, grow by a
-    /// call only.
+    /// Records a making of `node` (`id` unless given) that `ThreadContext.withEntered` runs:
+    /// out of line, so that the making paths, which inline `withEntered`, grow by a call only.
     @usableFromInline @inline(never)
     static func recordMaking<Value>(
-        _ id: ObjectIdentifier?,
-        node: ObjectIdentifier,
+        _ id: ObjectIdentifier,
+        node: ObjectIdentifier?,
         service: Any.Type,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        let running = id.flatMap { $0 == node ? nil : $0 }
-        return try record(node: node, service: service, isMaking: true, running: running, body)
+        // A node of its own that is not `id` (a converted provider's) runs the making of `id`.
+        let running = node.flatMap { $0 == id ? nil : id }
+        return try record(node: node ?? id, service: service, isMaking: true, running: running, body)
     }
 
     /// Records a dependency cycle: the innermost get of another provider asked for `node`, which

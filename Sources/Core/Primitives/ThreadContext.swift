@@ -91,8 +91,7 @@ package struct ThreadContext {
 
     /// Runs `body` with `id` marked as being obtained on this thread. While a validation or a
     /// graph recorder runs, `body` is recorded as a making of `node` (`id` unless given), which
-    /// runs the making of `id` when the two differ, unless `id` is only the cell `node` makes
-    /// its service in (`isCellOfNode`: a scope's cell of a scoped provider).
+    /// runs the making of `id` when the two differ.
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
@@ -101,7 +100,6 @@ package struct ThreadContext {
         _ id: ObjectIdentifier,
         service: Service.Type,
         node: ObjectIdentifier? = nil,
-        isCellOfNode: Bool = false,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         let context = current
@@ -111,7 +109,7 @@ package struct ThreadContext {
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
         if GetRecording.isOn {
-            return try GetRecording.recordMaking(isCellOfNode ? nil : id, node: node ?? id, service: Service.self, body)
+            return try GetRecording.recordMaking(id, node: node, service: Service.self, body)
         }
         return try body()
     }

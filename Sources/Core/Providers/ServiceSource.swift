@@ -287,9 +287,11 @@ final class ScopedCell<Service>: ScopeCell {
         if let service = cell.value {
             return service
         }
+        // Marked on the thread and recorded under the source's identity, the same in every scope:
+        // a making of this scoped service that got it again, even in another scope, fails as a
+        // cycle.
         return try SingletonMaking.obtain(
-            id: ObjectIdentifier(self),
-            node: ObjectIdentifier(source),
+            id: ObjectIdentifier(source),
             keeper: nil,
             step: { making in
                 inProgress.withLock { current -> MakingStep<Service, Void> in
@@ -477,19 +479,16 @@ enum SingletonMaking {
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
     ///
     /// `keeper` names the singleton this making makes, for the captive-dependency check; `nil`
-    /// for the making of a scoped service, whose making is recorded under `node`, its source's
-    /// identity (the same in every scope).
+    /// for the making of a scoped service.
     @inlinable
     static func obtain<Service, Input>(
         id: ObjectIdentifier,
-        node: ObjectIdentifier? = nil,
         keeper: SingletonKeeper.Kind?,
         step: (Making) -> MakingStep<Service, Input>,
         make: (Input) -> Result<Service, ServiceObtainError>,
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
-        try ThreadContext.withEntered(id, service: Service.self, node: node, isCellOfNode: node != nil) {
-            () throws(ServiceObtainError) -> Service in
+        try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
                 let making = Making()
                 let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
