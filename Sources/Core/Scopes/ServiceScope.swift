@@ -37,6 +37,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// What `close()` awaits while makings run after it began.
         var makingsEnded: CheckedContinuation<Void, Never>?
         var isClosed = false
+        /// Whether `close()` took the services to close: a making that ends later keeps its
+        /// service out of the scope.
+        var isEmptied = false
     }
 
     /// A made service to close when the scope ends.
@@ -133,7 +136,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     func endMaking<Service>(_ service: Service?) {
         let closable = service.flatMap { $0 as? any ClosableService }
         let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let closable {
+            if let closable, !state.isEmptied {
                 state.closable.append(MadeClosable(service: closable, type: Service.self))
             }
             state.makingsInProgress -= 1
@@ -159,7 +162,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// ```
     ///
     /// A close that throws, or runs past `timeout`, is in the report, and the next one still
-    /// closes. A second call closes nothing. Afterwards the scope holds none of its services.
+    /// closes. Makings still running after `timeout` are reported as a failure of the scope
+    /// (whose type is `ServiceScope`), and the services they make are left to their getters,
+    /// not closed. A second call closes nothing. Afterwards the scope holds none of its
+    /// services.
     ///
     /// - Parameter timeout: the time each service's `close()` may take, and the time the
     ///   makings in progress may take to end.
@@ -174,7 +180,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         let (closable, cells) = state.withLock { state in
-            defer { (state.closable, state.cells) = ([], [:]) }
+            defer { (state.closable, state.cells, state.isEmptied) = ([], [:], true) }
             return (state.closable, state.cells)
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
