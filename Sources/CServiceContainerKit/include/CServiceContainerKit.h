@@ -8,9 +8,15 @@
 // A Swift global of another module is reached through a call to its addressor, which made the
 // get of a made singleton 12 instructions longer (core/atOne get, under callgrind); this is one
 // load. Its only users are the two functions below, both relaxed atomics: the count says whether
-// to record, and orders nothing else.
+// to record (or, with `SCK_SHUTDOWN_HAPPENED`, to look for shut-down providers), and orders
+// nothing else.
 
 extern long sck_recording_users;
+
+/// Added once to the count, for good, when a container is first shut down (`ServiceShutdown`):
+/// from then on every get takes its slow path, which also refuses the gets of shut-down
+/// providers. The count of validations and recorders is the number below it.
+#define SCK_SHUTDOWN_HAPPENED (1L << 40)
 
 /// The number of validations and recorders running (relaxed).
 static inline long sck_recording_users_load(void) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where an async provider gets a service it does not hold ready, and how each kind keeps and
 /// makes it: this file holds every kind's state and making, dispatched by one `switch` in
 /// `get()`. `ServiceAsyncProvider.getService()` reads a ready service itself (an instance, or a
@@ -70,6 +72,8 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
 final class AsyncAtOneSource<Service: Sendable>: Sendable {
     let cell = OnceCell<Service>()
     private let making = AsyncMaking<Service>()
+    /// When the making ended (`MakingClock`), stored before the service is published.
+    let madeAt = Atomic<UInt64>(0)
 
     init(factory: @escaping @Sendable () async throws -> Service) {
         making.start(
@@ -77,8 +81,9 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
             in: TaskContext.current,
             keeper: .atOne,
             make: { await ServiceMaking.asyncResult(Service.self, factory) },
-            finish: { [cell] outcome in
+            finish: { [self] outcome in
                 if case .success(let service) = outcome {
+                    madeAt.store(MakingClock.tick(), ordering: .relaxed)
                     cell.publish(service)
                 }
             }
@@ -114,10 +119,17 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         var factory: (@Sendable () async throws -> Service)?
         /// The making in progress.
         var making: AsyncMaking<Service>?
+        /// When the making of the service ended (`MakingClock`), once it is made.
+        var madeAt: UInt64 = 0
     }
 
     init(factory: @escaping @Sendable () async throws -> Service) {
         state = Locked(State(factory: factory))
+    }
+
+    /// The service, if it is made, and when its making ended.
+    var made: (service: Service, madeAt: UInt64)? {
+        state.withLock { state in cell.value.map { ($0, state.madeAt) } }
     }
 
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
@@ -142,6 +154,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
                     state.making = nil
                     guard case .success(let service) = outcome else { return nil }
                     cell.publish(service)
+                    state.madeAt = MakingClock.tick()
                     return state.factory.take()
                 }
                 withExtendedLifetime(released) {}  // the factory's captures go after the lock
@@ -165,6 +178,11 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
 final class AsyncWeakSource<Service: Sendable>: Sendable {
     private let factory: @Sendable () async throws -> Service
     private let state = Locked(State())
+
+    /// The service last made, if it is alive and closes.
+    var madeClosable: MadeService? {
+        state.withLock { $0.held }?.madeClosable()
+    }
 
     private struct State {
         /// The service last made, held weakly.
@@ -195,7 +213,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
                 let replaced = state.withLock { state -> ServiceHolder<Service>? in
                     state.making = nil
                     guard case .success(let service) = outcome else { return nil }
-                    defer { state.held = ServiceHolder(service, weakly: true) }
+                    defer { state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick()) }
                     return state.held
                 }
                 withExtendedLifetime(replaced) {}  // released after the lock
@@ -228,6 +246,9 @@ final class AsyncManySource<Service: Sendable>: Sendable {
         id: ObjectIdentifier,
         _ factory: () async throws -> Service
     ) async -> Result<Service, ServiceObtainError> {
+        if GetRecording.isOn, ShutdownRegistry.isShutDown(id) {
+            return .failure(ServiceObtainError(service: Service.self, error: ServiceFactoryError.shutDown(service: Service.self)))
+        }
         let context = TaskContext.current
         if let cycle = context.cycle(at: id, Service.self) {
             return .failure(cycle)

@@ -81,10 +81,20 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// suspending; anything else is its source's get.
     @inlinable @inline(__always)
     public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
+        if GetRecording.isOn {
+            try checkGet()
+        }
         if let service = ready?.value ?? instance {
             return service
         }
         return try await source.get()
+    }
+
+    /// Fails the get when this provider was shut down (`ServiceShutdown`): the slow path of a
+    /// get, on once a container was shut down in this process.
+    @usableFromInline @inline(never)
+    func checkGet() throws(ServiceObtainError) {
+        try ShutdownRegistry.check(self, ServiceType.self)
     }
 
     /// The service or the error, as a `Result`.

@@ -14,12 +14,16 @@ protocol GraphedProvider: AnyObject {
 /// ```swift
 /// extension ServiceLocator: ServiceValidationListing {
 ///     package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
+///     package var validationParent: AnyObject? { storage.validationParent }
 /// }
 /// ```
 package protocol ServiceValidationListing: AnyObject {
     /// What to walk, each with its name in the path: `[key]` for a keyed entry, a plain name
     /// for a property.
     var validationEntries: [(name: String, value: Any)] { get }
+    /// What it inherits from (a locator's parent): walked after the entries, as `parent`,
+    /// unless the walk leaves parents out.
+    var validationParent: AnyObject? { get }
 }
 
 /// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
@@ -66,8 +70,8 @@ struct ContainerWalk {
     enum Found {
         case provider(any GraphedProvider)
         /// A provider that is not made (an optional one that is `nil`, an async one), with its
-        /// service type and the reason.
-        case skipped(Any.Type, reason: String)
+        /// service type, the reason, and the provider when there is one.
+        case skipped(Any.Type, reason: String, provider: AnyObject?)
     }
 
     /// What was found, in the order of the properties.
@@ -90,20 +94,27 @@ struct ContainerWalk {
         "Swift.", "Foundation.", "FoundationEssentials.", "Dispatch.", "Synchronization.", "_Concurrency.",
     ]
 
-    init(_ container: Any) {
+    /// Whether a locator's parent is walked too.
+    private let includesParents: Bool
+
+    /// Walks `container`; the parents of locators too when `includesParents`.
+    init(_ container: Any, includesParents: Bool = true) {
+        self.includesParents = includesParents
         visit(container, path: "", depth: 0)
     }
 
     private mutating func visit(_ value: Any, path: String, depth: Int) {
         guard depth <= Self.maximumDepth else { return }
         if let optional = value as? any OptionalGraphedProvider, optional.isNone {
-            found.append((path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make")))
+            found.append(
+                (path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make", provider: nil))
+            )
             return
         }
         if let ungettable = value as? any UngettableProvider {
             if seen.insert(ObjectIdentifier(ungettable)).inserted {
                 let kind = type(of: ungettable)
-                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason)))
+                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable)))
             }
             return
         }
@@ -117,6 +128,9 @@ struct ContainerWalk {
             guard seen.insert(ObjectIdentifier(listing)).inserted else { return }
             for (name, entry) in listing.validationEntries {
                 visit(entry, path: Self.join(path, name), depth: depth + 1)
+            }
+            if includesParents, let parent = listing.validationParent {
+                visit(parent, path: Self.join(path, "parent"), depth: depth + 1)
             }
             return
         }
@@ -176,7 +190,7 @@ extension ServiceSource {
     /// The identities the gets of a provider of this source are recorded under.
     var recordingIdentities: [ObjectIdentifier] {
         switch self {
-        case .holdsService: []
+        case .holdsService, .madeAtOne: []
         case .failed(let source): [ObjectIdentifier(source)]
         case .lazy(let source): [ObjectIdentifier(source)]
         case .weak(let source): [ObjectIdentifier(source)]
@@ -193,7 +207,7 @@ extension ServiceSource {
     /// this source is recorded under.
     var recordingIdentity: ObjectIdentifier? {
         switch self {
-        case .holdsService: nil
+        case .holdsService, .madeAtOne: nil
         case .failed(let source): ObjectIdentifier(source)
         case .lazy(let source): ObjectIdentifier(source)
         case .weak(let source): ObjectIdentifier(source)
@@ -208,7 +222,7 @@ extension ServiceSource {
     /// The mode a graph draws a provider of this source with, and whether it is a safe one.
     var graphMode: (mode: ServiceGraph.Mode, isSafe: Bool) {
         switch self {
-        case .holdsService, .failed: return (.atOne, false)
+        case .holdsService, .madeAtOne, .failed: return (.atOne, false)
         case .lazy: return (.lazy, false)
         case .weak: return (.weak, false)
         case .many: return (.many, false)

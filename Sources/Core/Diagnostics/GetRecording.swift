@@ -15,13 +15,30 @@ import CServiceContainerKit
 /// service is the innermost one when it starts.
 @usableFromInline
 enum GetRecording {
-    /// Whether any validation or recorder runs: the one check of a get while nothing records,
-    /// one relaxed load of a C global (`CServiceContainerKit.h` says why C) and a branch.
+    /// Whether any validation or recorder runs, or a container was ever shut down: the one
+    /// check of a get while nothing records, one relaxed load of a C global
+    /// (`CServiceContainerKit.h` says why C) and a branch.
     @inlinable
     static var isOn: Bool { sck_recording_users_load() != 0 }
 
     /// How many validations and graph recorders are running.
-    static var users: Int { sck_recording_users_load() }
+    static var users: Int { sck_recording_users_load() & (SCK_SHUTDOWN_HAPPENED - 1) }
+
+    /// Whether a container was ever shut down in this process (`ServiceShutdown`).
+    static var shutdownHappened: Bool { sck_recording_users_load() & SCK_SHUTDOWN_HAPPENED != 0 }
+
+    /// Turns the slow path of every get on for good: a container is being shut down.
+    static func noteShutdown() {
+        if !shutdownHappened {
+            shutdownFlag.withLock { isSet in
+                guard !isSet else { return }
+                isSet = true
+                sck_recording_users_add(SCK_SHUTDOWN_HAPPENED)
+            }
+        }
+    }
+
+    private static let shutdownFlag = Locked(false)
 
     /// Counts a validation or a recorder that starts (`1`) or ends (`-1`).
     static func count(_ delta: Int) {
@@ -124,6 +141,7 @@ enum GetRecording {
         service: Any.Type,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
+        try ShutdownRegistry.check(id, service)
         // A node of its own that is not `id` (a converted provider's) runs the making of `id`.
         let running = node.flatMap { $0 == id ? nil : id }
         return try record(node: node ?? id, service: service, isMaking: true, running: running, body)

@@ -109,7 +109,7 @@ public enum ServiceValidator {
         var providers: [(path: String, facts: ProviderFacts)] = []
         for (index, (path, found)) in walk.found.enumerated() {
             switch found {
-            case .skipped(let service, let reason):
+            case .skipped(let service, let reason, _):
                 skipped.append(.init(path: path, serviceType: service, reason: reason))
             case .provider(let provider):
                 let facts = provider.graphFacts

@@ -32,6 +32,10 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     /// A ``ServiceMainActorProvider`` was made in `scoped` mode, which it does not have.
     case scopedOnMainActor(service: Any.Type)
 
+    /// The provider of `service` was shut down with its container (`ServiceShutdown`): it
+    /// makes and hands out nothing any more.
+    case shutDown(service: Any.Type)
+
     /// A sentence naming the cause and the types involved.
     public var errorDescription: String? {
         switch self {
@@ -53,6 +57,8 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .captiveDependency(singleton, kind, scoped):
             return "\(name(singleton)) is \(kind) and cannot keep \(name(scoped)), a scoped service: "
                 + "make \(name(singleton)) scoped or many, or get \(name(scoped)) where each scope uses it"
+        case let .shutDown(service):
+            return "the container of \(name(service)) was shut down: its provider makes and hands out nothing any more"
         case let .scopedOnMainActor(service):
             return "\(name(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
                 + "mode; use a ServiceProvider or a ServiceAsyncProvider for scoped services"

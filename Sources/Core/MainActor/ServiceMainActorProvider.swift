@@ -83,6 +83,9 @@ public final class ServiceMainActorProvider<ServiceType> {
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
     public func getService() throws(ServiceObtainError) -> ServiceType {
+        if GetRecording.isOn {
+            try ShutdownRegistry.check(self, ServiceType.self)
+        }
         switch state {
         case .ready(let service):
             return service
@@ -105,7 +108,7 @@ public final class ServiceMainActorProvider<ServiceType> {
         case .success(let service):
             switch mode {
             case .atOne, .lazy: state = .ready(service)
-            case .weak: state = ServiceHolder(service, weakly: true).map(State.weak) ?? .unmade
+            case .weak: state = ServiceHolder(service, weakly: true, madeAt: 0).map(State.weak) ?? .unmade
             case .many, .scoped: break
             }
             return service

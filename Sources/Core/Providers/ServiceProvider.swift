@@ -34,11 +34,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     // The designated initializers take no optional of the service type: moving one into
     // `instance` in unspecialized code would look up its metadata on every provider made.
 
-    /// A provider that holds `service`.
+    /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
+    /// factory (`.madeAtOne`).
     @usableFromInline
-    init(instance service: ServiceType) {
+    init(instance service: ServiceType, source: ServiceSource<ServiceType>) {
         instance = service
-        source = .holdsService
+        self.source = source
         lazy = nil
     }
 
@@ -64,14 +65,17 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
 
     /// A provider that holds `service`, recorded as `init(source:node:)` says: a recorded
     /// provider holds its service in its source, so that every get reaches the source.
-    /// Inlinable, so that the making of a provider of an instance is specialized where it is
-    /// written, as it was before recording (`locator/register a service` counts it).
+    /// `madeAt` is when an `atOne` factory's making of it ended (`MakingClock`); `nil` for a
+    /// service handed in, which a shutdown leaves alone. Inlinable, so that the making of a
+    /// provider of an instance is specialized where it is written, as it was before recording
+    /// (`locator/register a service` counts it).
     @inlinable
-    convenience init(holding service: ServiceType, node: RecordingNode? = nil) {
+    convenience init(holding service: ServiceType, node: RecordingNode? = nil, madeAt: UInt64? = nil) {
+        let held: ServiceSource<ServiceType> = madeAt.map { .madeAtOne(AtOneMark(madeAt: $0)) } ?? .holdsService
         if let node = node ?? GetRecording.nodeForNewProvider() {
-            self.init(only: Self.recorded(holding: service, node: node))
+            self.init(only: Self.recorded(holding: service, node: node, source: held))
         } else {
-            self.init(instance: service)
+            self.init(instance: service, source: held)
         }
     }
 
@@ -92,8 +96,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     @usableFromInline @inline(never)
-    static func recorded(holding service: ServiceType, node: RecordingNode) -> ServiceSource<ServiceType> {
-        .recorded(RecordedSource(node: node, instance: service, source: .holdsService))
+    static func recorded(
+        holding service: ServiceType,
+        node: RecordingNode,
+        source: ServiceSource<ServiceType>
+    ) -> ServiceSource<ServiceType> {
+        .recorded(RecordedSource(node: node, instance: service, source: source))
     }
 
     /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is
@@ -105,7 +113,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         case .atOne:
             let node = GetRecording.nodeForNewProvider()
             switch ThreadContext.withKeeper(SingletonKeeper(ServiceType.self, .atOne), { GetRecording.makeAtOne(node, factory) }) {
-            case .success(let service): self.init(holding: service, node: node)
+            case .success(let service): self.init(holding: service, node: node, madeAt: MakingClock.tick())
             case .failure(let error): self.init(source: .failed(FailedSource(error)), node: node)
             }
         case .lazy:
@@ -221,18 +229,21 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     public final func getService() throws(ServiceObtainError) -> ServiceType {
         if let service = readyService {
             if GetRecording.isOn {
-                recordGet()
+                try checkReadyGet()
             }
             return service
         }
         return try source.get()
     }
 
-    /// Records a get of the service held ready for the validation or the graph recorder that
-    /// runs, under the identity of the provider's makings (its own, for a provider that holds
-    /// its service). A get of any other state is recorded by `ServiceSource.get()`.
+    /// The slow path of a get of the service held ready, while a validation or a graph
+    /// recorder runs or once a container was shut down: fails when this provider was shut down,
+    /// and records the get under the identity of the provider's makings (its own, for a
+    /// provider that holds its service). A get of any other state does both in
+    /// `ServiceSource.get()`.
     @usableFromInline @inline(never)
-    final func recordGet() {
+    final func checkReadyGet() throws(ServiceObtainError) {
+        try ShutdownRegistry.check(source.shutdownKey ?? self, ServiceType.self)
         GetRecording.recordGet(of: source.recordingIdentity ?? ObjectIdentifier(self), service: ServiceType.self)
     }
 

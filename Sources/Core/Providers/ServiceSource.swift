@@ -22,8 +22,11 @@
 /// provider's `source` borrows the payload without retaining it.
 @usableFromInline
 enum ServiceSource<Service>: Sendable {
-    /// An instance or `atOne` provider, which holds its service itself (in `instance`).
+    /// A provider of an instance handed in, which holds it itself (in `instance`).
     case holdsService
+    /// An `atOne` provider whose factory made its service, which it holds itself (in
+    /// `instance`); the mark says when the making ended, for a shutdown.
+    case madeAtOne(AtOneMark)
     case lazy(LazySource<Service>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
@@ -39,10 +42,10 @@ enum ServiceSource<Service>: Sendable {
     @inlinable @inline(never)
     func get() throws(ServiceObtainError) -> Service {
         if GetRecording.isOn {
-            recordGet()
+            try checkGet()
         }
         switch self {
-        case .holdsService: preconditionFailure("a provider that holds its service has no other source")
+        case .holdsService, .madeAtOne: preconditionFailure("a provider that holds its service has no other source")
         case .lazy(let source): return try source.get()
         case .weak(let source): return try source.get()
         case .many(let source): return try source.get()
@@ -54,10 +57,14 @@ enum ServiceSource<Service>: Sendable {
         }
     }
 
-    /// Records this get for the validation or the graph recorder that runs, under the identity
-    /// of the provider's makings.
+    /// The slow path of a get, while a validation or a graph recorder runs or once a container
+    /// was shut down: fails when the provider was shut down, and records this get under the
+    /// identity of the provider's makings.
     @usableFromInline @inline(never)
-    func recordGet() {
+    func checkGet() throws(ServiceObtainError) {
+        if let key = shutdownKey {
+            try ShutdownRegistry.check(key, Service.self)
+        }
         if let identity = recordingIdentity {
             GetRecording.recordGet(of: identity, service: Service.self)
         }
@@ -71,8 +78,20 @@ enum ServiceSource<Service>: Sendable {
         case .session(let source): return source.atOneError
         case .safe(let source): return source.inner.source.atOneError
         case .recorded(let source): return source.source.atOneError
-        case .holdsService, .lazy, .weak, .many, .scoped: return nil
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped: return nil
         }
+    }
+}
+
+/// When the making of an `atOne` provider's service ended (`MakingClock`): the one allocation
+/// an `atOne` making adds, so that a shutdown closes its service in order.
+@usableFromInline
+final class AtOneMark: Sendable {
+    @usableFromInline let madeAt: UInt64
+
+    @inlinable
+    init(madeAt: UInt64) {
+        self.madeAt = madeAt
     }
 }
 
@@ -102,6 +121,9 @@ final class LazySource<Service>: Sendable {
     /// The factory, until the service is made: read and written only while `inProgress`'s lock is
     /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
     @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
+    /// When the making of the service ended (`MakingClock`), once it is made; guarded as
+    /// `factory` is.
+    @usableFromInline nonisolated(unsafe) var madeAt: UInt64 = 0
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
     // generic types it allocates (this source, its cell) have their metadata looked up once per
@@ -141,6 +163,7 @@ final class LazySource<Service>: Sendable {
                     if case .success(let service) = made {
                         cell.publish(service)
                         released = factory.take()
+                        madeAt = MakingClock.tick()
                     }
                 }
                 return made
@@ -150,6 +173,11 @@ final class LazySource<Service>: Sendable {
 
     /// Whether the factory is still held (it is released once the service is made).
     var holdsFactory: Bool { inProgress.withLock { _ in factory != nil } }
+
+    /// The service, if it is made, and when its making ended.
+    var made: (service: Service, madeAt: UInt64)? {
+        inProgress.withLock { _ in cell.value.map { ($0, madeAt) } }
+    }
 }
 
 // MARK: - weak
@@ -203,7 +231,7 @@ final class WeakSource<Service>: Sendable {
                     state.making = nil
                     if case .success(let service) = made {
                         replaced = state.held
-                        state.held = ServiceHolder(service, weakly: true)
+                        state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
                     }
                 }
                 return made
@@ -349,30 +377,49 @@ final class SafeSource<Service>: Sendable {
 
 // MARK: - A kept service
 
-/// A kept service, held strongly or weakly: `Sendable` whatever the service, which is boxed as
-/// every service a provider keeps (`UncheckedSendable`).
+/// A kept service, held strongly or weakly, with the time its making ended (`MakingClock`, for a
+/// shutdown): `Sendable` whatever the service, which is boxed as every service a provider keeps
+/// (`UncheckedSendable`).
 @usableFromInline
-enum ServiceHolder<Service>: Sendable {
-    case strong(UncheckedSendable<Service>)
-    case weak(UncheckedSendable<WeakObject>)
+struct ServiceHolder<Service>: Sendable {
+    @usableFromInline
+    enum Reference: Sendable {
+        case strong(UncheckedSendable<Service>)
+        case weak(UncheckedSendable<WeakObject>)
+    }
+
+    @usableFromInline let reference: Reference
+    @usableFromInline let madeAt: UInt64
+
+    @inlinable
+    init(_ reference: Reference, madeAt: UInt64) {
+        self.reference = reference
+        self.madeAt = madeAt
+    }
+
+    /// Holds `service` strongly.
+    @inlinable
+    init(strongly service: Service, madeAt: UInt64) {
+        self.init(.strong(UncheckedSendable(service)), madeAt: madeAt)
+    }
 
     /// Holds `service` strongly, or weakly when `weakly` and it is a class instance; `nil` when
     /// it should be held weakly but cannot be (a value is then not kept at all).
     @inlinable
-    init?(_ service: Service, weakly: Bool) {
+    init?(_ service: Service, weakly: Bool, madeAt: UInt64) {
         guard weakly else {
-            self = .strong(UncheckedSendable(service))
+            self.init(strongly: service, madeAt: madeAt)
             return
         }
         let boxed: Any = service
         guard type(of: boxed) is AnyClass else { return nil }
-        self = .weak(UncheckedSendable(WeakObject(boxed as AnyObject)))
+        self.init(.weak(UncheckedSendable(WeakObject(boxed as AnyObject))), madeAt: madeAt)
     }
 
     /// The service, if it is still alive.
     @inlinable
     func load() -> Service? {
-        switch self {
+        switch reference {
         case .strong(let service): return service.value
         case .weak(let reference):
             // Unwrapped before the cast: swiftc -O (Swift 6.3) miscompiles a generic `as?` of a
@@ -386,10 +433,16 @@ enum ServiceHolder<Service>: Sendable {
     /// Whether the service is still alive (always, when held strongly).
     @inlinable
     var isAlive: Bool {
-        switch self {
+        switch reference {
         case .strong: return true
         case .weak(let reference): return reference.value.object != nil
         }
+    }
+
+    /// The service, if it is alive and closes, with its type and making's end.
+    func madeClosable() -> MadeService? {
+        guard let service = load(), let closable = service as? any ClosableService else { return nil }
+        return MadeService(service: closable, type: Service.self, madeAt: madeAt)
     }
 }
 

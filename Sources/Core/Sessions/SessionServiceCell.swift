@@ -76,6 +76,13 @@ final class SessionServiceCell<Service>: Sendable {
         state.withLock { $0.atOneError }
     }
 
+    /// The services this cell made that close and are alive: the current session's and those
+    /// kept for past sessions.
+    func madeClosables() -> [MadeService] {
+        let holders = state.withLock { state in [state.current].compactMap { $0 } + state.kept.values }
+        return holders.compactMap { $0.madeClosable() }
+    }
+
     /// The number of services kept for past sessions, for tests.
     var keptCount: Int {
         state.withLock { $0.kept.count }
@@ -112,7 +119,8 @@ final class SessionServiceCell<Service>: Sendable {
     /// dropped. Runs on the thread that made it, with no state lock held.
     func settle(_ overtaken: SessionOvertakenService<Service>) {
         let keep = factory.deactivate(overtaken.service, overtaken.session) && overtaken.mayKeep
-        guard keep, let holder = ServiceHolder(overtaken.service, weakly: factory.mode == .weak) else { return }
+        guard keep, let holder = ServiceHolder(overtaken.service, weakly: factory.mode == .weak, madeAt: MakingClock.tick())
+        else { return }
         let refused: ServiceHolder<Service>? = state.withLock { state in
             // Kept unless its session is current again or another service is kept for it.
             guard overtaken.key != state.sessionKey, state.kept[overtaken.key] == nil else { return holder }
@@ -180,12 +188,14 @@ final class SessionServiceCell<Service>: Sendable {
                 released.append(kept)
             }
         }
-        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
+        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession,
+            !ShutdownRegistry.isShutDown(ObjectIdentifier(self))
+        {
             let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
                 ServiceMaking.result(Service.self, { try factory.make(session) })
             }
             switch made {
-            case .success(let service): plan.newCurrent = .strong(UncheckedSendable(service))
+            case .success(let service): plan.newCurrent = ServiceHolder(strongly: service, madeAt: MakingClock.tick())
             case .failure(let error): plan.atOneFailure = error
             }
         }
@@ -347,7 +357,7 @@ struct SessionCellState<Service>: Sendable {
             self.making = nil
             makingFor = nil
             switch made {
-            case .success(let service): current = ServiceHolder(service, weakly: mode == .weak)
+            case .success(let service): current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
             case .failure(let error): if mode == .atOne { atOneError = error }
             }
             return nil
@@ -359,7 +369,7 @@ struct SessionCellState<Service>: Sendable {
         if !overtaking.cleared, !forced, overtaking.key == sessionKey, self.making == nil, current?.isAlive != true,
             atOneError == nil, case .success = session
         {
-            current = ServiceHolder(service, weakly: mode == .weak)
+            current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
             return nil
         }
         return SessionOvertakenService(

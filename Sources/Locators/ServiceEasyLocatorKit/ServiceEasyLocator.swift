@@ -300,6 +300,9 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
 extension ServiceEasyLocator: StorageBackedLocator {}
 
 extension ServiceEasyLocator: ServiceValidationListing {
-    /// Every service type's provider, for `ServiceValidator`, then the parent.
+    /// Every service type's provider, for `ServiceValidator` and `ServiceShutdown`.
     package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
+
+    /// The parent, whose keys `ServiceValidator` walks too.
+    package var validationParent: AnyObject? { storage.validationParent }
 }

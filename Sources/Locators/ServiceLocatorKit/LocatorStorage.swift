@@ -237,8 +237,14 @@ package final class LocatorStorage: Sendable {
         return nil
     }
 
+    /// The parent locator, which `ServiceValidator` walks after the slots (a shutdown does not:
+    /// its services are the parent's).
+    package var validationParent: AnyObject? {
+        slots.parent?.locator
+    }
+
     /// What `ServiceValidator` walks: every slot of this locator, named `[key]`, in the order of
-    /// the keys, then its parent.
+    /// the keys.
     package var validationEntries: [(name: String, value: Any)] {
         let slots = self.slots
         let typed = slots.types.values.map { slot -> (name: String, value: Any) in
@@ -248,8 +254,7 @@ package final class LocatorStorage: Sendable {
         let named = slots.names.map { name, slot -> (name: String, value: Any) in
             ("[\(name)]", Self.entry(slot).storedProvider)
         }
-        let parent: [(name: String, value: Any)] = slots.parent.map { [("parent", $0.locator)] } ?? []
-        return (typed + named).sorted { $0.name < $1.name } + parent
+        return (typed + named).sorted { $0.name < $1.name }
     }
 
     // MARK: - Changing

@@ -269,6 +269,9 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
 extension ServiceLocator: StorageBackedLocator {}
 
 extension ServiceLocator: ServiceValidationListing {
-    /// Every key's provider, for `ServiceValidator`, then the parent.
+    /// Every key's provider, for `ServiceValidator` and `ServiceShutdown`.
     package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
+
+    /// The parent, whose keys `ServiceValidator` walks too.
+    package var validationParent: AnyObject? { storage.validationParent }
 }

@@ -1,0 +1,65 @@
+/// Shuts a container down when the app stops: closes what its providers made, dependents
+/// first, and refuses every get afterwards.
+///
+/// ```swift
+/// let report = await ServiceShutdown.close(services, timeout: .seconds(5))
+/// if !report.isClean {
+///     print(report)  // each failure with its provider's path, type and error
+/// }
+/// ```
+///
+/// The container is walked as ``ServiceValidator`` walks one: a struct or class of providers,
+/// nested containers (paths like `storage.pool`), optional providers, arrays and dictionaries of
+/// them, or a `ServiceLocator` or `ServiceEasyLocator` (its own keys: a parent locator's
+/// services belong to the parent and are not closed).
+public enum ServiceShutdown {
+    /// Shuts `container` down: every provider found in it refuses gets from now on, and every
+    /// service those providers made that is a ``ClosableService`` is closed, once, in reverse
+    /// order of the end of their makings, across the whole container. A repository made after
+    /// the pool it uses is closed before it.
+    ///
+    /// ```swift
+    /// let report = await ServiceShutdown.close(services)
+    /// ```
+    ///
+    /// What closes: the services of `atOne`, `lazy` and `weak` providers (a `weak` one while it
+    /// is alive), plain, safe and async, and the current and kept services of session providers.
+    /// What does not: `many` services, which nobody tracks, instances handed to
+    /// `ServiceProvider(_:)` (whoever made them closes them), main-actor services, and the
+    /// services of scopes (their scope closes them). A provider that never made its service
+    /// makes nothing now. A provider that an earlier shutdown already shut down closes nothing
+    /// again.
+    ///
+    /// A get of a shut-down provider fails with `ServiceFactoryError.shutDown`, made or not:
+    /// nothing is made again, and no closed service is handed out. Once a container was shut
+    /// down in a process, every get of that process takes a slower path, which looks for
+    /// shut-down providers: shut down when the process ends.
+    ///
+    /// - Parameters:
+    ///   - container: what to shut down.
+    ///   - timeout: the time each service's `close()` may take; one that runs past it is
+    ///     cancelled, reported, and the next one closes.
+    /// - Returns: how many services were closed, and each one that threw or ran past its time,
+    ///   with its provider's path. It never throws.
+    public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
+        await ServiceCloseReport.close(shutDown(container), timeout: timeout)
+    }
+
+    /// Shuts down the providers of `container` that were not shut down yet, and gives the
+    /// services they made that close, in the order to close them.
+    static func shutDown(_ container: Any) -> [(service: any ClosableService, type: Any.Type, path: String?)] {
+        let walk = ContainerWalk(container, includesParents: false)
+        let providers = walk.found.compactMap { path, found -> (path: String, provider: any ShutdownProvider)? in
+            switch found {
+            case .provider(let provider): (provider as? any ShutdownProvider).map { (path, $0) }
+            case .skipped(_, _, let provider?): (provider as? any ShutdownProvider).map { (path, $0) }
+            case .skipped: nil
+            }
+        }
+        let fresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey))
+        let made = providers.filter { fresh.contains(ObjectIdentifier($0.provider.shutdownKey)) }.flatMap { path, provider in
+            provider.madeClosables().map { (path: path, made: $0) }
+        }
+        return made.sorted { $0.made.madeAt > $1.made.madeAt }.map { ($0.made.service, $0.made.type, $0.path) }
+    }
+}
