@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What closing services found: the services whose `close()` threw or ran past its time limit.
 ///
 /// ```swift
@@ -48,18 +50,12 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         _ services: [(service: any ClosableService, type: Any.Type, path: String?)],
         timeout: Duration
     ) async -> ServiceCloseReport {
-        var report = ServiceCloseReport(failures: [], closedCount: 0)
-        var closed: Set<ObjectIdentifier> = []
-        for (service, serviceType, path) in services {
-            if type(of: service as Any) is AnyClass, !closed.insert(ObjectIdentifier(service as AnyObject)).inserted {
-                continue
-            }
-            report.closedCount += 1
-            if let error = await awaitWithin(timeout, { try await service.close() }) {
-                report.failures.append(Failure(path: path, service: serviceType, error: error))
-            }
+        var seen: Set<ObjectIdentifier> = []
+        let once = services.filter { entry in
+            !(type(of: entry.service as Any) is AnyClass) || seen.insert(ObjectIdentifier(entry.service as AnyObject)).inserted
         }
-        return report
+        let failures = await Closing(once, timeout: timeout).run()
+        return ServiceCloseReport(failures: failures, closedCount: once.count)
     }
 
     /// Runs `operation` in a task of its own and returns its error, or a
@@ -69,60 +65,141 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         _ timeout: Duration,
         _ operation: @escaping @Sendable () async throws -> Void
     ) async -> (any Error)? {
-        let race = Race()
-        return await withCheckedContinuation { continuation in
-            race.begin(continuation)
-            let work = Task {
-                do {
-                    try await operation()
-                    race.end(with: nil)
-                } catch {
-                    race.end(with: error)
-                }
-            }
-            race.keep(
-                timer: Task {
-                    try? await Task.sleep(for: timeout)
-                    work.cancel()
-                    race.end(with: ServiceCloseTimeoutError(timeout: timeout))
-                }
-            )
+        struct Operation: ClosableService {
+            let body: @Sendable () async throws -> Void
+            func close() async throws { try await body() }
         }
+        let failures = await Closing([(Operation(body: operation), Operation.self, nil)], timeout: timeout).run()
+        return failures.first?.error
+    }
+}
+
+/// Awaits `close()` of services one after the other, each within a time limit, without a task
+/// or a timer per service: one task closes them in order, and one watchdog task looks at its
+/// progress every quarter of the time limit.
+///
+/// `running` is the index of the service whose close runs, and the one thing that decides who
+/// moves on: the closing task when its close returns, or the watchdog when it finds that close
+/// running for the whole limit (reported as timed out, and its task cancelled). Each moves
+/// `running` from that index to the next with a compare-and-exchange, so exactly one of them
+/// does, and only that one reports the service; a closing task that lost stops, and the
+/// watchdog starts a new one for the next service. A close that returns costs one
+/// compare-and-exchange beside the call; one that hangs costs between its limit and a quarter
+/// more.
+private final class Closing: Sendable {
+    typealias Entry = (service: any ClosableService, type: Any.Type, path: String?)
+    typealias Failure = ServiceCloseReport.Failure
+
+    private let entries: [Entry]
+    private let timeout: Duration
+    /// The index of the service whose close runs; `entries.count` once every close ended.
+    private let running = Atomic<Int>(0)
+    private let state = Locked(State())
+
+    private struct State: Sendable {
+        var failures: [(index: Int, failure: Failure)] = []
+        var waiter: CheckedContinuation<[Failure], Never>?
+        var watchdog: Task<Void, Never>?
+        /// The task that closes the services now.
+        var closer: Task<Void, Never>?
+        var isOver = false
     }
 
-    /// An operation against its time limit: the first to end resumes the waiter.
-    private final class Race: Sendable {
-        private let state = Locked(State())
+    init(_ entries: [Entry], timeout: Duration) {
+        self.entries = entries
+        self.timeout = timeout
+    }
 
-        private struct State: Sendable {
-            var waiter: CheckedContinuation<(any Error)?, Never>?
-            var timer: Task<Void, Never>?
-            var isOver = false
-        }
-
-        func begin(_ waiter: CheckedContinuation<(any Error)?, Never>) {
+    /// Closes every service and returns the failures, in the order of the services.
+    func run() async -> [Failure] {
+        guard !entries.isEmpty else { return [] }
+        return await withCheckedContinuation { waiter in
             state.withLock { $0.waiter = waiter }
-        }
-
-        /// Keeps the timer, to cancel it when the operation ends first.
-        func keep(timer: Task<Void, Never>) {
+            closeAll(from: 0)
+            let watchdog = Task { await watch() }
             let isOver = state.withLock { state in
-                state.timer = timer
+                state.watchdog = watchdog
                 return state.isOver
             }
             if isOver {
-                timer.cancel()
+                watchdog.cancel()
             }
         }
+    }
 
-        func end(with error: (any Error)?) {
-            let (waiter, timer) = state.withLock { state in
-                guard !state.isOver else { return (nil, nil) as (CheckedContinuation<(any Error)?, Never>?, Task<Void, Never>?) }
-                state.isOver = true
-                return (state.waiter.take(), state.timer.take())
+    /// Moves on from the service at `index`, reporting `failure` for it, unless another moved
+    /// on from it first; `false` then.
+    private func moveOn(from index: Int, failure: Failure?) -> Bool {
+        guard let failure else {
+            return running.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged
+        }
+        return state.withLock { state in
+            guard running.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged
+            else { return false }
+            state.failures.append((index, failure))
+            return true
+        }
+    }
+
+    private func failure(at index: Int, _ error: any Error) -> Failure {
+        Failure(path: entries[index].path, service: entries[index].type, error: error)
+    }
+
+    /// Closes the services from `start` on, in a task of its own, for as long as it is the one
+    /// that moves on.
+    private func closeAll(from start: Int) {
+        let closer = Task {
+            for index in start..<entries.count {
+                var failure: Failure?
+                do {
+                    try await entries[index].service.close()
+                } catch {
+                    failure = self.failure(at: index, error)
+                }
+                guard moveOn(from: index, failure: failure) else { return }
             }
-            timer?.cancel()
-            waiter?.resume(returning: error)
+            finish()
+        }
+        state.withLock { $0.closer = closer }
+    }
+
+    /// Hands the failures to the waiter; runs once, after the move past the last service.
+    private func finish() {
+        let (waiter, watchdog, failures) = state.withLock { state in
+            state.isOver = true
+            return (state.waiter.take(), state.watchdog.take(), state.failures.sorted { $0.index < $1.index }.map(\.failure))
+        }
+        watchdog?.cancel()
+        waiter?.resume(returning: failures)
+    }
+
+    /// Every quarter of the limit, looks at the close that runs: one that ran for the whole
+    /// limit is reported and left behind, and a new task closes the next services.
+    private func watch() async {
+        let clock = ContinuousClock()
+        var watched = -1
+        var since = clock.now
+        while true {
+            do {
+                try await Task.sleep(for: timeout / 4)
+            } catch {
+                return  // the closing is over
+            }
+            let index = running.load(ordering: .acquiring)
+            guard index < entries.count else { return }
+            if index != watched {
+                (watched, since) = (index, clock.now)
+                continue
+            }
+            guard since.duration(to: clock.now) >= timeout,
+                moveOn(from: index, failure: failure(at: index, ServiceCloseTimeoutError(timeout: timeout)))
+            else { continue }
+            state.withLock { $0.closer.take() }?.cancel()
+            if index + 1 < entries.count {
+                closeAll(from: index + 1)
+            } else {
+                finish()
+            }
         }
     }
 }

@@ -11,19 +11,33 @@ import Synchronization
 /// other: an entry matches only while its object lives, and no other living object has its
 /// address. Entries whose object died are dropped at the next shutdown.
 enum ShutdownRegistry {
-    private static let entries = Locked<[ObjectIdentifier: UncheckedSendable<WeakObject>]>([:])
+    private static let state = Locked(State())
+
+    private struct State: Sendable {
+        var entries: [ObjectIdentifier: UncheckedSendable<WeakObject>] = [:]
+        /// The count at which entries whose object died are dropped: twice the live ones after
+        /// the last drop, so that dropping costs a constant per entry added.
+        var pruneAt = 64
+    }
 
     /// Shuts down the providers checked under `keys`, from now on, and gives those that were
     /// not shut down before.
     static func add(_ keys: [AnyObject]) -> Set<ObjectIdentifier> {
         GetRecording.noteShutdown()
-        let (fresh, dropped) = entries.withLock { entries in
-            let dead = entries.filter { $0.value.value.object == nil }
-            for (key, _) in dead { entries[key] = nil }
+        let (fresh, dropped) = state.withLock { state in
+            var dead: [UncheckedSendable<WeakObject>] = []
+            if state.entries.count + keys.count >= state.pruneAt {
+                dead = Array(state.entries.values.filter { $0.value.object == nil })
+                state.entries = state.entries.filter { $0.value.value.object != nil }
+                state.pruneAt = max(64, 2 * (state.entries.count + keys.count))
+            }
             var fresh: Set<ObjectIdentifier> = []
-            for key in keys where entries[ObjectIdentifier(key)] == nil {
-                entries[ObjectIdentifier(key)] = UncheckedSendable(WeakObject(key))
-                fresh.insert(ObjectIdentifier(key))
+            fresh.reserveCapacity(keys.count)
+            for key in keys {
+                let id = ObjectIdentifier(key)
+                if let entry = state.entries[id], entry.value.object != nil { continue }
+                state.entries[id] = UncheckedSendable(WeakObject(key))
+                fresh.insert(id)
             }
             return (fresh, dead)
         }
@@ -34,7 +48,7 @@ enum ShutdownRegistry {
     /// Whether the provider checked under the object `key` names was shut down.
     static func isShutDown(_ key: ObjectIdentifier) -> Bool {
         guard GetRecording.shutdownHappened else { return false }
-        return entries.withLock { $0[key].map { $0.value.object != nil } ?? false }
+        return state.withLock { $0.entries[key].map { $0.value.object != nil } ?? false }
     }
 
     /// Fails a get of a `service` whose provider (checked under `key`) was shut down.

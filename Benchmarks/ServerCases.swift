@@ -1,0 +1,108 @@
+import ServiceContainerKit
+import Synchronization
+
+/// The cases of the server lifetimes: shutting a container down.
+///
+/// A shutdown turns the slow path of every get of the process on for good, so these cases run
+/// after every other one (`main.swift` lists them last).
+enum ServerCases {
+    static var all: [BenchmarkCase] {
+        [shutdown]
+    }
+
+    static let services = 1_000
+
+    /// A service whose `close()` counts its calls: the least a close can do.
+    final class Closable: ClosableService {
+        let closes: Counter
+
+        init(closes: Counter) {
+            self.closes = closes
+        }
+
+        func close() async throws {
+            closes.add()
+        }
+    }
+
+    /// Counts the closes of a round.
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func add() { value.add(1, ordering: .relaxed) }
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
+    /// The containers the next timed call shuts down, made before it.
+    final class Pending: Sendable {
+        let value = Mutex<[Container]>([])
+    }
+
+    /// A container of 1,000 `lazy` providers of closable services, each made.
+    struct Container: Sendable {
+        let providers: [ServiceProvider<Closable>]
+
+        init(closes: Counter) {
+            providers = (0..<ServerCases.services).map { _ in
+                ServiceProvider(mode: .lazy) { Closable(closes: closes) }
+            }
+            for provider in providers {
+                _ = try! provider.getService()
+            }
+        }
+    }
+
+    /// Shutting down a container of 1,000 made closable services, against what it has to do:
+    /// one walk of the container, as the validator's, plus awaiting the same 1,000 `close()`
+    /// calls by hand twice (the target is the walk plus at most twice the closes).
+    static var shutdown: BenchmarkCase {
+        BenchmarkCase(
+            "core/shutdown, 1,000 made closable services",
+            baseline: "validator's walk + 2 x 1,000 closes by hand",
+            target: 1.0,
+            runsOnOtherThreads: true
+        ) {
+            let closes = Counter()
+            let containers = Pending()
+            let prepare: (Int) -> Void = { iterations in
+                let made = (0..<iterations).map { _ in Container(closes: closes) }
+                containers.value.withLock { $0 = made }
+            }
+            let take = { containers.value.withLock { $0 } }
+            return .init(
+                subject: { _ in
+                    let containers = take()
+                    AsyncCases.runInTask {
+                        for container in containers {
+                            _ = await ServiceShutdown.close(container)
+                        }
+                    }
+                },
+                baseline: { _ in
+                    let containers = take()
+                    AsyncCases.runInTask {
+                        for container in containers {
+                            _ = ServiceValidator.validate(container)
+                            for _ in 0..<2 {
+                                for provider in container.providers {
+                                    try? await provider.getServiceAsOptional()?.close()
+                                }
+                            }
+                        }
+                    }
+                },
+                setUpSubject: prepare,
+                setUpBaseline: prepare,
+                probe: {
+                    let before = closes.count
+                    let container = Container(closes: closes)
+                    AsyncCases.runInTask {
+                        let report = await ServiceShutdown.close(container)
+                        precondition(report.closedCount == ServerCases.services && report.isClean)
+                    }
+                    let closed = closes.count - before
+                    return closed == ServerCases.services ? nil : "\(closed) closes for \(ServerCases.services) services"
+                }
+            )
+        }
+    }
+}
