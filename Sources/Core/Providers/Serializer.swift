@@ -4,9 +4,10 @@ import Foundation
 /// the one serialization of both `ServiceSafeProvider` and `ServiceParamsSafeProvider` (and the
 /// providers made by `convert(params:)`, which share their params provider's serializer).
 ///
-/// The primitives are the ones the user picks, as 3.0 documents them (`NSLock` by default, a
-/// `DispatchSemaphore`, a serial `DispatchQueue`); they guard no state of the package's, which
-/// all lives in `Locked`.
+/// The `.lock` kind holds the package's lock, a `Locked` with no state (a mutex, as `NSLock`
+/// was in 3.0), while the get runs; the other kinds hold the primitive the user picks, a
+/// `DispatchSemaphore` or a serial `DispatchQueue`. None of them guards state of the package's,
+/// which all lives in the `Locked` that guards it.
 ///
 /// A get that re-enters the same serializer on its thread (a factory that asks for its own
 /// service, directly or through other providers) fails with a dependency cycle instead of
@@ -15,16 +16,15 @@ import Foundation
 /// only reads a made service takes the lock, reads and leaves, with no mark and no cycle check.
 @usableFromInline
 final class Serializer: Sendable {
-    @usableFromInline let lock: NSLock
-    /// `lock`, used without retaining it on every get (`lock` keeps it alive).
-    @usableFromInline let unretainedLock: UnretainedReference<NSLock>
+    /// Held by every get of the `.lock` kind, user code included (a factory runs under it, as
+    /// under `Making.makingLock`); it is never taken twice on one thread, which a `Mutex`
+    /// does not allow: a get that finds it busy checks for a cycle before it waits. Kept for
+    /// every kind, so that the default kind's get tests no optional.
+    @usableFromInline let lock = Locked(())
     @usableFromInline let semaphore: DispatchSemaphore?
     @usableFromInline let queue: DispatchQueue?
 
     init(kind: ServiceSafeProviderKind) {
-        // The lock is made for every kind, so that the default kind's get tests no optional.
-        lock = NSLock()
-        unretainedLock = UnretainedReference(lock)
         switch kind {
         case .lock:
             semaphore = nil
@@ -49,12 +49,15 @@ final class Serializer: Sendable {
         guard semaphore == nil, queue == nil else {
             return try runSlowly(Service.self, ready: ready, make: make)
         }
-        if !unretainedLock.withObject({ $0.try() }) {
-            try checkCycle(Service.self)
-            unretainedLock.withObject { $0.lock() }
+        if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
+            try readyOrMade(Service.self, ready: ready, make: make)
+        }) {
+            return value
         }
-        defer { unretainedLock.withObject { $0.unlock() } }
-        return try readyOrMade(Service.self, ready: ready, make: make)
+        try checkCycle(Service.self)
+        return try lock.withLock { _ throws(ServiceObtainError) -> Value in
+            try readyOrMade(Service.self, ready: ready, make: make)
+        }
     }
 
     /// What `run` does once serialized.

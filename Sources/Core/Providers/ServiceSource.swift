@@ -324,9 +324,9 @@ final class WeakObject {
 
 /// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
 /// `makingLock` from the moment it marks the provider until the service is published, its
-/// factory included, and another get of the same service waits by taking that lock. It is the
-/// one lock of the package held while user code runs, and only gets of that same service wait on
-/// it.
+/// factory included, and another get of the same service waits by taking that lock. With the
+/// lock of a safe provider's `Serializer`, it is one of the two locks of the package held while
+/// user code runs, and only gets of that same service wait on it.
 ///
 /// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
 /// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes
