@@ -207,9 +207,7 @@ package final class OnceCell<Value>: Sendable {
 ///
 /// **Pays for** `injects/@ServiceInject read, late`: reading through the wrapper's strong
 /// reference copies the wrapper out of its owner, and the read costs 6.8 times a stored
-/// property read instead of 1.14 (its target is 1.5). In a safe provider's get it spares the
-/// retain and release of the lock and the inner provider around the lock's calls: 328
-/// instructions instead of 259, past the ceiling of 1.5 times an `NSLock` taken by hand.
+/// property read instead of 1.14 (its target is 1.5).
 @usableFromInline
 package struct UnretainedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>

@@ -12,8 +12,8 @@ import Foundation
 /// A get that re-enters the same serializer on its thread (a factory that asks for its own
 /// service, directly or through other providers) fails with a dependency cycle instead of
 /// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
-/// and a get that finds the serializer busy looks for that mark before it waits. A get that
-/// only reads a made service takes the lock, reads and leaves, with no mark and no cycle check.
+/// and a get that finds the serializer busy looks for that mark before it waits. A get of a
+/// made service reads it, then takes the lock and leaves, with no mark and no cycle check.
 @usableFromInline
 final class Serializer: Sendable {
     /// Held by every get of the `.lock` kind, user code included (a factory runs under it, as
@@ -21,20 +21,18 @@ final class Serializer: Sendable {
     /// does not allow: a get that finds it busy checks for a cycle before it waits. Kept for
     /// every kind, so that the default kind's get tests no optional.
     @usableFromInline let lock = Locked(())
-    @usableFromInline let semaphore: DispatchSemaphore?
-    @usableFromInline let queue: DispatchQueue?
+    /// The `DispatchSemaphore` or the serial `DispatchQueue` of the other kinds; `nil` for
+    /// `.lock`, whose get tests this one reference.
+    @usableFromInline let primitive: (any AnyObject & Sendable)?
 
     init(kind: ServiceSafeProviderKind) {
         switch kind {
         case .lock:
-            semaphore = nil
-            queue = nil
+            primitive = nil
         case .semaphore:
-            semaphore = DispatchSemaphore(value: 1)
-            queue = nil
+            primitive = DispatchSemaphore(value: 1)
         case let .queue(qos, label):
-            semaphore = nil
-            queue = DispatchQueue(label: label, qos: qos)
+            primitive = DispatchQueue(label: label, qos: qos)
         }
     }
 
@@ -46,8 +44,15 @@ final class Serializer: Sendable {
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        guard semaphore == nil, queue == nil else {
+        guard primitive == nil else {
             return try runSlowly(Service.self, ready: ready, make: make)
+        }
+        // A ready value is published once and never changes, so it is read before the lock; the
+        // get still takes the lock and leaves it, so that it waits for a get in progress, as
+        // every get does.
+        if let value = ready() {
+            try waitForGetInProgress(Service.self)
+            return value
         }
         if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
@@ -57,6 +62,15 @@ final class Serializer: Sendable {
         try checkCycle(Service.self)
         return try lock.withLock { _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
+        }
+    }
+
+    /// Takes the lock and leaves it at once: returns when no other get holds it.
+    @inlinable @inline(__always)
+    func waitForGetInProgress<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+        if lock.withLockIfAvailable({ _ in true }) == nil {
+            try checkCycle(Service.self)
+            lock.withLock { _ in }
         }
     }
 
@@ -89,7 +103,7 @@ final class Serializer: Sendable {
         ready: () -> Value?,
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        if let semaphore {
+        if let semaphore = primitive as? DispatchSemaphore {
             if semaphore.wait(timeout: .now()) != .success {
                 try checkCycle(Service.self)
                 semaphore.wait()
@@ -98,7 +112,7 @@ final class Serializer: Sendable {
             return try readyOrMade(Service.self, ready: ready, make: make)
         }
         try checkCycle(Service.self)
-        return try queue!.sync {
+        return try (primitive as! DispatchQueue).sync {
             Result { () throws(ServiceObtainError) -> Value in try readyOrMade(Service.self, ready: ready, make: make) }
         }.get()
     }

@@ -23,11 +23,13 @@
 enum ServiceSource<Service>: Sendable {
     /// An instance or `atOne` provider, which holds its service itself (in `instance`).
     case holdsService
+    // First of the cases with a payload, whose payload is read without masking off the tag: every
+    // get of a safe provider comes here, while a `lazy` one comes only until its service is made.
+    case safe(SafeSource<Service>)
     case lazy(LazySource<Service>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
     case session(SessionServiceCell<Service>)
-    case safe(SafeSource<Service>)
     case failed(FailedSource<Service>)
     /// A provider made while a validation or a graph recorder ran: every get is recorded.
     case recorded(RecordedSource<Service>)
@@ -236,28 +238,28 @@ final class ManySource<Service>: Sendable {
 // MARK: - safe
 
 /// The source of a `ServiceSafeProvider`: every get of the plain provider inside it runs under
-/// the serializer. A get of a service the inner provider holds ready only reads it under the
-/// lock; any other get runs the inner provider's source (which may run a factory) marked on
-/// the thread, so that a re-entry fails as a cycle.
+/// the serializer. A get of a service the inner provider holds ready reads it, then takes the
+/// lock and leaves; any other get runs the inner provider's source (which may run a factory)
+/// under the lock, marked on the thread, so that a re-entry fails as a cycle.
 @usableFromInline
 final class SafeSource<Service>: Sendable {
     @usableFromInline let serializer: Serializer
     @usableFromInline let inner: ServiceProvider<Service>
-    /// `inner`, used without retaining it on every get (`inner` keeps it alive): retained, it
-    /// would be retained and released around the serializer's lock calls.
-    @usableFromInline let unretainedInner: UnretainedReference<ServiceProvider<Service>>
+    /// The cell of a `lazy` inner provider, kept here as the provider keeps it: a get reads
+    /// the made service through one reference less.
+    @usableFromInline let innerLazy: OnceCell<Service>?
 
     init(serializer: Serializer, inner: ServiceProvider<Service>) {
         self.serializer = serializer
         self.inner = inner
-        self.unretainedInner = UnretainedReference(inner)
+        self.innerLazy = inner.lazy
     }
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         try serializer.run(
             Service.self,
-            ready: { unretainedInner.withObject { $0.readyService } },
+            ready: { innerLazy?.value ?? inner.instance },
             make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
         )
     }
