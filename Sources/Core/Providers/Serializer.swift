@@ -13,7 +13,8 @@ import Foundation
 /// service, directly or through other providers) fails with a dependency cycle instead of
 /// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
 /// and a get that finds the serializer busy looks for that mark before it waits. A get of a
-/// made service reads it, then takes the lock and leaves, with no mark and no cycle check.
+/// made service reads it, then takes the lock and leaves, with no mark and no cycle check
+/// (`readyWhenFree`).
 @usableFromInline
 final class Serializer: Sendable {
     /// Held by every get of the `.lock` kind, user code included (a factory runs under it, as
@@ -36,6 +37,21 @@ final class Serializer: Sendable {
         }
     }
 
+    /// A ready value, read without the lock, once no other get holds it; `nil` when `ready`
+    /// has none, when the lock is busy (or this thread holds it) or for the other kinds: the
+    /// get then goes through `run`. The fast path of a safe provider's get of a made service.
+    ///
+    /// A ready value is published once and never changes, so it is read before the lock; the
+    /// get still takes the lock and leaves it, so that it waits for a get in progress as every
+    /// get does.
+    @inlinable @inline(__always)
+    func readyWhenFree<Value>(_ ready: () -> Value?) -> Value? {
+        guard primitive == nil, let value = ready(), lock.withLockIfAvailable({ _ in true }) != nil else {
+            return nil
+        }
+        return value
+    }
+
     /// Runs a get serialized: the value `ready` gives when it has one (a read: nothing else
     /// runs), else what `make` makes, with this serializer marked on the thread while it runs.
     @inlinable @inline(__always)
@@ -47,13 +63,6 @@ final class Serializer: Sendable {
         guard primitive == nil else {
             return try runSlowly(Service.self, ready: ready, make: make)
         }
-        // A ready value is published once and never changes, so it is read before the lock; the
-        // get still takes the lock and leaves it, so that it waits for a get in progress, as
-        // every get does.
-        if let value = ready() {
-            try waitForGetInProgress(Service.self)
-            return value
-        }
         if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
         }) {
@@ -62,15 +71,6 @@ final class Serializer: Sendable {
         try checkCycle(Service.self)
         return try lock.withLock { _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
-        }
-    }
-
-    /// Takes the lock and leaves it at once: returns when no other get holds it.
-    @inlinable @inline(__always)
-    func waitForGetInProgress<Service>(_ service: Service.Type) throws(ServiceObtainError) {
-        if lock.withLockIfAvailable({ _ in true }) == nil {
-            try checkCycle(Service.self)
-            lock.withLock { _ in }
         }
     }
 

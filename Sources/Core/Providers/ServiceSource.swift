@@ -23,13 +23,11 @@
 enum ServiceSource<Service>: Sendable {
     /// An instance or `atOne` provider, which holds its service itself (in `instance`).
     case holdsService
-    // First of the cases with a payload, whose payload is read without masking off the tag: every
-    // get of a safe provider comes here, while a `lazy` one comes only until its service is made.
-    case safe(SafeSource<Service>)
     case lazy(LazySource<Service>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
     case session(SessionServiceCell<Service>)
+    case safe(SafeSource<Service>)
     case failed(FailedSource<Service>)
     /// A provider made while a validation or a graph recorder ran: every get is recorded.
     case recorded(RecordedSource<Service>)
@@ -257,11 +255,28 @@ final class SafeSource<Service>: Sendable {
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
+        if let service = serializer.readyWhenFree({ readyService }) {
+            return service
+        }
+        return try getSerialized()
+    }
+
+    /// A get that runs under the lock: the service is not made yet (or not kept), the lock is
+    /// busy, or the kind is another. Out of line, so that a get of a made service is compiled
+    /// without it.
+    @inlinable @inline(never)
+    func getSerialized() throws(ServiceObtainError) -> Service {
         try serializer.run(
             Service.self,
-            ready: { innerLazy?.value ?? inner.instance },
+            ready: { readyService },
             make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
         )
+    }
+
+    /// The inner provider's `readyService`.
+    @inlinable @inline(__always)
+    var readyService: Service? {
+        innerLazy?.value ?? inner.instance
     }
 }
 
