@@ -517,8 +517,9 @@ struct LocatorSlots: Sendable {
     /// runs no user code, so it is done under the locator's lock.
     @inlinable @inline(__always)
     func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> LocalService<Service> {
-        // Unretained: these slots, under their locator's lock or published read-only, hold the
-        // slot's object, and so its provider, while they are read here.
+        // Unretained (`UnretainedReference`, `Unchecked.swift`): these slots, under their
+        // locator's lock or published read-only, hold the slot's object while it is read here;
+        // what leaves is retained (the service, or the provider to get it from).
         guard let found = self[id].map(UnretainedReference.init) else {
             return .missing(parent: parent?.storage)
         }
