@@ -100,8 +100,7 @@ enum HandWrittenCases {
             "hand-written/thread-safe singleton: .lock get",
             baseline: "NSLock lock, read, unlock",
             target: nil,
-            instructions: .ratio(1.5),
-            instructionsOpen: true
+            instructions: .ratio(1.5)
         ) {
             let provider = ServiceSafeProvider(mode: .lazy, safeThread: .lock) { BenchService(number: 1) }
             let lock = NSLock()
@@ -129,8 +128,7 @@ enum HandWrittenCases {
             "hand-written/lookup among \(lookupSize.formatted) types",
             baseline: "[ObjectIdentifier: AnyObject] lookup",
             target: nil,
-            instructions: .ratio(1.3),
-            instructionsOpen: true
+            instructions: .ratio(1.3)
         ) {
             let locator = LocatorCases.easyLocatorHolder(size: lookupSize).value
             let (dictionary, key) = LocatorCases.dictionaryHolder(size: lookupSize).value

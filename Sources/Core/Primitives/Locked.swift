@@ -19,7 +19,9 @@ import Synchronization
 /// ```
 ///
 /// Never run user code (factories, hooks, `deinit`s of services) inside `withLock`: take values
-/// out, and release what the state lets go after the lock.
+/// out, and release what the state lets go after the lock. The two locks that exist to be held
+/// while a factory runs, a making's `makingLock` and a safe provider's `Serializer`, hold no
+/// state, and a thread never waits for one it holds itself (each checks for a cycle first).
 @usableFromInline
 package struct Locked<State>: ~Copyable {
     @usableFromInline let mutex: Mutex<UncheckedSendable<State>>

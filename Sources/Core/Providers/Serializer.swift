@@ -4,38 +4,52 @@ import Foundation
 /// the one serialization of both `ServiceSafeProvider` and `ServiceParamsSafeProvider` (and the
 /// providers made by `convert(params:)`, which share their params provider's serializer).
 ///
-/// The primitives are the ones the user picks, as 3.0 documents them (`NSLock` by default, a
-/// `DispatchSemaphore`, a serial `DispatchQueue`); they guard no state of the package's, which
-/// all lives in `Locked`.
+/// The `.lock` kind holds the package's lock, a `Locked` with no state (a mutex, as `NSLock`
+/// was in 3.0), while the get runs; the other kinds hold the primitive the user picks, a
+/// `DispatchSemaphore` or a serial `DispatchQueue`. None of them guards state of the package's,
+/// which all lives in the `Locked` that guards it.
 ///
 /// A get that re-enters the same serializer on its thread (a factory that asks for its own
 /// service, directly or through other providers) fails with a dependency cycle instead of
 /// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
-/// and a get that finds the serializer busy looks for that mark before it waits. A get that
-/// only reads a made service takes the lock, reads and leaves, with no mark and no cycle check.
+/// and a get that finds the serializer busy looks for that mark before it waits. A get of a
+/// made service reads it, then takes the lock and leaves, with no mark and no cycle check
+/// (`readyWhenFree`).
 @usableFromInline
 final class Serializer: Sendable {
-    @usableFromInline let lock: NSLock
-    /// `lock`, used without retaining it on every get (`lock` keeps it alive).
-    @usableFromInline let unretainedLock: UnretainedReference<NSLock>
-    @usableFromInline let semaphore: DispatchSemaphore?
-    @usableFromInline let queue: DispatchQueue?
+    /// Held by every get of the `.lock` kind, user code included (a factory runs under it, as
+    /// under `Making.makingLock`); it is never taken twice on one thread, which a `Mutex`
+    /// does not allow: a get that finds it busy checks for a cycle before it waits. Kept for
+    /// every kind, so that the default kind's get tests no optional.
+    @usableFromInline let lock = Locked(())
+    /// The `DispatchSemaphore` or the serial `DispatchQueue` of the other kinds; `nil` for
+    /// `.lock`, whose get tests this one reference.
+    @usableFromInline let primitive: (any AnyObject & Sendable)?
 
     init(kind: ServiceSafeProviderKind) {
-        // The lock is made for every kind, so that the default kind's get tests no optional.
-        lock = NSLock()
-        unretainedLock = UnretainedReference(lock)
         switch kind {
         case .lock:
-            semaphore = nil
-            queue = nil
+            primitive = nil
         case .semaphore:
-            semaphore = DispatchSemaphore(value: 1)
-            queue = nil
+            primitive = DispatchSemaphore(value: 1)
         case let .queue(qos, label):
-            semaphore = nil
-            queue = DispatchQueue(label: label, qos: qos)
+            primitive = DispatchQueue(label: label, qos: qos)
         }
+    }
+
+    /// A ready value, read without the lock, once no other get holds it; `nil` when `ready`
+    /// has none, when the lock is busy (or this thread holds it) or for the other kinds: the
+    /// get then goes through `run`. The fast path of a safe provider's get of a made service.
+    ///
+    /// A ready value is published once and never changes, so it is read before the lock; the
+    /// get still takes the lock and leaves it, so that it waits for a get in progress as every
+    /// get does.
+    @inlinable @inline(__always)
+    func readyWhenFree<Value>(_ ready: () -> Value?) -> Value? {
+        guard primitive == nil, let value = ready(), lock.withLockIfAvailable({ _ in true }) != nil else {
+            return nil
+        }
+        return value
     }
 
     /// Runs a get serialized: the value `ready` gives when it has one (a read: nothing else
@@ -46,15 +60,18 @@ final class Serializer: Sendable {
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        guard semaphore == nil, queue == nil else {
+        guard primitive == nil else {
             return try runSlowly(Service.self, ready: ready, make: make)
         }
-        if !unretainedLock.withObject({ $0.try() }) {
-            try checkCycle(Service.self)
-            unretainedLock.withObject { $0.lock() }
+        if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
+            try readyOrMade(Service.self, ready: ready, make: make)
+        }) {
+            return value
         }
-        defer { unretainedLock.withObject { $0.unlock() } }
-        return try readyOrMade(Service.self, ready: ready, make: make)
+        try checkCycle(Service.self)
+        return try lock.withLock { _ throws(ServiceObtainError) -> Value in
+            try readyOrMade(Service.self, ready: ready, make: make)
+        }
     }
 
     /// What `run` does once serialized.
@@ -86,7 +103,7 @@ final class Serializer: Sendable {
         ready: () -> Value?,
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        if let semaphore {
+        if let semaphore = primitive as? DispatchSemaphore {
             if semaphore.wait(timeout: .now()) != .success {
                 try checkCycle(Service.self)
                 semaphore.wait()
@@ -95,7 +112,7 @@ final class Serializer: Sendable {
             return try readyOrMade(Service.self, ready: ready, make: make)
         }
         try checkCycle(Service.self)
-        return try queue!.sync {
+        return try (primitive as! DispatchQueue).sync {
             Result { () throws(ServiceObtainError) -> Value in try readyOrMade(Service.self, ready: ready, make: make) }
         }.get()
     }

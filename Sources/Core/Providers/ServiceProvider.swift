@@ -248,13 +248,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):
-    /// reading it runs nothing else.
+    /// reading it runs nothing else (a get of it also records the get while `GetRecording.isOn`).
     @inlinable @inline(__always)
-    final var readyService: ServiceType? {
+    package final var readyService: ServiceType? {
         // Chained rather than bound with `if let`, which would retain the cell around the read.
         lazy?.value ?? instance
     }
-
 
     /// The service or the error, as a `Result`.
     @inlinable

@@ -2,7 +2,7 @@ import Dispatch
 
 /// How a safe provider serializes its gets.
 public enum ServiceSafeProviderKind: Sendable {
-    /// Each get holds an `NSLock`.
+    /// Each get holds a lock (a `Synchronization.Mutex`; an `NSLock` in 3.0).
     case lock
     /// Each get holds a `DispatchSemaphore` with a value of 1.
     case semaphore

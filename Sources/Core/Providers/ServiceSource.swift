@@ -348,30 +348,47 @@ final class ScopedCell<Service>: ScopeCell {
 // MARK: - safe
 
 /// The source of a `ServiceSafeProvider`: every get of the plain provider inside it runs under
-/// the serializer. A get of a service the inner provider holds ready only reads it under the
-/// lock; any other get runs the inner provider's source (which may run a factory) marked on
-/// the thread, so that a re-entry fails as a cycle.
+/// the serializer. A get of a service the inner provider holds ready reads it, then takes the
+/// lock and leaves; any other get runs the inner provider's source (which may run a factory)
+/// under the lock, marked on the thread, so that a re-entry fails as a cycle.
 @usableFromInline
 final class SafeSource<Service>: Sendable {
     @usableFromInline let serializer: Serializer
     @usableFromInline let inner: ServiceProvider<Service>
-    /// `inner`, used without retaining it on every get (`inner` keeps it alive): retained, it
-    /// would be retained and released around the serializer's lock calls.
-    @usableFromInline let unretainedInner: UnretainedReference<ServiceProvider<Service>>
+    /// The cell of a `lazy` inner provider, kept here as the provider keeps it: a get reads
+    /// the made service through one reference less.
+    @usableFromInline let innerLazy: OnceCell<Service>?
 
     init(serializer: Serializer, inner: ServiceProvider<Service>) {
         self.serializer = serializer
         self.inner = inner
-        self.unretainedInner = UnretainedReference(inner)
+        self.innerLazy = inner.lazy
     }
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
+        if let service = serializer.readyWhenFree({ readyService }) {
+            return service
+        }
+        return try getSerialized()
+    }
+
+    /// A get that runs under the lock: the service is not made yet (or not kept), the lock is
+    /// busy, or the kind is another. Out of line, so that a get of a made service is compiled
+    /// without it.
+    @inlinable @inline(never)
+    func getSerialized() throws(ServiceObtainError) -> Service {
         try serializer.run(
             Service.self,
-            ready: { unretainedInner.withObject { $0.readyService } },
+            ready: { readyService },
             make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
         )
+    }
+
+    /// The inner provider's `readyService`.
+    @inlinable @inline(__always)
+    var readyService: Service? {
+        innerLazy?.value ?? inner.instance
     }
 }
 
@@ -461,9 +478,9 @@ final class WeakObject {
 
 /// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
 /// `makingLock` from the moment it marks the provider until the service is published, its
-/// factory included, and another get of the same service waits by taking that lock. It is the
-/// one lock of the package held while user code runs, and only gets of that same service wait on
-/// it.
+/// factory included, and another get of the same service waits by taking that lock. With the
+/// lock of a safe provider's `Serializer`, it is one of the two locks of the package held while
+/// user code runs, and only gets of that same service wait on it.
 ///
 /// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
 /// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes

@@ -224,13 +224,13 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
-        storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
+        storage.plainService(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
-        storage.plainProvider(Self.id(Service.self), as: Service.self)?.getServiceAsOptional()
+        storage.plainService(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.

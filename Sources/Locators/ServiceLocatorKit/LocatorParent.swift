@@ -5,9 +5,10 @@ package protocol StorageBackedLocator: AnyObject, Sendable {
 }
 
 /// The parent of a locator: the locator itself (for `parent`) and its storage (for lookups).
+@usableFromInline
 package struct LocatorParent: Sendable {
     package let locator: AnyObject & Sendable
-    package let storage: LocatorStorage
+    @usableFromInline package let storage: LocatorStorage
 
     package init(locator: AnyObject & Sendable, storage: LocatorStorage) {
         self.locator = locator

@@ -12,9 +12,9 @@
 /// dictionary.
 @usableFromInline
 package final class LocatorStorage: Sendable {
-    private let state: Locked<LocatorState>
+    @usableFromInline let state: Locked<LocatorState>
     /// The slots and parent of a read-only locator, published once by `setReadOnly`.
-    private let frozen = OnceCell<FrozenSlots>()
+    @usableFromInline let frozen = OnceCell<FrozenSlots>()
 
     /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
     /// loop that each check alone would miss.
@@ -78,7 +78,8 @@ package final class LocatorStorage: Sendable {
     }
 
     /// `slot(_:)` asked of this locator and then of its parents, one after the other.
-    private func slotHereOrAbove(_ id: ServiceLocatorKeyID) -> AnyObject? {
+    @usableFromInline
+    func slotHereOrAbove(_ id: ServiceLocatorKeyID) -> AnyObject? {
         var (found, next) = localSlot(id)
         while found == nil, let storage = next {
             (found, next) = storage.localSlot(id)
@@ -123,11 +124,57 @@ package final class LocatorStorage: Sendable {
         slot as! any LocatorEntry
     }
 
+    /// The `Service` service for `id` without params, or `nil` when it is missing or cannot be
+    /// made: the get of both locators.
+    ///
+    /// A service that a plain provider of this locator holds ready is read under the lock, with
+    /// the slot, so that the provider is neither retained nor released; any other is got from
+    /// the provider after the lock.
+    @inlinable @inline(__always)
+    package func plainService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> Service? {
+        // A get recorded for a validation or a graph recorder is left to the provider. Checked
+        // first: the check is a call the slots would be copied around.
+        guard !GetRecording.isOn else {
+            return plainProvider(id, as: Service.self)?.getServiceAsOptional()
+        }
+        let found: AnyObject
+        switch localService(id, as: Service.self) {
+        case .ready(let service):
+            return service
+        case .provider(let provider):
+            return provider.getServiceAsOptional()
+        case .other(let slot):
+            found = slot
+        case .missing(let parent):
+            guard let slot = parent?.slotHereOrAbove(id) else { return nil }
+            found = slot
+        }
+        return Self.plainProvider(found, as: Service.self)?.getServiceAsOptional()
+    }
+
+    /// What a get of `id` finds in this locator: see `plainService(_:as:)`.
+    @inlinable @inline(__always)
+    func localService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> LocalService<Service> {
+        if let frozen = frozen.value {
+            return frozen.slots.service(id, as: Service.self)
+        }
+        // As in `localSlot(_:)`: under the lock, `isReadOnly` tells where the slots are.
+        return state.withLock { state in
+            state.isReadOnly ? frozen.value!.slots.service(id, as: Service.self) : state.slots.service(id, as: Service.self)
+        }
+    }
+
     /// The provider that gives the `Service` service for `id` without params, or `nil` when
     /// there is none (missing, of another type, or needing params).
     @inlinable @inline(__always)
     package func plainProvider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> ServiceProvider<Service>? {
         guard let found = slot(id) else { return nil }
+        return Self.plainProvider(found, as: Service.self)
+    }
+
+    /// The provider that gives the `Service` service of a slot without params, or `nil`.
+    @inlinable @inline(__always)
+    static func plainProvider<Service>(_ found: AnyObject, as type: Service.Type) -> ServiceProvider<Service>? {
         if let provider = found as? ServiceProvider<Service> {
             return provider
         }
@@ -431,20 +478,22 @@ package final class LocatorStorage: Sendable {
 }
 
 /// What may change in a locator, under its lock.
-struct LocatorState {
+@usableFromInline
+struct LocatorState: Sendable {
     /// The slots and parent while the locator is writable (empty once they are published).
-    var slots: LocatorSlots
-    var isReadOnly = false
+    @usableFromInline var slots: LocatorSlots
+    @usableFromInline var isReadOnly = false
     var denyClone = false
     var assertOnRefusal = false
 }
 
 /// A locator's services by slot, and its parent.
+@usableFromInline
 struct LocatorSlots: Sendable {
     // `LocatorEntry` objects, kept as one reference each.
-    var types: [ObjectIdentifier: any AnyObject & Sendable] = [:]
-    var names: [String: any AnyObject & Sendable] = [:]
-    var parent: LocatorParent?
+    @usableFromInline var types: [ObjectIdentifier: any AnyObject & Sendable] = [:]
+    @usableFromInline var names: [String: any AnyObject & Sendable] = [:]
+    @usableFromInline var parent: LocatorParent?
 
     init(parent: LocatorParent?) {
         self.parent = parent
@@ -452,7 +501,7 @@ struct LocatorSlots: Sendable {
 
     var count: Int { types.count + names.count }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     subscript(id: ServiceLocatorKeyID) -> AnyObject? {
         switch id.storage {
         case .type(let type): return types[ObjectIdentifier(type)]
@@ -467,6 +516,29 @@ struct LocatorSlots: Sendable {
             return (found, nil)
         }
         return (nil, parent?.storage)
+    }
+
+    /// What a get of `id` finds in these slots (see `LocalService`). Reading a ready service
+    /// runs no user code, so it is done under the locator's lock.
+    @inlinable @inline(__always)
+    func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> LocalService<Service> {
+        // Unretained (`UnretainedReference`, `Unchecked.swift`): these slots, under their
+        // locator's lock or published read-only, hold the slot's object while it is read here;
+        // what leaves is retained (the service, or the provider to get it from).
+        guard let found = self[id].map(UnretainedReference.init) else {
+            return .missing(parent: parent?.storage)
+        }
+        return found.withObject { object in
+            guard let provider = (object as? ServiceProvider<Service>).map(UnretainedReference.init) else {
+                return .other(object)
+            }
+            return provider.withObject { provider in
+                if let service = provider.readyService {
+                    return .ready(service)
+                }
+                return .provider(provider)
+            }
+        }
     }
 
     /// Stores `entry` (or removes the slot when `nil`); returns what the slot held.
@@ -497,9 +569,23 @@ struct LocatorSlots: Sendable {
     }
 }
 
+/// What a get finds in one locator (`LocatorSlots.service(_:as:)`).
+@usableFromInline
+enum LocalService<Service> {
+    /// The service that the slot's plain provider holds ready.
+    case ready(Service)
+    /// The slot's plain provider, to get the service from.
+    case provider(ServiceProvider<Service>)
+    /// Another entry: a params provider, or a service of another type.
+    case other(AnyObject)
+    /// No slot here: the parent to ask, if any.
+    case missing(parent: LocatorStorage?)
+}
+
 /// The slots of a read-only locator, published once.
+@usableFromInline
 final class FrozenSlots: Sendable {
-    let slots: LocatorSlots
+    @usableFromInline let slots: LocatorSlots
 
     init(slots: LocatorSlots) {
         self.slots = slots

@@ -213,7 +213,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
-        storage.plainProvider(key.keyID, as: Key.ServiceType.self)?.getServiceAsOptional()
+        storage.plainService(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
