@@ -14,11 +14,12 @@ import CServiceContainerKit
 /// Each thread keeps the gets it is in (`ThreadRecording.frames`), so the get that asked for a
 /// service is the innermost one when it starts.
 @usableFromInline
-enum GetRecording {
+package enum GetRecording {
     /// Whether any validation or recorder runs: the one check of a get while nothing records,
-    /// one relaxed load of a C global (`CServiceContainerKit.h` says why C) and a branch.
+    /// one relaxed load of a C global (`CServiceContainerKit.h` says why C) and a branch. The
+    /// locators ask it too, for the services they keep without a provider.
     @inlinable
-    static var isOn: Bool { sck_recording_users_load() != 0 }
+    package static var isOn: Bool { sck_recording_users_load() != 0 }
 
     /// How many validations and graph recorders are running.
     static var users: Int { sck_recording_users_load() }

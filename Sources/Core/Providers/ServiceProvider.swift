@@ -34,9 +34,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     // The designated initializers take no optional of the service type: moving one into
     // `instance` in unspecialized code would look up its metadata on every provider made.
 
-    /// A provider that holds `service`.
+    /// A provider that holds `service`, never recorded: also the provider a locator makes for
+    /// a service it kept without one, when something asks for it.
     @usableFromInline
-    init(instance service: ServiceType) {
+    package init(instance service: ServiceType) {
         instance = service
         source = .holdsService
         lazy = nil
