@@ -24,9 +24,9 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
 
     /// The service of an instance or `atOne` provider.
     @usableFromInline let instance: ServiceType?
-    /// The service of a `lazy` provider, once made: its `LazySource`'s cell, kept here so that
-    /// a get reads it without going through the source.
-    @usableFromInline let lazy: OnceCell<ServiceType>?
+    /// The service of a `lazy` provider, once made: its `LazySource`, which publishes it, kept
+    /// here so that a get reads it without going through the source.
+    @usableFromInline let lazy: LazySource<ServiceType>?
     /// Where every other get goes: `lazy` before the service is made, `weak`, `many`, session,
     /// safe, or the error of an `atOne` factory.
     @usableFromInline let source: ServiceSource<ServiceType>
@@ -49,7 +49,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         instance = nil
         self.source = source
         if case .lazy(let lazySource) = source {
-            lazy = lazySource.cell
+            lazy = lazySource
         } else {
             lazy = nil
         }

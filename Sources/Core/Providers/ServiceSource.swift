@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a provider gets a service it does not hold ready, and how each kind of provider keeps
 /// and makes it: this file holds every kind's state and making, dispatched by one `switch` in
 /// `get()`. `ServiceProvider.getService()` reads a ready service (an instance, an `atOne` one or
@@ -86,14 +88,19 @@ final class FailedSource<Service>: Sendable {
 
 // MARK: - lazy
 
-/// Makes the service of a `lazy` provider on the first get and publishes it in the provider's
-/// `OnceCell`; a failed making leaves everything as it was, and the next get tries again. The
-/// factory is released once the service is made.
+/// Makes the service of a `lazy` provider on the first get and publishes it in itself, as a
+/// `OnceCell` does; a failed making leaves everything as it was, and the next get tries again.
+/// The factory is released once the service is made.
 ///
-/// A get of a made service does not come here: `ServiceProvider.getService()` reads the cell.
+/// A get of a made service does not come here: `ServiceProvider.getService()` reads `value`,
+/// through its `lazy`, which is this source.
 @usableFromInline
 final class LazySource<Service>: Sendable {
-    @usableFromInline let cell: OnceCell<Service>
+    // The two fields of a `OnceCell`, under its invariant (`Unchecked.swift`, "OnceCell"): the
+    // service is published once, under `inProgress`'s lock. Kept here rather than in a cell of
+    // their own, so that a lazy provider is one object fewer to make and release.
+    @usableFromInline let isSet: Atomic<Bool>
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var stored: Service?
     /// The making in progress, if any; its lock also guards `factory`.
     @usableFromInline let inProgress: Locked<Making?>
     /// The factory, until the service is made: read and written only while `inProgress`'s lock is
@@ -101,18 +108,24 @@ final class LazySource<Service>: Sendable {
     @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
-    // generic types it allocates (this source, its cell) have their metadata looked up once per
-    // call site instead of on every provider made.
+    // generic type it allocates (this source) has its metadata looked up once per call site
+    // instead of on every provider made.
     @inlinable
     init(factory: @escaping @Sendable () throws -> Service) {
-        self.cell = OnceCell()
+        self.isSet = Atomic(false)
         self.inProgress = Locked(nil)
         self.factory = factory
     }
 
+    /// The service, or `nil` before it is made: one acquire load and a read, as `OnceCell.value`.
+    @inlinable
+    var value: Service? {
+        isSet.load(ordering: .acquiring) ? stored : nil
+    }
+
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
-        if let service = cell.value {
+        if let service = value {
             return service
         }
         var released: (@Sendable () throws -> Service)?
@@ -121,7 +134,7 @@ final class LazySource<Service>: Sendable {
             id: ObjectIdentifier(self),
             step: { making in
                 inProgress.withLock { current -> MakingStep<Service, () throws -> Service> in
-                    if let service = cell.value { return .found(service) }
+                    if let service = value { return .found(service) }
                     if let other = current { return .wait(other) }
                     guard let factory else {
                         preconditionFailure("a lazy provider lost its factory before publishing its service")
@@ -135,7 +148,9 @@ final class LazySource<Service>: Sendable {
                 inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {
-                        cell.publish(service)
+                        precondition(!isSet.load(ordering: .relaxed), "a lazy service was published twice")
+                        stored = service
+                        isSet.store(true, ordering: .releasing)
                         released = factory.take()
                     }
                 }
