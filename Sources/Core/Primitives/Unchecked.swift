@@ -22,18 +22,21 @@ import Synchronization
 // MARK: - A value guarded by a lock beside it
 
 // `LazySource.factory` is the one stored property that a `Locked` guards from outside: it is a
-// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`.
+// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`,
+// and its run-time exclusivity check is left out too (`@exclusivity(unchecked)`).
 //
 // **Invariant.** `factory` is read and written only inside `inProgress.withLock` (by the get that
 // marks the making, and by the one that publishes the service and releases it), and the source's
 // `deinit` runs when no other thread can reach it. Every access is therefore serialized by that
-// lock, as if the factory were part of its state.
+// lock, as if the factory were part of its state, and no two accesses can overlap.
 //
 // **Pays for** `hand-written/cold start, 200 lazy providers` (`--instructions`): inside the
 // lock's state, the factory made that state generic over the service, and every lazy provider
 // released looked up the metadata of three generic types (the state, its box and the mutex's
 // storage) to destroy it: 1,388,000 instructions a container instead of 1,222,000 (2.55 times
-// the closures written by hand instead of 2.24).
+// the closures written by hand instead of 2.24). The exclusivity check called into the runtime
+// on both accesses of each making: 1,115,000 instructions instead of 1,066,000 (2.05 times the
+// closures by hand, past the ceiling of 2.0, instead of 1.95).
 
 // MARK: - Closures an injected property was given
 

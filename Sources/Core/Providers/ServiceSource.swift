@@ -105,7 +105,7 @@ final class LazySource<Service>: Sendable {
     @usableFromInline let inProgress: Locked<Making?>
     /// The factory, until the service is made: read and written only while `inProgress`'s lock is
     /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
-    @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
     // generic type it allocates (this source) has its metadata looked up once per call site
