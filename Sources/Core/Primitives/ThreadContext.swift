@@ -29,8 +29,6 @@ package struct ThreadContext {
     var deferredReleases: [AnyObject]?
     /// What this thread records for a validation or a graph recorder (`GetRecording`).
     var recording: ThreadRecording?
-    /// A `Making` of this thread that nothing else holds, for its next making of a singleton.
-    @usableFromInline var spareMaking: Making?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -51,8 +49,7 @@ package struct ThreadContext {
                 count: 0,
                 deliveringLogEvent: false,
                 deferredReleases: nil,
-                recording: nil,
-                spareMaking: nil
+                recording: nil
             )
         )
         pthread_setspecific(threadContextKey, context)  // for its destructor, at the thread's exit
@@ -121,27 +118,6 @@ package struct ThreadContext {
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
         return body()
-    }
-
-    /// The mark of a making of a singleton by this thread: the one an earlier making left, or a
-    /// new one. Reused, so that a making allocates nothing of its own in the usual case.
-    @inlinable
-    static func takeMaking() -> Making {
-        current.pointee.spareMaking.take() ?? Making()
-    }
-
-    /// Keeps `making`, whose making by this thread is over, for its next one, unless another
-    /// thread still holds it (one that waited for it) or one is kept already: then it goes.
-    ///
-    /// Nothing can reach a making that only this thread holds: its provider's state let it go
-    /// when the making ended, and the threads that waited for it got it from there.
-    @inlinable
-    static func returnMaking(_ making: consuming Making) {
-        var making = making
-        let context = current
-        if context.pointee.spareMaking == nil, isKnownUniquelyReferenced(&making) {
-            context.pointee.spareMaking = making
-        }
     }
 
     /// Whether `id` is being obtained on this thread.

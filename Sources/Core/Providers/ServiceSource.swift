@@ -417,7 +417,7 @@ enum SingletonMaking {
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
-                let making = ThreadContext.takeMaking()
+                let making = Making()
                 let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
                     switch step(making) {
                     case .found(let service): return .found(service)
@@ -430,8 +430,6 @@ enum SingletonMaking {
                         }
                     }
                 }
-                // `finish` cleared the mark (or `step` never set it): the making is over.
-                ThreadContext.returnMaking(consume making)
                 switch outcome {
                 case .found(let service): return service
                 case .failed(let error): throw error
