@@ -129,8 +129,7 @@ enum HandWrittenCases {
             "hand-written/lookup among \(lookupSize.formatted) types",
             baseline: "[ObjectIdentifier: AnyObject] lookup",
             target: nil,
-            instructions: .ratio(1.3),
-            instructionsOpen: true
+            instructions: .ratio(1.3)
         ) {
             let locator = LocatorCases.easyLocatorHolder(size: lookupSize).value
             let (dictionary, key) = LocatorCases.dictionaryHolder(size: lookupSize).value
@@ -156,7 +155,6 @@ enum HandWrittenCases {
             baseline: "\(ColdGraph.size) lazy closures by hand",
             target: nil,
             instructions: .ratio(2.0),
-            instructionsOpen: true,
             countedIterations: (small: 10, large: 60)
         ) {
             .init(
