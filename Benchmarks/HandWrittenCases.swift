@@ -154,7 +154,6 @@ enum HandWrittenCases {
             baseline: "\(ColdGraph.size) lazy closures by hand",
             target: nil,
             instructions: .ratio(2.0),
-            instructionsOpen: true,
             countedIterations: (small: 10, large: 60)
         ) {
             .init(

@@ -9,7 +9,7 @@ enum MemoryUse {
     static let count = 10_000
     /// The most heap bytes a registered service may take: its provider, the locator's entry and
     /// its share of the locator's dictionary.
-    static let ceiling = 120.0
+    static let ceiling = 64.0
 
     /// Registers `count` services of distinct types into a new locator and divides the growth
     /// of the allocated heap by `count`. The services are made, and every type's metadata is

@@ -217,6 +217,59 @@ struct ServiceEasyLocatorTests {
         }
     }
 
+    @Test func anInstanceAddedAsItsClassHasOneProvider() throws {
+        let locator = ServiceEasyLocator()
+        let shared = SharedService(name: "kept")
+        locator.addService(shared)
+        #expect(locator.getService(serviceType: SharedService.self) === shared)
+        #expect(try locator.tryService(serviceType: SharedService.self) === shared)
+        let provider = try #require(locator.getServiceProvider(serviceType: SharedService.self))
+        #expect(try provider.getService() === shared)
+        #expect(locator.getServiceProvider(serviceType: SharedService.self) === provider)
+        #expect(locator.clone().getServiceProvider(serviceType: SharedService.self) === provider)
+        #expect(ServiceValidator.validate(locator).made == ["[ServiceEasyLocatorKitTests.SharedService]"])
+
+        locator.setReadOnly(denyClone: false, assertionFailure: false)
+        #expect(locator.getService(serviceType: SharedService.self) === shared)
+        #expect(locator.getServiceProvider(serviceType: SharedService.self) === provider)
+        #expect(locator.clone().getServiceProvider(serviceType: SharedService.self) === provider)
+        #expect(ServiceEasyLocator(parent: locator).getServiceProvider(serviceType: SharedService.self) === provider)
+    }
+
+    @Test func aReplacedInstanceHasAProviderOfItsOwn() {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService(name: "first"))
+        let first = locator.getServiceProvider(serviceType: SharedService.self)
+        locator.addService(SharedService(name: "second"))
+        let second = locator.getServiceProvider(serviceType: SharedService.self)
+        #expect(first !== second)
+        #expect(second?.getServiceAsOptional()?.name == "second")
+        #expect(locator.getService(serviceType: SharedService.self)?.name == "second")
+    }
+
+    @Test func anInstanceOfASubclassIsGotAsTheTypeItWasAddedAs() throws {
+        let locator = ServiceEasyLocator()
+        let service = DerivedService()
+        locator.addService(service as BaseService)
+        #expect(locator.getService(serviceType: BaseService.self) === service)
+        #expect(locator.getService(serviceType: DerivedService.self) == nil)
+        #expect(try locator.getServiceProvider(serviceType: BaseService.self)?.getService() === service)
+    }
+
+    @Test func aRemovedInstanceIsReleasedWithItsProvider() {
+        let locator = ServiceEasyLocator()
+        weak var released: SharedService?
+        do {
+            let service = SharedService()
+            released = service
+            locator.addService(service)
+            _ = locator.getServiceProvider(serviceType: SharedService.self)
+        }
+        #expect(released != nil)
+        locator.removeService(serviceType: SharedService.self)
+        #expect(released == nil)
+    }
+
     @Test func parentChainAnswersMisses() throws {
         let root = ServiceEasyLocator()
         root.addService(SharedService(name: "root"))
@@ -323,3 +376,6 @@ struct ServiceEasyLocatorParamsCastTests {
         }
     }
 }
+
+class BaseService {}
+final class DerivedService: BaseService {}

@@ -38,13 +38,14 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         }
     }
 
-    /// The cell where a made singleton is published, for the provider's ready read.
+    /// The cell where a made singleton is published, for the provider's ready read. A wrapped
+    /// synchronous provider keeps its made service in its own source: its get, which reads it
+    /// without suspending, goes through `get()`.
     var cell: OnceCell<Service>? {
         switch self {
         case .atOne(let source): return source.cell
         case .lazy(let source): return source.cell
-        case .sync(let provider): return provider.lazy
-        case .holdsService, .weak, .many, .scoped: return nil
+        case .holdsService, .weak, .many, .scoped, .sync: return nil
         }
     }
 

@@ -17,7 +17,8 @@ import CServiceContainerKit
 package enum GetRecording {
     /// Whether any validation or recorder runs, or a container was ever shut down: the one
     /// check of a get while nothing records, one relaxed load of a C global
-    /// (`CServiceContainerKit.h` says why C) and a branch.
+    /// (`CServiceContainerKit.h` says why C) and a branch. The locators ask it too, for the
+    /// services they keep without a provider.
     @inlinable
     package static var isOn: Bool { sck_recording_users_load() != 0 }
 

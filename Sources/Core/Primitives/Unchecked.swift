@@ -2,8 +2,10 @@ import Synchronization
 
 // Every construct of the package that leaves out a check the compiler or the runtime would
 // make lives in this file (but for four stored properties, `LazySource.factory`,
-// `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, and four captured
-// values, which must sit where they are used and are described here), with the invariant that makes it safe and what it pays for: the
+// `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, the `OnceCell` fields
+// that `LazySource` keeps itself, four captured values and the cast of an instance a locator
+// keeps, which must sit where they are used and are described here), with the invariant that
+// makes it safe and what it pays for: the
 // benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
@@ -20,18 +22,21 @@ import Synchronization
 // MARK: - A value guarded by a lock beside it
 
 // `LazySource.factory` is the one stored property that a `Locked` guards from outside: it is a
-// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`.
+// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`,
+// and its run-time exclusivity check is left out too (`@exclusivity(unchecked)`).
 //
 // **Invariant.** `factory` is read and written only inside `inProgress.withLock` (by the get that
 // marks the making, and by the one that publishes the service and releases it), and the source's
 // `deinit` runs when no other thread can reach it. Every access is therefore serialized by that
-// lock, as if the factory were part of its state.
+// lock, as if the factory were part of its state, and no two accesses can overlap.
 //
 // **Pays for** `hand-written/cold start, 200 lazy providers` (`--instructions`): inside the
 // lock's state, the factory made that state generic over the service, and every lazy provider
 // released looked up the metadata of three generic types (the state, its box and the mutex's
 // storage) to destroy it: 1,388,000 instructions a container instead of 1,222,000 (2.55 times
-// the closures written by hand instead of 2.24).
+// the closures written by hand instead of 2.24). The exclusivity check called into the runtime
+// on both accesses of each making: 1,115,000 instructions instead of 1,066,000 (2.05 times the
+// closures by hand, past the ceiling of 2.0, instead of 1.95).
 
 // MARK: - Closures an injected property was given
 
@@ -63,6 +68,21 @@ import Synchronization
 // reading a value out of the generic box there looks up the box's type at run time on every
 // get: 1.9 times the factory called by hand instead of 1.2, past the target of 1.3.
 
+// MARK: - An instance a locator keeps in its slot
+
+// `LocatorStorage.add(_:service:owner:at:)` (ServiceLocatorKit) keeps a service added as an
+// instance in the slot itself, as an `AnyObject`, taken from the generic `Service` with
+// `unsafeBitCast(service, to: AnyObject.self)`.
+//
+// **Invariant.** It runs only when `Service.self is AnyClass` and the service's own type is
+// `Service`: a value of a class type is one strong reference, which the cast hands over as it
+// is (the sizes are checked by `unsafeBitCast` itself). A get casts it back with `as?`, checked.
+//
+// **Pays for** `locator/register a service` (`--instructions`): `service as AnyObject` in code
+// not specialized for the service type asks the runtime whether the value bridges, through
+// protocol conformance look-ups: 3,797 instructions instead of 1,247, past the ceiling of 2.5
+// times an insert into a dictionary by type (973).
+
 // MARK: - Set in init, read in deinit
 
 // `SessionServiceCell.subscription` is a `nonisolated(unsafe) var`: the cell's place among its
@@ -91,7 +111,8 @@ import Synchronization
 /// says it does, whatever the value's type:
 ///
 /// - the service a provider keeps (`ServiceHolder`, `RecordedSource`; `ServiceProvider` keeps an
-///   instance unboxed, and says why), which is the same instance for every thread that gets it:
+///   instance unboxed, and says why), or a locator keeps in a slot in place of a provider
+///   (`LocatorSlot.instance`), which is the same instance for every thread that gets it:
 ///   the contract of a plain provider, `Sendable` whatever its service (`docs/concurrency.md`);
 /// - a session's key (`AnyHashable`), which a `Sendable` session gives (`SessionKey`);
 /// - what an injected property was given (the closure that makes its value, its ready handlers,
@@ -143,6 +164,12 @@ extension UncheckedSendable: Hashable where Value: Hashable {}
 /// **Pays for** `core/lazy get (made)` (and every other read of a published value): with the
 /// check, each read calls into the runtime twice, and the get costs 105 instructions more than
 /// a stored reference read instead of 20, past its ceiling of 25 (`--instructions`).
+///
+/// `LazySource` keeps the same two fields (`isSet`, `stored`) itself, under the same invariant
+/// (it publishes under its `inProgress` lock), rather than in a cell of its own: a lazy
+/// provider is then one object fewer to make and release, and `hand-written/cold start, 200
+/// lazy providers` costs 1,115,000 instructions a container instead of 1,221,000 (2.05 times
+/// the closures written by hand instead of 2.24).
 @usableFromInline
 package final class OnceCell<Value>: Sendable {
     @usableFromInline let isSet: Atomic<Bool>
@@ -201,18 +228,13 @@ package final class OnceCell<Value>: Sendable {
 /// ```
 ///
 /// **Invariant.** Whoever holds an `UnretainedReference` also holds a strong reference to the
-/// same object for at least as long (a property wrapper keeps its cell in a `let` beside it; a
-/// locator's get reads a slot's provider while the slots hold it, under the locator's lock or
-/// published read-only, and drops the reference before it leaves them), so the object is alive
-/// whenever `withObject` runs. It skips only the retain: it is `Sendable` when its object is,
-/// as the compiler checks through `Unmanaged`.
+/// same object for at least as long (a property wrapper keeps its cell in a `let` beside it), so
+/// the object is alive whenever `withObject` runs. It skips only the retain: it is `Sendable`
+/// when its object is, as the compiler checks through `Unmanaged`.
 ///
 /// **Pays for** `injects/@ServiceInject read, late`: reading through the wrapper's strong
 /// reference copies the wrapper out of its owner, and the read costs 6.8 times a stored
-/// property read instead of 1.14 (its target is 1.5). And `hand-written/lookup among 1,000
-/// types` (`LocatorSlots.service(_:as:)`): with the slot's provider retained and released around
-/// the read of its service, a get costs 71 instructions more, 1.42 times the dictionary lookup
-/// instead of 1.15 (its ceiling is 1.3).
+/// property read instead of 1.14 (its target is 1.5).
 @usableFromInline
 package struct UnretainedReference<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>

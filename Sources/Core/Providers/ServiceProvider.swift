@@ -24,15 +24,21 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
 
     /// The service of an instance or `atOne` provider.
     @usableFromInline let instance: ServiceType?
-    /// The service of a `lazy` provider, once made: its `LazySource`'s cell, kept here so that
-    /// a get reads it without going through the source.
-    @usableFromInline let lazy: OnceCell<ServiceType>?
+    /// The service of a `lazy` provider, once made: its `LazySource`, which publishes it, kept
+    /// here so that a get reads it without going through the source.
+    @usableFromInline let lazy: LazySource<ServiceType>?
     /// Where every other get goes: `lazy` before the service is made, `weak`, `many`, session,
     /// safe, or the error of an `atOne` factory.
     @usableFromInline let source: ServiceSource<ServiceType>
 
     // The designated initializers take no optional of the service type: moving one into
     // `instance` in unspecialized code would look up its metadata on every provider made.
+
+    /// A provider of a service handed in, never recorded: the provider a locator makes for a
+    /// service it kept without one, when something asks for it.
+    package convenience init(instance service: ServiceType) {
+        self.init(instance: service, source: .holdsService)
+    }
 
     /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
     /// factory (`.madeAtOne`).
@@ -49,7 +55,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         instance = nil
         self.source = source
         if case .lazy(let lazySource) = source {
-            lazy = lazySource.cell
+            lazy = lazySource
         } else {
             lazy = nil
         }

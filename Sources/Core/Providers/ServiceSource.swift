@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a provider gets a service it does not hold ready, and how each kind of provider keeps
 /// and makes it: this file holds every kind's state and making, dispatched by one `switch` in
 /// `get()`. `ServiceProvider.getService()` reads a ready service (an instance, an `atOne` one or
@@ -108,36 +110,47 @@ final class FailedSource<Service>: Sendable {
 
 // MARK: - lazy
 
-/// Makes the service of a `lazy` provider on the first get and publishes it in the provider's
-/// `OnceCell`; a failed making leaves everything as it was, and the next get tries again. The
-/// factory is released once the service is made.
+/// Makes the service of a `lazy` provider on the first get and publishes it in itself, as a
+/// `OnceCell` does; a failed making leaves everything as it was, and the next get tries again.
+/// The factory is released once the service is made.
 ///
-/// A get of a made service does not come here: `ServiceProvider.getService()` reads the cell.
+/// A get of a made service does not come here: `ServiceProvider.getService()` reads `value`,
+/// through its `lazy`, which is this source.
 @usableFromInline
 final class LazySource<Service>: Sendable {
-    @usableFromInline let cell: OnceCell<Service>
+    // The two fields of a `OnceCell`, under its invariant (`Unchecked.swift`, "OnceCell"): the
+    // service is published once, under `inProgress`'s lock. Kept here rather than in a cell of
+    // their own, so that a lazy provider is one object fewer to make and release.
+    @usableFromInline let isSet: Atomic<Bool>
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var stored: Service?
     /// The making in progress, if any; its lock also guards `factory`.
     @usableFromInline let inProgress: Locked<Making?>
     /// The factory, until the service is made: read and written only while `inProgress`'s lock is
     /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
-    @usableFromInline nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
     /// When the making of the service ended (`MakingClock`), once it is made; guarded as
     /// `factory` is.
-    @usableFromInline nonisolated(unsafe) var madeAt: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var madeAt: UInt64 = 0
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
-    // generic types it allocates (this source, its cell) have their metadata looked up once per
-    // call site instead of on every provider made.
+    // generic type it allocates (this source) has its metadata looked up once per call site
+    // instead of on every provider made.
     @inlinable
     init(factory: @escaping @Sendable () throws -> Service) {
-        self.cell = OnceCell()
+        self.isSet = Atomic(false)
         self.inProgress = Locked(nil)
         self.factory = factory
     }
 
+    /// The service, or `nil` before it is made: one acquire load and a read, as `OnceCell.value`.
+    @inlinable
+    var value: Service? {
+        isSet.load(ordering: .acquiring) ? stored : nil
+    }
+
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
-        if let service = cell.value {
+        if let service = value {
             return service
         }
         var released: (@Sendable () throws -> Service)?
@@ -147,7 +160,7 @@ final class LazySource<Service>: Sendable {
             keeper: .lazy,
             step: { making in
                 inProgress.withLock { current -> MakingStep<Service, () throws -> Service> in
-                    if let service = cell.value { return .found(service) }
+                    if let service = value { return .found(service) }
                     if let other = current { return .wait(other) }
                     guard let factory else {
                         preconditionFailure("a lazy provider lost its factory before publishing its service")
@@ -161,7 +174,9 @@ final class LazySource<Service>: Sendable {
                 inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {
-                        cell.publish(service)
+                        precondition(!isSet.load(ordering: .relaxed), "a lazy service was published twice")
+                        stored = service
+                        isSet.store(true, ordering: .releasing)
                         released = factory.take()
                         madeAt = MakingClock.tick()
                     }
@@ -176,7 +191,7 @@ final class LazySource<Service>: Sendable {
 
     /// The service, if it is made, and when its making ended.
     var made: (service: Service, madeAt: UInt64)? {
-        inProgress.withLock { _ in cell.value.map { ($0, madeAt) } }
+        inProgress.withLock { _ in value.map { ($0, madeAt) } }
     }
 }
 
@@ -355,9 +370,9 @@ final class ScopedCell<Service>: ScopeCell {
 final class SafeSource<Service>: Sendable {
     @usableFromInline let serializer: Serializer
     @usableFromInline let inner: ServiceProvider<Service>
-    /// The cell of a `lazy` inner provider, kept here as the provider keeps it: a get reads
+    /// The source of a `lazy` inner provider, kept here as the provider keeps it: a get reads
     /// the made service through one reference less.
-    @usableFromInline let innerLazy: OnceCell<Service>?
+    @usableFromInline let innerLazy: LazySource<Service>?
 
     init(serializer: Serializer, inner: ServiceProvider<Service>) {
         self.serializer = serializer

@@ -160,7 +160,7 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        addService(provider: ServiceProvider(service), file: file, line: line)
+        storage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under its service type.
@@ -224,13 +224,13 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
-        storage.plainService(Self.id(Service.self), as: Service.self)
+        storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
-        storage.plainService(Self.id(Service.self), as: Service.self)
+        storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.

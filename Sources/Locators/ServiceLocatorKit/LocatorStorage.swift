@@ -8,13 +8,18 @@
 /// a `OnceCell`: from then on a get reads them with one acquire load and no lock.
 ///
 /// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
-/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: AnyObject]`
-/// dictionary.
+/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorSlot]`
+/// dictionary, a slot being one reference.
+///
+/// A service added as an instance of exactly the class that names its slot is kept in the slot
+/// as it is (`LocatorSlot.instance`), without a provider: a get reads it with one class cast. Its
+/// provider is made when something asks for one (`getServiceProvider`, a recorded get, a
+/// validation, a clone) and kept in `state`, so that every such ask gets the same provider.
 @usableFromInline
 package final class LocatorStorage: Sendable {
-    @usableFromInline let state: Locked<LocatorState>
+    private let state: Locked<LocatorState>
     /// The slots and parent of a read-only locator, published once by `setReadOnly`.
-    @usableFromInline let frozen = OnceCell<FrozenSlots>()
+    private let frozen = OnceCell<FrozenSlots>()
 
     /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
     /// loop that each check alone would miss.
@@ -68,8 +73,8 @@ package final class LocatorStorage: Sendable {
 
     /// What the slot of `id` holds in this locator or the nearest parent that has one: the one
     /// look-up of every get.
-    @usableFromInline
-    package func slot(_ id: ServiceLocatorKeyID) -> AnyObject? {
+    @usableFromInline @inline(__always)
+    package func slot(_ id: ServiceLocatorKeyID) -> LocatorSlot? {
         // This locator is asked first, so that a hit here (the usual case) holds no extra
         // reference to it and goes through no loop.
         let (found, parent) = localSlot(id)
@@ -77,9 +82,19 @@ package final class LocatorStorage: Sendable {
         return parent.slotHereOrAbove(id)
     }
 
-    /// `slot(_:)` asked of this locator and then of its parents, one after the other.
+    /// What the slot of `id` holds (as `slot(_:)` finds it) as one reference, and whether it is
+    /// an instance rather than an entry: what a typed get reads.
     @usableFromInline
-    func slotHereOrAbove(_ id: ServiceLocatorKeyID) -> AnyObject? {
+    package func slotObject(_ id: ServiceLocatorKeyID) -> (object: AnyObject, isInstance: Bool)? {
+        switch slot(id) {
+        case .entry(let object)?: return (object, false)
+        case .instance(let object)?: return (object.value, true)
+        case nil: return nil
+        }
+    }
+
+    /// `slot(_:)` asked of this locator and then of its parents, one after the other.
+    private func slotHereOrAbove(_ id: ServiceLocatorKeyID) -> LocatorSlot? {
         var (found, next) = localSlot(id)
         while found == nil, let storage = next {
             (found, next) = storage.localSlot(id)
@@ -89,7 +104,7 @@ package final class LocatorStorage: Sendable {
 
     /// What the slot of `id` holds here, or the parent to ask next.
     @inline(__always)
-    private func localSlot(_ id: ServiceLocatorKeyID) -> (AnyObject?, LocatorStorage?) {
+    private func localSlot(_ id: ServiceLocatorKeyID) -> (LocatorSlot?, LocatorStorage?) {
         if let frozen = frozen.value {
             return frozen.slots.local(id)
         }
@@ -108,7 +123,7 @@ package final class LocatorStorage: Sendable {
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
-            if let entry = slots.typeEntry(named: name) { return entry }
+            if let slot = slots.typeSlot(named: name) { return current.entry(of: slot) }
             storage = slots.parent?.storage
         }
         return nil
@@ -116,95 +131,117 @@ package final class LocatorStorage: Sendable {
 
     /// The entry of the slot of `id`, for callers that know the service type only at run time.
     package func lookup(_ id: ServiceLocatorKeyID) -> (any LocatorEntry)? {
-        slot(id).map(Self.entry)
+        ownedSlot(id).map { $0.owner.entry(of: $0.slot) }
     }
 
-    static func entry(_ slot: AnyObject) -> any LocatorEntry {
-        // Only providers and params entries are stored.
-        slot as! any LocatorEntry
+    /// What the slot of `id` holds, and the locator whose slot it is (this one or a parent): for
+    /// the asks that may make the provider of an instance slot, which that locator keeps.
+    private func ownedSlot(_ id: ServiceLocatorKeyID) -> (slot: LocatorSlot, owner: LocatorStorage)? {
+        var current = self
+        while true {
+            let (found, next) = current.localSlot(id)
+            if let found { return (found, current) }
+            guard let next else { return nil }
+            current = next
+        }
     }
 
-    /// The `Service` service for `id` without params, or `nil` when it is missing or cannot be
-    /// made: the get of both locators.
-    ///
-    /// A service that a plain provider of this locator holds ready is read under the lock, with
-    /// the slot, so that the provider is neither retained nor released; any other is got from
-    /// the provider after the lock.
+    /// The entry a slot of this locator holds: its provider or params entry, or for an instance
+    /// slot, the provider of the instance.
+    func entry(of slot: LocatorSlot) -> any LocatorEntry {
+        switch slot {
+        case .entry(let object): return Self.entry(object)
+        case .instance(let object): return provider(holding: object.value)
+        }
+    }
+
+    static func entry(_ object: AnyObject) -> any LocatorEntry {
+        // Only providers and params entries are stored as entries.
+        object as! any LocatorEntry
+    }
+
+    /// The service of an instance slot read by a get of a `Service`: the instance, when it is a
+    /// `Service` (a `ServiceLocatorKey` names its slot as it likes, so the get's service type
+    /// may be another) and no get is recorded now (a recorded get goes through the instance's
+    /// provider, whose identity it is recorded under).
     @inlinable @inline(__always)
-    package func plainService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> Service? {
-        // A get recorded for a validation or a graph recorder is left to the provider. Checked
-        // first: the check is a call the slots would be copied around.
-        guard !GetRecording.isOn else {
+    package static func instance<Service>(_ object: AnyObject, as type: Service.Type) -> Service? {
+        guard !GetRecording.isOn else { return nil }
+        return object as? Service
+    }
+
+    /// The `Service` service for `id` without params, or `nil` when there is none (missing, of
+    /// another type, needing params, or failing): the get of both locators' `getService`.
+    @inlinable @inline(__always)
+    package func optionalService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> Service? {
+        guard let (object, isInstance) = slotObject(id) else { return nil }
+        if isInstance {
+            if let service = Self.instance(object, as: Service.self) {
+                return service
+            }
             return plainProvider(id, as: Service.self)?.getServiceAsOptional()
         }
-        let found: AnyObject
-        switch localService(id, as: Service.self) {
-        case .ready(let service):
-            return service
-        case .provider(let provider):
-            return provider.getServiceAsOptional()
-        case .other(let slot):
-            found = slot
-        case .missing(let parent):
-            guard let slot = parent?.slotHereOrAbove(id) else { return nil }
-            found = slot
-        }
-        return Self.plainProvider(found, as: Service.self)?.getServiceAsOptional()
-    }
-
-    /// What a get of `id` finds in this locator: see `plainService(_:as:)`.
-    @inlinable @inline(__always)
-    func localService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> LocalService<Service> {
-        if let frozen = frozen.value {
-            return frozen.slots.service(id, as: Service.self)
-        }
-        // As in `localSlot(_:)`: under the lock, `isReadOnly` tells where the slots are.
-        return state.withLock { state in
-            state.isReadOnly ? frozen.value!.slots.service(id, as: Service.self) : state.slots.service(id, as: Service.self)
-        }
+        return Self.plainProvider(object, as: Service.self)?.getServiceAsOptional()
     }
 
     /// The provider that gives the `Service` service for `id` without params, or `nil` when
     /// there is none (missing, of another type, or needing params).
-    @inlinable @inline(__always)
+    @inlinable
     package func plainProvider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> ServiceProvider<Service>? {
-        guard let found = slot(id) else { return nil }
-        return Self.plainProvider(found, as: Service.self)
+        switch slot(id) {
+        case .entry(let object)?: return Self.plainProvider(object, as: Service.self)
+        case .instance?: return instanceProvider(id) as? ServiceProvider<Service>
+        case nil: return nil
+        }
     }
 
-    /// The provider that gives the `Service` service of a slot without params, or `nil`.
+    /// The provider that gives the `Service` service of an entry without params, or `nil`.
     @inlinable @inline(__always)
-    static func plainProvider<Service>(_ found: AnyObject, as type: Service.Type) -> ServiceProvider<Service>? {
-        if let provider = found as? ServiceProvider<Service> {
+    static func plainProvider<Service>(_ object: AnyObject, as type: Service.Type) -> ServiceProvider<Service>? {
+        if let provider = object as? ServiceProvider<Service> {
             return provider
         }
         // Unwrapped before the cast, as everywhere an optional object is cast: swiftc -O
         // (Swift 6.3) can turn a generic `as?` of a nil `AnyObject?` into a cast of a null
         // pointer, which crashes (see `ServiceHolder.load()`).
-        guard let plain = Self.plainProvider(of: found) else { return nil }
+        guard let plain = plainProvider(of: object) else { return nil }
         return plain as? ServiceProvider<Service>
     }
 
-    /// The provider without params of a slot that holds no plain provider.
+    /// The provider without params of an entry that is no plain provider.
     @usableFromInline
-    static func plainProvider(of slot: AnyObject) -> AnyObject? {
-        entry(slot).plainProvider
+    static func plainProvider(of object: AnyObject) -> AnyObject? {
+        entry(object).plainProvider
+    }
+
+    /// The provider of the instance slot of `id` (the slot was found holding an instance).
+    @usableFromInline
+    func instanceProvider(_ id: ServiceLocatorKeyID) -> AnyObject? {
+        lookup(id)?.plainProvider
     }
 
     /// The entry for `id`, checked to hold a `Service` service.
     package func entry<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
         -> any LocatorEntry
     {
-        guard let found = slot(id) else {
+        let (slot, owner) = try checkedSlot(id, as: Service.self)
+        return owner.entry(of: slot)
+    }
+
+    /// What the slot of `id` holds and whose slot it is, checked to hold a `Service` service.
+    private func checkedSlot<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
+        -> (slot: LocatorSlot, owner: LocatorStorage)
+    {
+        guard let found = ownedSlot(id) else {
             throw .serviceNotFound(
                 key: id, service: Service.self, stored: implementation(of: Service.self, missing: id)
             )
         }
-        let entry = Self.entry(found)
-        guard entry.serviceType == Service.self else {
-            throw .serviceNotFound(key: id, service: Service.self, stored: entry.serviceType)
+        let stored = found.slot.serviceType
+        guard stored == Service.self else {
+            throw .serviceNotFound(key: id, service: Service.self, stored: stored)
         }
-        return entry
+        return found
     }
 
     /// The provider that gives the service for `id` without params.
@@ -234,7 +271,16 @@ package final class LocatorStorage: Sendable {
 
     /// The service for `id` without params.
     package func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws -> Service {
-        try provider(id, as: Service.self).getService()
+        let (slot, owner) = try checkedSlot(id, as: Service.self)
+        if case .instance(let object) = slot, let service = Self.instance(object.value, as: Service.self) {
+            return service
+        }
+        let entry = owner.entry(of: slot)
+        // Unwrapped before the cast (see `plainProvider(_:as:)`).
+        guard let plain = entry.plainProvider, let provider = plain as? ServiceProvider<Service> else {
+            throw ServiceLocatorError.wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: nil)
+        }
+        return try provider.getService()
     }
 
     /// The service for `id` made from `params`. Params of exactly the stored params type (or
@@ -255,16 +301,16 @@ package final class LocatorStorage: Sendable {
 
     /// The service for `id` as `Any`, checked to be a `serviceType`; `nil` params means none.
     package func anyService(_ id: ServiceLocatorKeyID, serviceType: Any.Type, params: Any?) throws -> Any {
-        guard let found = slot(id) else {
+        guard let (slot, owner) = ownedSlot(id) else {
             throw ServiceLocatorError.serviceNotFound(
                 key: id, service: serviceType, stored: implementation(of: serviceType, missing: id)
             )
         }
-        let entry = Self.entry(found)
-        guard entry.serviceType == serviceType else {
-            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType, stored: entry.serviceType)
+        let stored = slot.serviceType
+        guard stored == serviceType else {
+            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType, stored: stored)
         }
-        return try entry.anyService(key: id, params: params).get()
+        return try owner.entry(of: slot).anyService(key: id, params: params).get()
     }
 
     /// For a miss of the type slot of `service`: the type of a service stored under its own
@@ -275,7 +321,7 @@ package final class LocatorStorage: Sendable {
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
-            let implementations = slots.types.values.map { Self.entry($0).serviceType }
+            let implementations = slots.types.values.map(\.serviceType)
                 .filter { TypeRelation.isType($0, a: service) }
                 .sorted { String(reflecting: $0) < String(reflecting: $1) }
             if let first = implementations.first { return first }
@@ -295,11 +341,11 @@ package final class LocatorStorage: Sendable {
     package var validationEntries: [(name: String, value: Any)] {
         let slots = self.slots
         let typed = slots.types.values.map { slot -> (name: String, value: Any) in
-            let entry = Self.entry(slot)
+            let entry = entry(of: slot)
             return ("[\(String(reflecting: entry.serviceType))]", entry.storedProvider)
         }
         let named = slots.names.map { name, slot -> (name: String, value: Any) in
-            ("[\(name)]", Self.entry(slot).storedProvider)
+            ("[\(name)]", entry(of: slot).storedProvider)
         }
         return (typed + named).sorted { $0.name < $1.name }
     }
@@ -313,17 +359,82 @@ package final class LocatorStorage: Sendable {
         owner: AnyObject & Sendable,
         at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
-        var replaced: AnyObject?
+        add(id, slot: .entry(entry), serviceType: entry.serviceType, owner: owner, at: site)
+    }
+
+    /// Stores `service` for `id` as an `atOne` provider would give it, unless the locator is
+    /// read-only: in the slot itself when it is an instance of exactly the class that names the
+    /// slot (so that the instance tells the slot's service type) and no validation or graph
+    /// recorder runs (whose providers made now are recorded ones), else in a provider.
+    package func add<Service>(
+        _ id: ServiceLocatorKeyID,
+        service: Service,
+        owner: AnyObject & Sendable,
+        at site: CallSite
+    ) -> Result<Void, ServiceLocatorError> {
+        if Service.self is AnyClass, !GetRecording.isOn, case .type(let type) = id.storage,
+            ObjectIdentifier(type) == ObjectIdentifier(Service.self),
+            ObjectIdentifier(Swift.type(of: service)) == ObjectIdentifier(Service.self)
+        {
+            // A class instance is one reference: taken as it is, without the runtime's bridging
+            // (see `Unchecked.swift`, "An instance a locator keeps in its slot").
+            let slot = LocatorSlot.instance(UncheckedSendable(unsafeBitCast(service, to: AnyObject.self)))
+            return add(id, slot: slot, serviceType: Service.self, owner: owner, at: site)
+        }
+        return add(id, entry: ServiceProvider(service), owner: owner, at: site)
+    }
+
+    private func add(
+        _ id: ServiceLocatorKeyID,
+        slot: LocatorSlot,
+        serviceType: Any.Type,
+        owner: AnyObject & Sendable,
+        at site: CallSite
+    ) -> Result<Void, ServiceLocatorError> {
+        var replaced: (LocatorSlot?, InstanceProvider?)
         let refusedAssert: Bool? = state.withLock { state in
             if state.isReadOnly { return state.assertOnRefusal }
-            replaced = state.slots.update(entry, for: id)
+            replaced = state.update(slot, for: id)
             return nil
         }
         // The replaced service is released after the lock, not under it.
         withExtendedLifetime(replaced) {}
         guard let assert = refusedAssert else { return .success(()) }
-        let change = "add service \(ServiceLocatorError.name(entry.serviceType)) for key '\(id)'"
+        let change = "add service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
         return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site)
+    }
+
+    /// The provider of `object`, the instance that a slot of this locator holds (or held when it
+    /// was read): made on the first ask and kept while the slot holds `object`, so that every ask
+    /// gets the same provider, as it would of a stored one.
+    func provider(holding object: AnyObject) -> any LocatorEntry {
+        let type: Any.Type = Swift.type(of: object)
+        let key = ObjectIdentifier(type)
+        var replaced: InstanceProvider?
+        defer { withExtendedLifetime(replaced) {} }  // released after the lock
+        return state.withLock { state in
+            if let kept = state.instanceProviders[key], kept.object === object {
+                return kept.provider
+            }
+            let provider = Self.provider(of: type, holding: object)
+            // A writable locator's slot may have changed since it was read: the provider is kept
+            // only for the instance the slot holds now. A read-only locator's slots never change.
+            let current = state.isReadOnly ? frozen.value!.slots.types[key] : state.slots.types[key]
+            if case .instance(let held)? = current, held.value === object {
+                replaced = state.instanceProviders.updateValue(
+                    InstanceProvider(instance: UncheckedSendable(object), provider: provider), forKey: key
+                )
+            }
+            return provider
+        }
+    }
+
+    /// A new provider of `object`, which was added as a `type`, its class.
+    static func provider(of type: Any.Type, holding object: AnyObject) -> any LocatorEntry {
+        func make<Service>(_: Service.Type) -> any LocatorEntry {
+            ServiceProvider(instance: object as! Service)
+        }
+        return make(type)
     }
 
     /// Removes the service for `id` here (not in parents), unless the locator is read-only.
@@ -341,13 +452,13 @@ package final class LocatorStorage: Sendable {
             // get with that key would not return it either.
             case otherType(Any.Type)
         }
-        var removed: AnyObject?
+        var removed: (LocatorSlot?, InstanceProvider?)
         let outcome: Outcome = state.withLock { state in
             if state.isReadOnly { return .refused(assert: state.assertOnRefusal) }
             guard let current = state.slots[id] else { return .missing }
-            let stored = Self.entry(current).serviceType
+            let stored = current.serviceType
             guard stored == serviceType else { return .otherType(stored) }
-            removed = state.slots.update(nil, for: id)
+            removed = state.update(nil, for: id)
             return .removed
         }
         // The removed service is released after the lock, not under it.
@@ -389,6 +500,8 @@ package final class LocatorStorage: Sendable {
             // The slots move to `frozen`; the lock keeps only what may still change.
             frozen.publish(FrozenSlots(slots: state.slots))
             state.slots = LocatorSlots(parent: nil)
+            // `instanceProviders` stays in the lock: the providers of instance slots are made
+            // on demand after this too.
             return nil
         }
         guard let assert = refusedAssert else { return .success(()) }
@@ -417,6 +530,13 @@ package final class LocatorStorage: Sendable {
         }
         let parent = slots.parent
         slots.parent = nil
+        // The copy holds the same providers: an instance slot gets this locator's provider of
+        // the instance, which this locator keeps for its own later asks.
+        for (key, slot) in slots.types {
+            if case .instance(let object) = slot {
+                slots.types[key] = .entry(provider(holding: object.value))
+            }
+        }
         // The copy gets storage of its own here, outside its lock: storage shared with this
         // locator would make the first change of either one copy every slot under its lock.
         slots.makeUnique()
@@ -478,22 +598,60 @@ package final class LocatorStorage: Sendable {
 }
 
 /// What may change in a locator, under its lock.
-@usableFromInline
-struct LocatorState: Sendable {
+struct LocatorState {
     /// The slots and parent while the locator is writable (empty once they are published).
-    @usableFromInline var slots: LocatorSlots
-    @usableFromInline var isReadOnly = false
+    var slots: LocatorSlots
+    var isReadOnly = false
     var denyClone = false
     var assertOnRefusal = false
+    /// The providers made for the instance slots that were asked for one, by slot.
+    var instanceProviders: [ObjectIdentifier: InstanceProvider] = [:]
+
+    /// Stores `slot` for `id` (or removes the slot when `nil`); returns what the slot held, and
+    /// the provider made for the instance it held, to be released after the lock.
+    mutating func update(_ slot: LocatorSlot?, for id: ServiceLocatorKeyID) -> (LocatorSlot?, InstanceProvider?) {
+        let replaced = slots.update(slot, for: id)
+        guard case .instance? = replaced, case .type(let type) = id.storage else { return (replaced, nil) }
+        return (replaced, instanceProviders.removeValue(forKey: ObjectIdentifier(type)))
+    }
+}
+
+/// The provider made for an instance slot, and the instance it was made for.
+struct InstanceProvider: Sendable {
+    /// Compared by identity only; released with the provider, which holds it too.
+    let instance: UncheckedSendable<AnyObject>
+    let provider: any LocatorEntry
+
+    var object: AnyObject { instance.value }
+}
+
+/// What a slot holds: a provider or a params entry, or a service added as an instance of the
+/// class that names the slot, kept without a provider (`LocatorStorage` says when).
+///
+/// Both payloads are single references, so a slot is one word, as the reference it was before
+/// instance slots.
+@usableFromInline
+package enum LocatorSlot: Sendable {
+    /// A `LocatorEntry`.
+    case entry(any AnyObject & Sendable)
+    /// The service itself, an instance of the class that names the slot, handed to every thread
+    /// as an `atOne` provider hands its service (see `UncheckedSendable`).
+    case instance(UncheckedSendable<AnyObject>)
+
+    /// The type of the service: for an instance, its class, which names the slot.
+    var serviceType: Any.Type {
+        switch self {
+        case .entry(let object): return LocatorStorage.entry(object).serviceType
+        case .instance(let object): return type(of: object.value)
+        }
+    }
 }
 
 /// A locator's services by slot, and its parent.
-@usableFromInline
 struct LocatorSlots: Sendable {
-    // `LocatorEntry` objects, kept as one reference each.
-    @usableFromInline var types: [ObjectIdentifier: any AnyObject & Sendable] = [:]
-    @usableFromInline var names: [String: any AnyObject & Sendable] = [:]
-    @usableFromInline var parent: LocatorParent?
+    var types: [ObjectIdentifier: LocatorSlot] = [:]
+    var names: [String: LocatorSlot] = [:]
+    var parent: LocatorParent?
 
     init(parent: LocatorParent?) {
         self.parent = parent
@@ -501,8 +659,8 @@ struct LocatorSlots: Sendable {
 
     var count: Int { types.count + names.count }
 
-    @inlinable @inline(__always)
-    subscript(id: ServiceLocatorKeyID) -> AnyObject? {
+    @inline(__always)
+    subscript(id: ServiceLocatorKeyID) -> LocatorSlot? {
         switch id.storage {
         case .type(let type): return types[ObjectIdentifier(type)]
         case .name(let name): return names[name]
@@ -511,42 +669,19 @@ struct LocatorSlots: Sendable {
 
     /// What the slot of `id` holds, or else the parent's storage to ask next.
     @inline(__always)
-    func local(_ id: ServiceLocatorKeyID) -> (AnyObject?, LocatorStorage?) {
+    func local(_ id: ServiceLocatorKeyID) -> (LocatorSlot?, LocatorStorage?) {
         if let found = self[id] {
             return (found, nil)
         }
         return (nil, parent?.storage)
     }
 
-    /// What a get of `id` finds in these slots (see `LocalService`). Reading a ready service
-    /// runs no user code, so it is done under the locator's lock.
-    @inlinable @inline(__always)
-    func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) -> LocalService<Service> {
-        // Unretained (`UnretainedReference`, `Unchecked.swift`): these slots, under their
-        // locator's lock or published read-only, hold the slot's object while it is read here;
-        // what leaves is retained (the service, or the provider to get it from).
-        guard let found = self[id].map(UnretainedReference.init) else {
-            return .missing(parent: parent?.storage)
-        }
-        return found.withObject { object in
-            guard let provider = (object as? ServiceProvider<Service>).map(UnretainedReference.init) else {
-                return .other(object)
-            }
-            return provider.withObject { provider in
-                if let service = provider.readyService {
-                    return .ready(service)
-                }
-                return .provider(provider)
-            }
-        }
-    }
-
-    /// Stores `entry` (or removes the slot when `nil`); returns what the slot held.
-    mutating func update(_ entry: (any LocatorEntry)?, for id: ServiceLocatorKeyID) -> AnyObject? {
-        switch (id.storage, entry) {
-        case (.type(let type), let entry?): return types.updateValue(entry, forKey: ObjectIdentifier(type))
+    /// Stores `slot` (or removes the slot when `nil`); returns what the slot held.
+    mutating func update(_ slot: LocatorSlot?, for id: ServiceLocatorKeyID) -> LocatorSlot? {
+        switch (id.storage, slot) {
+        case (.type(let type), let slot?): return types.updateValue(slot, forKey: ObjectIdentifier(type))
         case (.type(let type), nil): return types.removeValue(forKey: ObjectIdentifier(type))
-        case (.name(let name), let entry?): return names.updateValue(entry, forKey: name)
+        case (.name(let name), let slot?): return names.updateValue(slot, forKey: name)
         case (.name(let name), nil): return names.removeValue(forKey: name)
         }
     }
@@ -557,35 +692,21 @@ struct LocatorSlots: Sendable {
         names.reserveCapacity(names.count)
     }
 
-    /// The entry of the type slot whose type is called `name` (see `lookup(typeNamed:)`).
-    func typeEntry(named name: String) -> (any LocatorEntry)? {
-        var shortMatches: [any LocatorEntry] = []
+    /// The type slot whose service type is called `name` (see `lookup(typeNamed:)`).
+    func typeSlot(named name: String) -> LocatorSlot? {
+        var shortMatches: [LocatorSlot] = []
         for slot in types.values {
-            let entry = LocatorStorage.entry(slot)
-            if String(reflecting: entry.serviceType) == name { return entry }
-            if String(describing: entry.serviceType) == name { shortMatches.append(entry) }
+            let serviceType = slot.serviceType
+            if String(reflecting: serviceType) == name { return slot }
+            if String(describing: serviceType) == name { shortMatches.append(slot) }
         }
         return shortMatches.count == 1 ? shortMatches[0] : nil
     }
 }
 
-/// What a get finds in one locator (`LocatorSlots.service(_:as:)`).
-@usableFromInline
-enum LocalService<Service> {
-    /// The service that the slot's plain provider holds ready.
-    case ready(Service)
-    /// The slot's plain provider, to get the service from.
-    case provider(ServiceProvider<Service>)
-    /// Another entry: a params provider, or a service of another type.
-    case other(AnyObject)
-    /// No slot here: the parent to ask, if any.
-    case missing(parent: LocatorStorage?)
-}
-
 /// The slots of a read-only locator, published once.
-@usableFromInline
 final class FrozenSlots: Sendable {
-    @usableFromInline let slots: LocatorSlots
+    let slots: LocatorSlots
 
     init(slots: LocatorSlots) {
         self.slots = slots

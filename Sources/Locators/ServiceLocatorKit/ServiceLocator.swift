@@ -129,7 +129,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        addService(key: key, provider: ServiceProvider(service), file: file, line: line)
+        storage.add(key.keyID, service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under `key`.
@@ -213,7 +213,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
-        storage.plainService(key.keyID, as: Key.ServiceType.self)
+        storage.optionalService(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
