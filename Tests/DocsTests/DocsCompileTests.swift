@@ -129,6 +129,25 @@ struct DocsCompileTests {
         #expect(bare.output.contains("'Logger' is ambiguous for type lookup"), "\(bare.output)")
     }
 
+    @Test("A stand-in that imports other stand-ins is built after them, and a block can import them too")
+    func standInWithDependencies() throws {
+        #expect(StandInModules.buildOrder(of: "ServiceLifecycle") == ["Logging", "UnixSignals", "ServiceLifecycle"])
+        #expect(StandInModules.buildOrder(of: "Logging") == ["Logging"])
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let outcome = try compiler.compile(
+            """
+            import Logging
+            import ServiceLifecycle
+
+            let configuration = ServiceGroupConfiguration(
+                services: [], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "tests")
+            )
+            """,
+            standIn: "ServiceLifecycle"
+        )
+        #expect(outcome.succeeded, "\(outcome.output)")
+    }
+
     /// The line and column of the first error the compiler reported in `path`.
     func firstError(in output: String, path: String) -> (Int, Int)? {
         for line in output.split(separator: "\n") where line.hasPrefix(path + ":") && line.contains(": error: ") {

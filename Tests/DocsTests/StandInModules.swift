@@ -4,12 +4,34 @@
 ///
 /// A stand-in declares only the part of the real API that the guides use, with the real
 /// signatures (labels, defaults, `@autoclosure`, `Sendable`), so that a block that compiles
-/// against it compiles against the real module too.
+/// against it compiles against the real module too. A stand-in of a module that imports other
+/// modules (`ServiceLifecycle` takes swift-log's `Logger`) names them in `dependencies`: they
+/// are built first, and a block can import them too.
 enum StandInModules {
     /// The source of each stand-in module, by module name.
     static let sources: [String: String] = [
-        "Logging": swiftLog
+        "Logging": swiftLog,
+        "UnixSignals": unixSignals,
+        "ServiceLifecycle": serviceLifecycle,
     ]
+
+    /// The stand-ins each stand-in imports, in the order to build them.
+    static let dependencies: [String: [String]] = [
+        "ServiceLifecycle": ["Logging", "UnixSignals"]
+    ]
+
+    /// `module`'s dependencies, then `module`: what to build, in order, for a block that
+    /// imports it.
+    static func buildOrder(of module: String) -> [String] {
+        var order: [String] = []
+        func add(_ module: String) {
+            guard !order.contains(module) else { return }
+            dependencies[module, default: []].forEach(add)
+            order.append(module)
+        }
+        add(module)
+        return order
+    }
 
     /// swift-log's `Logging` (1.5 and later): a `Logger` struct, which clashes with
     /// ServiceContainerKit's `Logger` protocol in a file that imports both, its messages and
@@ -64,6 +86,52 @@ enum StandInModules {
                 function: String = #function,
                 line: UInt = #line
             ) {}
+        }
+        """
+
+    /// swift-service-lifecycle's `UnixSignals` (2.x), which `ServiceLifecycle` imports for the
+    /// signals a group traps: the signals the guides name.
+    static let unixSignals = """
+        public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
+            private let name: String
+
+            private init(_ name: String) {
+                self.name = name
+            }
+
+            public var description: String { name }
+
+            public static let sigint = Self("SIGINT")
+            public static let sigterm = Self("SIGTERM")
+        }
+        """
+
+    /// swift-service-lifecycle's `ServiceLifecycle` (2.x): the `Service` protocol, the wait for a
+    /// graceful shutdown, and a `ServiceGroup` made from a configuration. The group is an actor;
+    /// the configuration takes swift-log's `Logger`.
+    static let serviceLifecycle = """
+        import Logging
+        import UnixSignals
+
+        public protocol Service: Sendable {
+            func run() async throws
+        }
+
+        public func gracefulShutdown() async throws {}
+
+        public struct ServiceGroupConfiguration: Sendable {
+            public init(
+                services: [Service],
+                gracefulShutdownSignals: [UnixSignal] = [],
+                cancellationSignals: [UnixSignal] = [],
+                logger: Logger
+            ) {}
+        }
+
+        public actor ServiceGroup: Sendable {
+            public init(configuration: ServiceGroupConfiguration) {}
+
+            public func run(file: String = #file, line: Int = #line) async throws {}
         }
         """
 }

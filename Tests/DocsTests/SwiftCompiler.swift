@@ -92,16 +92,19 @@ struct SwiftCompiler: Sendable {
 
         var searchPaths = ["-I", modules.path] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
         if let standIn {
-            guard let standInSource = StandInModules.sources[standIn] else {
-                throw SetupError(description: "no stand-in of module \(standIn) in StandInModules")
-            }
-            let built = try emitModule(standIn, source: standInSource, into: directory)
-            guard built.succeeded else {
-                return Outcome(
-                    succeeded: false,
-                    output: "the stand-in of module \(standIn) (Tests/DocsTests/StandInModules.swift) "
-                        + "does not compile:\n\(built.output)"
-                )
+            // The stand-ins it imports first, each built where the next one finds it.
+            for module in StandInModules.buildOrder(of: standIn) {
+                guard let standInSource = StandInModules.sources[module] else {
+                    throw SetupError(description: "no stand-in of module \(module) in StandInModules")
+                }
+                let built = try emitModule(module, source: standInSource, into: directory)
+                guard built.succeeded else {
+                    return Outcome(
+                        succeeded: false,
+                        output: "the stand-in of module \(module) (Tests/DocsTests/StandInModules.swift) "
+                            + "does not compile:\n\(built.output)"
+                    )
+                }
             }
             searchPaths += ["-I", directory.path]
         }
@@ -131,14 +134,14 @@ struct SwiftCompiler: Sendable {
     }
 
     /// Builds `source` as the interface of module `name` (its `.swiftmodule`, nothing to link)
-    /// in `directory`.
+    /// in `directory`, where it finds the stand-ins built before it.
     private func emitModule(_ name: String, source: String, into directory: URL) throws -> Outcome {
         let file = directory.appendingPathComponent("\(name).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         return try run(leadingArguments + [
             "-emit-module", "-emit-module-path", directory.appendingPathComponent("\(name).swiftmodule").path,
             "-parse-as-library", "-swift-version", "6", "-module-name", name, "-diagnostic-style", "llvm",
-            file.path,
+            "-I", directory.path, file.path,
         ])
     }
 
