@@ -1,5 +1,6 @@
-/// A provider that ``ServiceValidator`` and ``ServiceGraphRecorder`` find in a container.
-protocol GraphedProvider: AnyObject {
+/// A provider that ``ServiceValidator``, ``ServiceGraphRecorder`` and ``ServiceShutdown`` find in
+/// a container.
+protocol GraphedProvider: ShutdownProvider {
     /// The type of the service of every provider of this type.
     static var graphServiceType: Any.Type { get }
     /// What the graph shows of it.
@@ -27,7 +28,7 @@ package protocol ServiceValidationListing: AnyObject {
 }
 
 /// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
-protocol UngettableProvider: AnyObject {
+protocol UngettableProvider: ShutdownProvider {
     static var graphServiceType: Any.Type { get }
     static var validationSkipReason: String { get }
 }
@@ -71,7 +72,7 @@ struct ContainerWalk {
         case provider(any GraphedProvider)
         /// A provider that is not made (an optional one that is `nil`, an async one), with its
         /// service type, the reason, and the provider when there is one.
-        case skipped(Any.Type, reason: String, provider: AnyObject?)
+        case skipped(Any.Type, reason: String, provider: (any ShutdownProvider)?)
     }
 
     /// What was found, in the order of the properties.

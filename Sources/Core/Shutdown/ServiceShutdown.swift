@@ -51,8 +51,8 @@ public enum ServiceShutdown {
         let walk = ContainerWalk(container, includesParents: false)
         let providers = walk.found.compactMap { path, found -> (path: String, provider: any ShutdownProvider)? in
             switch found {
-            case .provider(let provider): (provider as? any ShutdownProvider).map { (path, $0) }
-            case .skipped(_, _, let provider?): (provider as? any ShutdownProvider).map { (path, $0) }
+            case .provider(let provider): (path, provider)
+            case .skipped(_, _, let provider?): (path, provider)
             case .skipped: nil
             }
         }
