@@ -34,3 +34,41 @@ struct ServiceLocatorScopeTests {
         )
     }
 }
+
+private final class ClosingPart: ClosableService {
+    let name: String
+    let closed: Counter
+    init(_ name: String, closed: Counter) {
+        self.name = name
+        self.closed = closed
+    }
+    func close() async throws { closed.increment() }
+}
+
+@Suite("ServiceLocator: shutdown")
+struct ServiceLocatorShutdownTests {
+    @Test("A locator's shutdown closes its own keys' services, not its parent's, and refuses its own gets")
+    func ownKeysOnly() async throws {
+        let closedByParent = Counter()
+        let closedByChild = Counter()
+        let parent = ServiceLocator()
+        let child = ServiceLocator()
+        let parentKey = NamedKey<ClosingPart>(storeKey: "parent part")
+        let childKey = NamedKey<ClosingPart>(storeKey: "child part")
+        parent.addLazyService(key: parentKey) { ClosingPart("parent", closed: closedByParent) }
+        child.addLazyService(key: childKey) { ClosingPart("child", closed: closedByChild) }
+        #expect(child.setParent(parent).failure == nil)
+        #expect(try child.tryService(key: parentKey).name == "parent")
+        #expect(try child.tryService(key: childKey).name == "child")
+        let report = await ServiceShutdown.close(child)
+        #expect(report.closedCount == 1 && report.isClean)
+        #expect(closedByChild.value == 1 && closedByParent.value == 0)
+        #expect(try parent.tryService(key: parentKey).name == "parent")
+        guard case .failure(let error as ServiceObtainError) = child.getServiceAsResult(key: childKey),
+            case .shutDown? = error.error as? ServiceFactoryError
+        else {
+            Issue.record("the child's own service is still handed out")
+            return
+        }
+    }
+}
