@@ -432,6 +432,43 @@ struct ScopeTests {
         #expect(journal.closed == ["cache", "repository", "pool"])
     }
 
+    @Test("A service made from another one's service is closed before it, also when both are got at once")
+    func orderUnderConcurrentGets() async throws {
+        /// Closes after checking that the log it writes to is still open.
+        final class Log: ClosableService {
+            let isClosed = Atomic<Bool>(false)
+            func close() async throws { isClosed.store(true, ordering: .releasing) }
+        }
+        final class Work: ClosableService {
+            let log: Log
+            let wrongOrders: Counter
+            init(log: Log, wrongOrders: Counter) {
+                self.log = log
+                self.wrongOrders = wrongOrders
+            }
+            func close() async throws {
+                if log.isClosed.load(ordering: .acquiring) { wrongOrders.increment() }
+            }
+        }
+        let wrongOrders = Counter()
+        let log = ServiceProvider<Log>(mode: .scoped) { Log() }
+        let work = ServiceProvider<Work>(mode: .scoped) { Work(log: try log.getService(), wrongOrders: wrongOrders) }
+        try await withAsyncTimeLimit(seconds: 60) {
+            await withTaskGroup(of: Void.self) { requests in
+                for _ in 0..<3_000 {
+                    requests.addTask {
+                        await withServiceScope {
+                            async let first = log.getServiceAsOptional()
+                            async let second = work.getServiceAsOptional()
+                            _ = await (first, second)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(wrongOrders.count == 0)
+    }
+
     @Test("A close that throws or runs past its time is reported; the others still close")
     func closeFailures() async throws {
         let journal = CloseJournal()

@@ -154,8 +154,8 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
                 let released = state.withLock { state -> (@Sendable () async throws -> Service)? in
                     state.making = nil
                     guard case .success(let service) = outcome else { return nil }
+                    state.madeAt = MakingClock.tick()  // before any other task can see the service
                     cell.publish(service)
-                    state.madeAt = MakingClock.tick()
                     return state.factory.take()
                 }
                 withExtendedLifetime(released) {}  // the factory's captures go after the lock
@@ -318,13 +318,14 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
                 }
             },
             finish: { [self] outcome in
+                scope.recordMade(try? outcome.get())  // before any other task can see the service
                 making.withLock { current in
                     current = nil
                     if case .success(let service) = outcome {
                         cell.publish(service)
                     }
                 }
-                scope.endMaking(try? outcome.get())
+                scope.endMaking()
             }
         )
     }

@@ -175,10 +175,12 @@ final class LazySource<Service>: Sendable {
                     current = nil
                     if case .success(let service) = made {
                         precondition(!isSet.load(ordering: .relaxed), "a lazy service was published twice")
+                        // The making's end is ticked before any other thread can see the service:
+                        // a making that gets it ends later, and a shutdown closes that one first.
+                        madeAt = MakingClock.tick()
                         stored = service
                         isSet.store(true, ordering: .releasing)
                         released = factory.take()
-                        madeAt = MakingClock.tick()
                     }
                 }
                 return made
@@ -347,13 +349,16 @@ final class ScopedCell<Service>: ScopeCell {
             },
             make: { ServiceMaking.result(Service.self, source.factory) },
             finish: { _, made in
+                // The service joins the scope's closing order before any other thread can see
+                // it: a making that gets it ends later, and the scope closes that one first.
+                scope.recordMade(try? made.get())
                 inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {
                         cell.publish(service)
                     }
                 }
-                scope.endMaking(try? made.get())
+                scope.endMaking()
                 return made
             }
         )

@@ -130,15 +130,22 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Ends a making that `beginMaking()` counted; `service` is what it made, if it succeeded.
-    /// A made service that closes joins the ones this scope closes, also when the scope began
-    /// closing meanwhile: `close()` waits for the makings in progress.
-    func endMaking<Service>(_ service: Service?) {
-        let closable = service.flatMap { $0 as? any ClosableService }
-        let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let closable, !state.isEmptied {
+    /// Adds what a making counted by `beginMaking()` made, if it closes, to the services this
+    /// scope closes, before the service is published: the order of these calls is the order of
+    /// the ends of the makings. Also when the scope began closing meanwhile: `close()` waits for
+    /// the makings in progress.
+    func recordMade<Service>(_ service: Service?) {
+        guard let closable = service.flatMap({ $0 as? any ClosableService }) else { return }
+        state.withLock { state in
+            if !state.isEmptied {
                 state.closable.append(MadeClosable(service: closable, type: Service.self))
             }
+        }
+    }
+
+    /// Ends a making that `beginMaking()` counted, once its service is published (or it failed).
+    func endMaking() {
+        let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.makingsInProgress -= 1
             guard state.makingsInProgress == 0 else { return nil }
             return state.makingsEnded.take()
@@ -176,7 +183,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
         guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
         var failures: [ServiceCloseReport.Failure] = []
-        if let error = await ServiceCloseReport.awaitWithin(timeout, makingsToEnd) {
+        if state.withLock({ $0.makingsInProgress > 0 }),
+            let error = await ServiceCloseReport.awaitWithin(timeout, makingsToEnd)
+        {
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         let (closable, cells) = state.withLock { state in
