@@ -6,52 +6,16 @@ import Testing
 @testable import ServiceContainerKit
 import TestSupport
 
-/// The closes of a test, in the order they ran.
-private final class ShutdownJournal: Sendable {
-    private let entries = Mutex<[String]>([])
-    func add(_ name: String) { entries.withLock { $0.append(name) } }
-    var closed: [String] { entries.withLock { $0 } }
-}
-
-/// A service that writes its name to a journal when it closes, and may fail or hang there.
-private final class Part: ClosableService {
-    enum Behaviour: Sendable { case closes, fails, hangs }
-
-    let name: String
-    let journal: ShutdownJournal
-    let behaviour: Behaviour
-
-    init(_ name: String, _ journal: ShutdownJournal, _ behaviour: Behaviour = .closes) {
-        self.name = name
-        self.journal = journal
-        self.behaviour = behaviour
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "\(name) refused to close" }
-    }
-
-    func close() async throws {
-        journal.add(name)
-        switch behaviour {
-        case .closes: return
-        case .fails: throw Failure(name: name)
-        case .hangs: try await Task.sleep(for: .seconds(3_600))
-        }
-    }
-}
-
 private struct PartSession: ServiceSession {
     let user: Int
     var key: AnyHashable { user }
 }
 
 private struct PartSessionFactory: ServiceSessionFactory {
-    let journal: ShutdownJournal
+    let journal: CloseJournal
     let mode: ServiceSessionFactoryMode = .lazy
-    func makeService(session: PartSession) throws -> Part { Part("session \(session.user)", journal) }
-    func deactivateService(_ service: Part, session: PartSession) -> Bool { true }  // kept for the session
+    func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
+    func deactivateService(_ service: Closing, session: PartSession) -> Bool { true }  // kept for the session
 }
 
 private func typeName(_ type: Any.Type) -> String { String(reflecting: type) }
@@ -61,20 +25,20 @@ struct ShutdownTests {
     @Test("Closes what was made, in reverse order of the end of the makings, across the container's layout")
     func order() async {
         struct Storage {
-            let pool: ServiceProvider<Part>
+            let pool: ServiceProvider<Closing>
         }
         struct Services {
-            let repository: ServiceProvider<Part>  // listed first, made last
+            let repository: ServiceProvider<Closing>  // listed first, made last
             let storage: Storage
-            let cache: ServiceProvider<Part>
+            let cache: ServiceProvider<Closing>
         }
-        let journal = ShutdownJournal()
-        let pool = ServiceProvider<Part>(mode: .lazy) { Part("pool", journal) }
-        let repository = ServiceProvider<Part>(mode: .lazy) {
+        let journal = CloseJournal()
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let repository = ServiceProvider<Closing>(mode: .lazy) {
             _ = try pool.getService()
-            return Part("repository", journal)
+            return Closing("repository", journal)
         }
-        let cache = ServiceProvider<Part>(mode: .atOne) { Part("cache", journal) }  // made first
+        let cache = ServiceProvider<Closing>(mode: .atOne) { Closing("cache", journal) }  // made first
         let services = Services(repository: repository, storage: Storage(pool: pool), cache: cache)
         _ = repository.getServiceAsOptional()
         let report = await ServiceShutdown.close(services)
@@ -86,43 +50,43 @@ struct ShutdownTests {
 
     @Test("Every kind that keeps a service closes it; many, instances, main-actor and scoped services do not")
     func whatCloses() async throws {
-        let journal = ShutdownJournal()
+        let journal = CloseJournal()
         let mediator = ServiceSessionMediator(session: PartSession(user: 1))
         struct Services {
-            let atOne: ServiceProvider<Part>
-            let lazy: ServiceProvider<Part>
-            let weak: ServiceProvider<Part>
-            let deadWeak: ServiceProvider<Part>
-            let safe: ServiceProvider<Part>
-            let asyncAtOne: ServiceAsyncProvider<Part>
-            let asyncLazy: ServiceAsyncProvider<Part>
-            let asyncWeak: ServiceAsyncProvider<Part>
-            let session: ServiceProvider<Part>
-            let many: ServiceProvider<Part>
-            let instance: ServiceProvider<Part>
-            let scoped: ServiceProvider<Part>
-            let neverMade: ServiceProvider<Part>
-            let mainActor: ServiceMainActorProvider<Part>
+            let atOne: ServiceProvider<Closing>
+            let lazy: ServiceProvider<Closing>
+            let weak: ServiceProvider<Closing>
+            let deadWeak: ServiceProvider<Closing>
+            let safe: ServiceProvider<Closing>
+            let asyncAtOne: ServiceAsyncProvider<Closing>
+            let asyncLazy: ServiceAsyncProvider<Closing>
+            let asyncWeak: ServiceAsyncProvider<Closing>
+            let session: ServiceProvider<Closing>
+            let many: ServiceProvider<Closing>
+            let instance: ServiceProvider<Closing>
+            let scoped: ServiceProvider<Closing>
+            let neverMade: ServiceProvider<Closing>
+            let mainActor: ServiceMainActorProvider<Closing>
         }
         let neverMadeCalls = Counter()
         let services = Services(
-            atOne: ServiceProvider(mode: .atOne) { Part("atOne", journal) },
-            lazy: ServiceProvider(mode: .lazy) { Part("lazy", journal) },
-            weak: ServiceProvider(mode: .weak) { Part("weak", journal) },
-            deadWeak: ServiceProvider(mode: .weak) { Part("dead weak", journal) },
-            safe: ServiceSafeProvider(mode: .lazy, safeThread: .lock) { Part("safe", journal) },
-            asyncAtOne: ServiceAsyncProvider(mode: .atOne) { Part("async atOne", journal) },
-            asyncLazy: ServiceAsyncProvider(mode: .lazy) { Part("async lazy", journal) },
-            asyncWeak: ServiceAsyncProvider(mode: .weak) { Part("async weak", journal) },
+            atOne: ServiceProvider(mode: .atOne) { Closing("atOne", journal) },
+            lazy: ServiceProvider(mode: .lazy) { Closing("lazy", journal) },
+            weak: ServiceProvider(mode: .weak) { Closing("weak", journal) },
+            deadWeak: ServiceProvider(mode: .weak) { Closing("dead weak", journal) },
+            safe: ServiceSafeProvider(mode: .lazy, safeThread: .lock) { Closing("safe", journal) },
+            asyncAtOne: ServiceAsyncProvider(mode: .atOne) { Closing("async atOne", journal) },
+            asyncLazy: ServiceAsyncProvider(mode: .lazy) { Closing("async lazy", journal) },
+            asyncWeak: ServiceAsyncProvider(mode: .weak) { Closing("async weak", journal) },
             session: PartSessionFactory(journal: journal).serviceProvider(mediator: mediator),
-            many: ServiceProvider(mode: .many) { Part("many", journal) },
-            instance: ServiceProvider(Part("instance", journal)),
-            scoped: ServiceProvider(mode: .scoped) { Part("scoped", journal) },
+            many: ServiceProvider(mode: .many) { Closing("many", journal) },
+            instance: ServiceProvider(Closing("instance", journal)),
+            scoped: ServiceProvider(mode: .scoped) { Closing("scoped", journal) },
             neverMade: ServiceProvider(mode: .lazy) {
                 neverMadeCalls.increment()
-                return Part("never made", journal)
+                return Closing("never made", journal)
             },
-            mainActor: ServiceMainActorProvider(mode: .lazy) { Part("main actor", journal) }
+            mainActor: ServiceMainActorProvider(mode: .lazy) { Closing("main actor", journal) }
         )
         let scope = ServiceScope()
         let held = try await scope.run {
@@ -155,9 +119,9 @@ struct ShutdownTests {
 
     @Test("A service held by two providers closes once")
     func sharedInstanceClosesOnce() async {
-        let journal = ShutdownJournal()
-        let shared = ServiceProvider<Part>(mode: .atOne) { Part("shared", journal) }
-        let alias = ServiceProvider<Part>(mode: .atOne) { try shared.getService() }
+        let journal = CloseJournal()
+        let shared = ServiceProvider<Closing>(mode: .atOne) { Closing("shared", journal) }
+        let alias = ServiceProvider<Closing>(mode: .atOne) { try shared.getService() }
         let report = await ServiceShutdown.close((shared, alias))
         #expect(journal.closed == ["shared"])
         #expect(report.closedCount == 1)
@@ -166,22 +130,22 @@ struct ShutdownTests {
     @Test("Errors and time-outs are reported with the provider's path; the next service still closes")
     func failures() async throws {
         struct Storage {
-            let failing: ServiceProvider<Part>
-            let hanging: ServiceProvider<Part>
+            let failing: ServiceProvider<Closing>
+            let hanging: ServiceProvider<Closing>
         }
         struct Services {
-            let first: ServiceProvider<Part>
+            let first: ServiceProvider<Closing>
             let storage: Storage
-            let last: ServiceProvider<Part>
+            let last: ServiceProvider<Closing>
         }
-        let journal = ShutdownJournal()
+        let journal = CloseJournal()
         let services = Services(
-            first: ServiceProvider(mode: .atOne) { Part("first", journal) },
+            first: ServiceProvider(mode: .atOne) { Closing("first", journal) },
             storage: Storage(
-                failing: ServiceProvider(mode: .atOne) { Part("failing", journal, .fails) },
-                hanging: ServiceProvider(mode: .atOne) { Part("hanging", journal, .hangs) }
+                failing: ServiceProvider(mode: .atOne) { Closing("failing", journal, .fails) },
+                hanging: ServiceProvider(mode: .atOne) { Closing("hanging", journal, .hangs) }
             ),
-            last: ServiceProvider(mode: .atOne) { Part("last", journal) }
+            last: ServiceProvider(mode: .atOne) { Closing("last", journal) }
         )
         let report = try await withAsyncTimeLimit(seconds: 60) {
             await ServiceShutdown.close(services, timeout: .milliseconds(200))
@@ -192,56 +156,56 @@ struct ShutdownTests {
         #expect(
             report.description == """
                 closed 4 services, 2 failed
-                - storage.hanging (\(typeName(Part.self))): did not finish within 0.2 seconds
-                - storage.failing (\(typeName(Part.self))): failing refused to close
+                - storage.hanging (\(typeName(Closing.self))): did not finish within 0.2 seconds
+                - storage.failing (\(typeName(Closing.self))): failing could not close
                 """
         )
     }
 
     @Test("After a shutdown every provider refuses gets, made or not, and makes nothing")
     func refusesGets() async throws {
-        let journal = ShutdownJournal()
+        let journal = CloseJournal()
         let calls = Counter()
         struct Services {
-            let lazy: ServiceProvider<Part>
-            let unmade: ServiceProvider<Part>
-            let atOne: ServiceProvider<Part>
-            let instance: ServiceProvider<Part>
-            let many: ServiceProvider<Part>
-            let weak: ServiceProvider<Part>
-            let safe: ServiceProvider<Part>
-            let params: ServiceParamsProvider<Part, String>
-            let converted: ServiceProvider<Part>
-            let async: ServiceAsyncProvider<Part>
-            let asyncParams: ServiceAsyncParamsProvider<Part, String>
-            let mainActor: ServiceMainActorProvider<Part>
+            let lazy: ServiceProvider<Closing>
+            let unmade: ServiceProvider<Closing>
+            let atOne: ServiceProvider<Closing>
+            let instance: ServiceProvider<Closing>
+            let many: ServiceProvider<Closing>
+            let weak: ServiceProvider<Closing>
+            let safe: ServiceProvider<Closing>
+            let params: ServiceParamsProvider<Closing, String>
+            let converted: ServiceProvider<Closing>
+            let async: ServiceAsyncProvider<Closing>
+            let asyncParams: ServiceAsyncParamsProvider<Closing, String>
+            let mainActor: ServiceMainActorProvider<Closing>
         }
-        let params = ServiceParamsProvider<Part, String> { name in
+        let params = ServiceParamsProvider<Closing, String> { name in
             calls.increment()
-            return Part(name, journal)
+            return Closing(name, journal)
         }
         let services = Services(
-            lazy: ServiceProvider(mode: .lazy) { Part("lazy", journal) },
+            lazy: ServiceProvider(mode: .lazy) { Closing("lazy", journal) },
             unmade: ServiceProvider(mode: .lazy) {
                 calls.increment()
-                return Part("unmade", journal)
+                return Closing("unmade", journal)
             },
-            atOne: ServiceProvider(mode: .atOne) { Part("atOne", journal) },
-            instance: ServiceProvider(Part("instance", journal)),
+            atOne: ServiceProvider(mode: .atOne) { Closing("atOne", journal) },
+            instance: ServiceProvider(Closing("instance", journal)),
             many: ServiceProvider(mode: .many) {
                 calls.increment()
-                return Part("many", journal)
+                return Closing("many", journal)
             },
-            weak: ServiceProvider(mode: .weak) { Part("weak", journal) },
-            safe: ServiceSafeProvider(mode: .lazy, safeThread: .lock) { Part("safe", journal) },
+            weak: ServiceProvider(mode: .weak) { Closing("weak", journal) },
+            safe: ServiceSafeProvider(mode: .lazy, safeThread: .lock) { Closing("safe", journal) },
             params: params,
             converted: params.convert(params: "converted"),
-            async: ServiceAsyncProvider(mode: .lazy) { Part("async", journal) },
+            async: ServiceAsyncProvider(mode: .lazy) { Closing("async", journal) },
             asyncParams: ServiceAsyncParamsProvider { name in
                 calls.increment()
-                return Part(name, journal)
+                return Closing(name, journal)
             },
-            mainActor: ServiceMainActorProvider(mode: .lazy) { Part("main actor", journal) }
+            mainActor: ServiceMainActorProvider(mode: .lazy) { Closing("main actor", journal) }
         )
         let weak = try services.weak.getService()
         _ = try services.lazy.getService()
@@ -253,7 +217,7 @@ struct ShutdownTests {
             "Failed to obtain service \(typeName(type)) with error: the container of \(typeName(type)) was shut down: "
                 + "its provider makes and hands out nothing any more"
         }
-        let expected = message(Part.self)
+        let expected = message(Closing.self)
         for provider in [
             services.lazy, services.unmade, services.atOne, services.instance, services.many, services.weak, services.safe,
             services.converted,
@@ -271,14 +235,14 @@ struct ShutdownTests {
             Issue.record("not shutDown: \(error)")
             return
         }
-        #expect(typeName(service) == typeName(Part.self))
+        #expect(typeName(service) == typeName(Closing.self))
     }
 
     @Test("Providers outside the container and other containers keep working")
     func othersKeepWorking() async throws {
-        let journal = ShutdownJournal()
-        let inside = ServiceProvider<Part>(mode: .lazy) { Part("inside", journal) }
-        let outside = ServiceProvider<Part>(mode: .lazy) { Part("outside", journal) }
+        let journal = CloseJournal()
+        let inside = ServiceProvider<Closing>(mode: .lazy) { Closing("inside", journal) }
+        let outside = ServiceProvider<Closing>(mode: .lazy) { Closing("outside", journal) }
         _ = try inside.getService()
         _ = try outside.getService()
         _ = await ServiceShutdown.close([inside])
@@ -291,10 +255,10 @@ struct ShutdownTests {
         // In a process of its own: the other tests, which block threads of the concurrency pool
         // while they run, would delay the timer's task by seconds.
         await #expect(processExitsWith: .success) {
-            let journal = ShutdownJournal()
+            let journal = CloseJournal()
             let services = (
-                hanging: ServiceProvider<Part>(mode: .atOne) { Part("hanging", journal, .hangs) },
-                fine: ServiceProvider<Part>(mode: .atOne) { Part("fine", journal) }
+                hanging: ServiceProvider<Closing>(mode: .atOne) { Closing("hanging", journal, .hangs) },
+                fine: ServiceProvider<Closing>(mode: .atOne) { Closing("fine", journal) }
             )
             let start = ContinuousClock.now
             let report = await ServiceShutdown.close(services, timeout: .milliseconds(300))

@@ -115,3 +115,39 @@ func typeList(_ types: [Any.Type]) -> [String] {
 func sameType(_ type: Any.Type?, _ expected: Any.Type) -> Bool {
     type.map { ObjectIdentifier($0) == ObjectIdentifier(expected) } ?? false
 }
+
+/// The closes of a test, in the order they ran.
+final class CloseJournal: Sendable {
+    private let entries = Mutex<[String]>([])
+    func add(_ name: String) { entries.withLock { $0.append(name) } }
+    var closed: [String] { entries.withLock { $0 } }
+}
+
+/// A service that writes its name to a journal when it closes, and may fail or hang there.
+final class Closing: ClosableService {
+    enum Behaviour: Sendable { case closes, fails, hangs }
+
+    let name: String
+    let journal: CloseJournal
+    let behaviour: Behaviour
+
+    init(_ name: String, _ journal: CloseJournal, _ behaviour: Behaviour = .closes) {
+        self.name = name
+        self.journal = journal
+        self.behaviour = behaviour
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "\(name) could not close" }
+    }
+
+    func close() async throws {
+        journal.add(name)
+        switch behaviour {
+        case .closes: return
+        case .fails: throw Failure(name: name)
+        case .hangs: try await Task.sleep(for: .seconds(3_600))
+        }
+    }
+}
