@@ -20,10 +20,17 @@ private struct PartSessionFactory: ServiceSessionFactory {
 
 private func typeName(_ type: Any.Type) -> String { String(reflecting: type) }
 
+/// Each test shuts down in a process of its own (an exit test): a shutdown turns on the slow path
+/// of every get of its process for good, which the tests running beside it would then take
+/// instead of the paths they check.
 @Suite("Shutdown: closing a container")
 struct ShutdownTests {
     @Test("Closes what was made, in reverse order of the end of the makings, across the container's layout")
     func order() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.orderInItsOwnProcess() }
+    }
+
+    static func orderInItsOwnProcess() async throws {
         struct Storage {
             let pool: ServiceProvider<Closing>
         }
@@ -49,7 +56,11 @@ struct ShutdownTests {
     }
 
     @Test("Every kind that keeps a service closes it; many, instances, main-actor and scoped services do not")
-    func whatCloses() async throws {
+    func whatCloses() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.whatClosesInItsOwnProcess() }
+    }
+
+    static func whatClosesInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let mediator = ServiceSessionMediator(session: PartSession(user: 1))
         struct Services {
@@ -119,6 +130,10 @@ struct ShutdownTests {
 
     @Test("A service held by two providers closes once")
     func sharedInstanceClosesOnce() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.sharedInstanceClosesOnceInItsOwnProcess() }
+    }
+
+    static func sharedInstanceClosesOnceInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let shared = ServiceProvider<Closing>(mode: .atOne) { Closing("shared", journal) }
         let alias = ServiceProvider<Closing>(mode: .atOne) { try shared.getService() }
@@ -128,7 +143,11 @@ struct ShutdownTests {
     }
 
     @Test("Errors and time-outs are reported with the provider's path; the next service still closes")
-    func failures() async throws {
+    func failures() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.failuresInItsOwnProcess() }
+    }
+
+    static func failuresInItsOwnProcess() async throws {
         struct Storage {
             let failing: ServiceProvider<Closing>
             let hanging: ServiceProvider<Closing>
@@ -163,7 +182,11 @@ struct ShutdownTests {
     }
 
     @Test("After a shutdown every provider refuses gets, made or not, and makes nothing")
-    func refusesGets() async throws {
+    func refusesGets() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.refusesGetsInItsOwnProcess() }
+    }
+
+    static func refusesGetsInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let calls = Counter()
         struct Services {
@@ -239,7 +262,11 @@ struct ShutdownTests {
     }
 
     @Test("Providers outside the container and other containers keep working")
-    func othersKeepWorking() async throws {
+    func othersKeepWorking() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.othersKeepWorkingInItsOwnProcess() }
+    }
+
+    static func othersKeepWorkingInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let inside = ServiceProvider<Closing>(mode: .lazy) { Closing("inside", journal) }
         let outside = ServiceProvider<Closing>(mode: .lazy) { Closing("outside", journal) }

@@ -45,10 +45,16 @@ private final class ClosingPart: ClosableService {
     func close() async throws { closed.increment() }
 }
 
+/// In a process of its own, as the core's shutdown tests: a shutdown turns on the slow path of
+/// every get of its process.
 @Suite("ServiceLocator: shutdown")
 struct ServiceLocatorShutdownTests {
     @Test("A locator's shutdown closes its own keys' services, not its parent's, and refuses its own gets")
-    func ownKeysOnly() async throws {
+    func ownKeysOnly() async {
+        await #expect(processExitsWith: .success) { try await ServiceLocatorShutdownTests.ownKeysOnlyInItsOwnProcess() }
+    }
+
+    static func ownKeysOnlyInItsOwnProcess() async throws {
         let closedByParent = Counter()
         let closedByChild = Counter()
         let parent = ServiceLocator()
