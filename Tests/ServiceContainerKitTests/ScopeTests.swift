@@ -519,8 +519,11 @@ struct ScopeTests {
         let ended = DispatchSemaphore(value: 0)
         let got = Shared<Closing?>(nil)
         Thread {
-            let made = scope.run { slow.getServiceAsOptional() }
-            got.withLock { $0 = made }
+            do {
+                // Released by the end of this block at the latest, before the test looks.
+                let made = scope.run { slow.getServiceAsOptional() }
+                got.withLock { $0 = made }
+            }
             ended.signal()
         }.start()
         try waitWithTimeLimit(started)
