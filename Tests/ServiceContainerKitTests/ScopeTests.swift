@@ -479,64 +479,67 @@ struct ScopeTests {
         }
     }
 
-    @Test("Closing waits for a making in progress and closes what it made")
-    func closeWaitsForMakings() async throws {
+    /// A scoped making that starts on a thread of its own, in `scope`, and waits for `release()`
+    /// before it makes its service.
+    fileprivate struct SlowMaking {
         let journal = CloseJournal()
         let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let slow = ServiceProvider<Closing>(mode: .scoped) {
-            started.signal()
-            release.wait()
-            return Closing("slow", journal)
+        let released = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        /// What the thread's get gave, once `ended` is signalled.
+        let got = Shared<Closing?>(nil)
+
+        /// Starts the thread's get in `scope` and returns once the making began.
+        init(in scope: ServiceScope) throws {
+            let (journal, started, released, ended, got) = (journal, started, released, ended, got)
+            let slow = ServiceProvider<Closing>(mode: .scoped) {
+                started.signal()
+                released.wait()
+                return Closing("slow", journal)
+            }
+            Thread {
+                do {
+                    // Released by the end of this block at the latest, before a test looks.
+                    let made = scope.run { slow.getServiceAsOptional() }
+                    got.withLock { $0 = made }
+                }
+                ended.signal()
+            }.start()
+            try waitWithTimeLimit(started)
         }
+
+        /// Lets the making make its service, and waits for the thread's get to end.
+        func release() throws {
+            released.signal()
+            try waitWithTimeLimit(ended)
+        }
+    }
+
+    @Test("Closing waits for a making in progress and closes what it made")
+    func closeWaitsForMakings() async throws {
         let scope = ServiceScope()
-        let got = Shared(false)
-        let thread = Thread {
-            let made = scope.run { slow.getServiceAsOptional() }
-            got.withLock { $0 = made != nil }
-        }
-        thread.start()
-        try waitWithTimeLimit(started)
+        let making = try SlowMaking(in: scope)
         let closing = Task { await scope.close() }
         while !scope.isClosed { await Task.yield() }
-        release.signal()
+        try making.release()
         let report = try await withAsyncTimeLimit { await closing.value }
-        #expect(report.closedCount == 1 && journal.closed == ["slow"])
-        #expect(got.withLock { $0 })
+        #expect(report.closedCount == 1 && making.journal.closed == ["slow"])
+        #expect(making.got.withLock { $0?.name } == "slow")
     }
 
     @Test("A making that outlasts the time limit is reported as the scope's failure; what it makes is not closed")
     func makingPastTheTimeLimit() async throws {
-        let journal = CloseJournal()
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let slow = ServiceProvider<Closing>(mode: .scoped) {
-            started.signal()
-            release.wait()
-            return Closing("slow", journal)
-        }
         let scope = ServiceScope(label: "slow")
-        let ended = DispatchSemaphore(value: 0)
-        let got = Shared<Closing?>(nil)
-        Thread {
-            do {
-                // Released by the end of this block at the latest, before the test looks.
-                let made = scope.run { slow.getServiceAsOptional() }
-                got.withLock { $0 = made }
-            }
-            ended.signal()
-        }.start()
-        try waitWithTimeLimit(started)
+        let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
         #expect(report.description == "closed 0 services, 1 failed\n- \(name(ServiceScope.self)): did not finish within 0.1 seconds")
-        release.signal()
-        try waitWithTimeLimit(ended)
-        #expect(got.withLock { $0?.name } == "slow")
-        let late = WeakBox(try #require(got.withLock { $0 }))
-        got.withLock { $0 = nil }
+        try making.release()
+        #expect(making.got.withLock { $0?.name } == "slow")
+        let late = WeakBox(try #require(making.got.withLock { $0 }))
+        making.got.withLock { $0 = nil }
         #expect(late.object == nil, "the closed scope kept a service made after it was emptied")
-        #expect(journal.closed == [])
+        #expect(making.journal.closed == [])
     }
 
     @Test("A closed and released scope leaves none of its services alive")
