@@ -374,11 +374,11 @@ package final class LocatorStorage: Sendable {
     ) -> Result<Void, ServiceLocatorError> {
         if Service.self is AnyClass, !GetRecording.isOn, case .type(let type) = id.storage,
             ObjectIdentifier(type) == ObjectIdentifier(Service.self),
-            ObjectIdentifier(Swift.type(of: service)) == ObjectIdentifier(Service.self)
+            ObjectIdentifier(Swift.type(of: service)) == ObjectIdentifier(Service.self),
+            let object = objectReference(of: service)
         {
-            // A class instance is one reference: taken as it is, without the runtime's bridging
-            // (see `Unchecked.swift`, "An instance a locator keeps in its slot").
-            let slot = LocatorSlot.instance(UncheckedSendable(unsafeBitCast(service, to: AnyObject.self)))
+            // A class instance is one reference: taken as it is, without the runtime's bridging.
+            let slot = LocatorSlot.instance(UncheckedSendable(object))
             return add(id, slot: slot, serviceType: Service.self, owner: owner, at: site)
         }
         return add(id, entry: ServiceProvider(service), owner: owner, at: site)
