@@ -106,33 +106,15 @@ struct ContainerWalk {
 
     private mutating func visit(_ value: Any, path: String, depth: Int) {
         guard depth <= Self.maximumDepth else { return }
-        if let optional = value as? any OptionalGraphedProvider, optional.isNone {
+        // Providers and listings are objects, and their protocols are class-bound: a cast of a
+        // value that is not an object to one of them would bridge it to an object first (an
+        // array to an array object, each of its elements boxed), only to fail.
+        if type(of: value) is AnyClass {
+            if visitObject(value, path: path, depth: depth) { return }
+        } else if let optional = value as? any OptionalGraphedProvider, optional.isNone {
             found.append(
                 (path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make", provider: nil))
             )
-            return
-        }
-        if let ungettable = value as? any UngettableProvider {
-            if seen.insert(ObjectIdentifier(ungettable)).inserted {
-                let kind = type(of: ungettable)
-                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable)))
-            }
-            return
-        }
-        if let provider = value as? any GraphedProvider {
-            if seen.insert(ObjectIdentifier(provider)).inserted {
-                found.append((path, .provider(provider)))
-            }
-            return
-        }
-        if let listing = value as? any ServiceValidationListing {
-            guard seen.insert(ObjectIdentifier(listing)).inserted else { return }
-            for (name, entry) in listing.validationEntries {
-                visit(entry, path: Self.join(path, name), depth: depth + 1)
-            }
-            if includesParents, let parent = listing.validationParent {
-                visit(parent, path: Self.join(path, "parent"), depth: depth + 1)
-            }
             return
         }
         let mirror = Mirror(reflecting: value)
@@ -158,7 +140,7 @@ struct ContainerWalk {
         case .struct, .class, .tuple:
             let typeName = String(reflecting: type(of: value))
             guard !Self.libraryModules.contains(where: typeName.hasPrefix) else { return }
-            if mirror.displayStyle == .class, !seen.insert(ObjectIdentifier(value as AnyObject)).inserted {
+            if mirror.displayStyle == .class, let object = objectReference(of: value), !seen.insert(ObjectIdentifier(object)).inserted {
                 return
             }
             var level: Mirror? = mirror
@@ -173,6 +155,36 @@ struct ContainerWalk {
         default:
             return
         }
+    }
+
+    /// Visits `value`, an object, when it is a provider or a listing of providers; `false` when
+    /// it is neither, to be looked into as any other value.
+    private mutating func visitObject(_ value: Any, path: String, depth: Int) -> Bool {
+        // The most common first: each failed cast is a look-up of a conformance.
+        if let provider = value as? any GraphedProvider {
+            if seen.insert(ObjectIdentifier(provider)).inserted {
+                found.append((path, .provider(provider)))
+            }
+            return true
+        }
+        if let ungettable = value as? any UngettableProvider {
+            if seen.insert(ObjectIdentifier(ungettable)).inserted {
+                let kind = type(of: ungettable)
+                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable)))
+            }
+            return true
+        }
+        if let listing = value as? any ServiceValidationListing {
+            guard seen.insert(ObjectIdentifier(listing)).inserted else { return true }
+            for (name, entry) in listing.validationEntries {
+                visit(entry, path: Self.join(path, name), depth: depth + 1)
+            }
+            if includesParents, let parent = listing.validationParent {
+                visit(parent, path: Self.join(path, "parent"), depth: depth + 1)
+            }
+            return true
+        }
+        return false
     }
 
     /// `path` with `name` added: `a.b`, or `a[key]` for a keyed entry.
