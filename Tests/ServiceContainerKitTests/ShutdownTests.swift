@@ -137,9 +137,13 @@ struct ShutdownTests {
         let journal = CloseJournal()
         let shared = ServiceProvider<Closing>(mode: .atOne) { Closing("shared", journal) }
         let alias = ServiceProvider<Closing>(mode: .atOne) { try shared.getService() }
-        let report = await ServiceShutdown.close((shared, alias))
+        // Through a protocol type and held weakly: the same object all the same.
+        let weakAlias = ServiceProvider<any ClosableService>(mode: .weak) { try shared.getService() }
+        let held = try weakAlias.getService()
+        let report = await ServiceShutdown.close((shared, alias, weakAlias))
         #expect(journal.closed == ["shared"])
         #expect(report.closedCount == 1)
+        withExtendedLifetime(held) {}
     }
 
     @Test("Errors and time-outs are reported with the provider's path; the next service still closes")

@@ -128,9 +128,10 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         state = Locked(State(factory: factory))
     }
 
-    /// The service, if it is made, and when its making ended.
-    var made: (service: Service, madeAt: UInt64)? {
-        state.withLock { state in cell.value.map { ($0, state.madeAt) } }
+    /// Adds the service to `made`, found at `path`, if it is made and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        let madeAt = state.withLock { $0.madeAt }
+        made.add(cell.value, madeAt: madeAt, path: path)
     }
 
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
@@ -180,9 +181,9 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
     private let factory: @Sendable () async throws -> Service
     private let state = Locked(State())
 
-    /// The service last made, if it is alive and closes.
-    var madeClosable: MadeService? {
-        state.withLock { $0.held }?.madeClosable()
+    /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
     }
 
     private struct State {

@@ -128,8 +128,9 @@ final class LazySource<Service>: Sendable {
     /// The factory, until the service is made: read and written only while `inProgress`'s lock is
     /// held (see `Unchecked.swift`, "A value guarded by a lock beside it").
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var factory: (@Sendable () throws -> Service)?
-    /// When the making of the service ended (`MakingClock`), once it is made; guarded as
-    /// `factory` is.
+    /// When the making of the service ended (`MakingClock`), once it is made: written as
+    /// `factory` is, before the service is published and never after, so whoever sees the
+    /// service published (`value`) reads it without the lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var madeAt: UInt64 = 0
 
     // Inlinable, like the other sources' initializers: made where the provider is written, the
@@ -191,9 +192,11 @@ final class LazySource<Service>: Sendable {
     /// Whether the factory is still held (it is released once the service is made).
     var holdsFactory: Bool { inProgress.withLock { _ in factory != nil } }
 
-    /// The service, if it is made, and when its making ended.
-    var made: (service: Service, madeAt: UInt64)? {
-        inProgress.withLock { _ in value.map { ($0, madeAt) } }
+    /// Adds the service to `made`, found at `path`, if it is made and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        if let service = value, let closable = MadeService(service, madeAt: madeAt, path: path) {
+            made.append(closable)
+        }
     }
 }
 
@@ -448,9 +451,8 @@ struct ServiceHolder<Service>: Sendable {
             self.init(strongly: service, madeAt: madeAt)
             return
         }
-        let boxed: Any = service
-        guard type(of: boxed) is AnyClass else { return nil }
-        self.init(.weak(UncheckedSendable(WeakObject(boxed as AnyObject))), madeAt: madeAt)
+        guard let object = objectReference(of: service) else { return nil }
+        self.init(.weak(UncheckedSendable(WeakObject(object))), madeAt: madeAt)
     }
 
     /// The service, if it is still alive.
@@ -476,14 +478,15 @@ struct ServiceHolder<Service>: Sendable {
         }
     }
 
-    /// The service, if it is alive and closes, with its type and making's end.
-    func madeClosable() -> MadeService? {
-        guard let service = load(), let closable = service as? any ClosableService else { return nil }
-        return MadeService(service: closable, type: Service.self, madeAt: madeAt)
+    /// Adds the service to `made`, found at `path`, if it is alive and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        made.add(load(), madeAt: madeAt, path: path)
     }
 }
 
-/// A weak reference to a service's object, which `ServiceHolder` boxes as the service it is.
+/// A weak reference to an object: the service's object that `ServiceHolder` boxes as the service
+/// it is, or a shut-down provider's (`ShutdownRegistry`). A class, so that reading one where it
+/// is kept costs a retain rather than the copy of a weak reference, which is twice as slow.
 @usableFromInline
 final class WeakObject {
     @usableFromInline weak let object: AnyObject?

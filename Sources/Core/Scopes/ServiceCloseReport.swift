@@ -46,13 +46,11 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 
     /// Closes `services` one after the other, in the order given, each within `timeout`, each
     /// once (an instance listed twice is closed at its first place).
-    static func close(
-        _ services: [(service: any ClosableService, type: Any.Type, path: String?)],
-        timeout: Duration
-    ) async -> ServiceCloseReport {
-        var seen: Set<ObjectIdentifier> = []
+    static func close(_ services: [MadeService], timeout: Duration) async -> ServiceCloseReport {
+        var seen = Set<ObjectIdentifier>(minimumCapacity: services.count)
         let once = services.filter { entry in
-            !(type(of: entry.service as Any) is AnyClass) || seen.insert(ObjectIdentifier(entry.service as AnyObject)).inserted
+            guard let object = objectReference(of: entry.service) else { return true }
+            return seen.insert(ObjectIdentifier(object)).inserted
         }
         let failures = await Closing(once, timeout: timeout).run()
         return ServiceCloseReport(failures: failures, closedCount: once.count)
@@ -69,8 +67,39 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
             let body: @Sendable () async throws -> Void
             func close() async throws { try await body() }
         }
-        let failures = await Closing([(Operation(body: operation), Operation.self, nil)], timeout: timeout).run()
+        let operation = MadeService(service: Operation(body: operation), type: Operation.self, madeAt: 0)
+        let failures = await Closing([operation], timeout: timeout).run()
         return failures.first?.error
+    }
+}
+
+/// A made service that closes: what a scope or a shutdown closes.
+struct MadeService: Sendable {
+    let service: any ClosableService
+    /// The type its provider declares.
+    let type: Any.Type
+    /// When its making ended (`MakingClock`): a shutdown closes the latest first. A scope keeps
+    /// its services in that order as they are made, and leaves it 0.
+    let madeAt: UInt64
+    /// Where its provider is in the container shut down; `nil` for a scope's service.
+    var path: String? = nil
+}
+
+extension MadeService {
+    /// `service`, made at `madeAt` by the provider at `path`, when there is one and it closes.
+    init?<Service>(_ service: Service, madeAt: UInt64, path: String?) {
+        guard let closable = service as? any ClosableService else { return nil }
+        self.init(service: closable, type: Service.self, madeAt: madeAt, path: path)
+    }
+}
+
+extension [MadeService] {
+    /// Adds `service`, made at `madeAt` by the provider at `path`, when there is one and it
+    /// closes.
+    mutating func add<Service>(_ service: Service?, madeAt: UInt64, path: String?) {
+        if let service, let made = MadeService(service, madeAt: madeAt, path: path) {
+            append(made)
+        }
     }
 }
 
@@ -87,10 +116,9 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 /// compare-and-exchange beside the call; one that hangs costs between its limit and a quarter
 /// more.
 private final class Closing: Sendable {
-    typealias Entry = (service: any ClosableService, type: Any.Type, path: String?)
     typealias Failure = ServiceCloseReport.Failure
 
-    private let entries: [Entry]
+    private let entries: [MadeService]
     private let timeout: Duration
     /// The index of the service whose close runs; `entries.count` once every close ended.
     private let running = Atomic<Int>(0)
@@ -105,7 +133,7 @@ private final class Closing: Sendable {
         var isOver = false
     }
 
-    init(_ entries: [Entry], timeout: Duration) {
+    init(_ entries: [MadeService], timeout: Duration) {
         self.entries = entries
         self.timeout = timeout
     }

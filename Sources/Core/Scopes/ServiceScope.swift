@@ -31,7 +31,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// The service of each scoped provider got in this scope, by the provider's source.
         var cells: [ObjectIdentifier: any ScopeCell] = [:]
         /// The made services that close, in the order their makings ended.
-        var closable: [MadeClosable] = []
+        var closable: [MadeService] = []
         /// The makings running in this scope now.
         var makingsInProgress = 0
         /// What `close()` awaits while makings run after it began.
@@ -40,12 +40,6 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// Whether `close()` took the services to close: a making that ends later keeps its
         /// service out of the scope.
         var isEmptied = false
-    }
-
-    /// A made service to close when the scope ends.
-    private struct MadeClosable: Sendable {
-        let service: any ClosableService
-        let type: Any.Type
     }
 
     /// A scope named `label` (for messages), with nothing made yet.
@@ -135,10 +129,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// the ends of the makings. Also when the scope began closing meanwhile: `close()` waits for
     /// the makings in progress.
     func recordMade<Service>(_ service: Service?) {
-        guard let closable = service.flatMap({ $0 as? any ClosableService }) else { return }
+        guard let service, let made = MadeService(service, madeAt: 0, path: nil) else { return }
         state.withLock { state in
             if !state.isEmptied {
-                state.closable.append(MadeClosable(service: closable, type: Service.self))
+                state.closable.append(made)
             }
         }
     }
@@ -194,7 +188,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
         var report = await ServiceCloseReport.close(
-            closable.reversed().map { (service: $0.service, type: $0.type, path: String?.none) },
+            closable.reversed(),
             timeout: timeout
         )
         report.failures.insert(contentsOf: failures, at: 0)

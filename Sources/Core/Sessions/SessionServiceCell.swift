@@ -76,11 +76,13 @@ final class SessionServiceCell<Service>: Sendable {
         state.withLock { $0.atOneError }
     }
 
-    /// The services this cell made that close and are alive: the current session's and those
-    /// kept for past sessions.
-    func madeClosables() -> [MadeService] {
+    /// Adds to `made` the services this cell made that close and are alive, found at `path`:
+    /// the current session's and those kept for past sessions.
+    func addMadeClosables(to made: inout [MadeService], path: String) {
         let holders = state.withLock { state in [state.current].compactMap { $0 } + state.kept.values }
-        return holders.compactMap { $0.madeClosable() }
+        for holder in holders {
+            holder.addMadeClosable(to: &made, path: path)
+        }
     }
 
     /// The number of services kept for past sessions, for tests.

@@ -47,19 +47,24 @@ public enum ServiceShutdown {
 
     /// Shuts down the providers of `container` that were not shut down yet, and gives the
     /// services they made that close, in the order to close them.
-    static func shutDown(_ container: Any) -> [(service: any ClosableService, type: Any.Type, path: String?)] {
-        let walk = ContainerWalk(container, includesParents: false)
-        let providers = walk.found.compactMap { path, found -> (path: String, provider: any ShutdownProvider)? in
+    static func shutDown(_ container: Any) -> [MadeService] {
+        let found = ContainerWalk(container, includesParents: false).found
+        var providers: [(path: String, provider: any ShutdownProvider)] = []
+        providers.reserveCapacity(found.count)
+        for (path, found) in found {
             switch found {
-            case .provider(let provider): (path, provider)
-            case .skipped(_, _, let provider?): (path, provider)
-            case .skipped: nil
+            case .provider(let provider): providers.append((path, provider))
+            case .skipped(_, _, let provider?): providers.append((path, provider))
+            case .skipped: break
             }
         }
-        let fresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey))
-        let made = providers.filter { fresh.contains(ObjectIdentifier($0.provider.shutdownKey)) }.flatMap { path, provider in
-            provider.madeClosables().map { (path: path, made: $0) }
+        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey))
+        var made: [MadeService] = []
+        made.reserveCapacity(providers.count)
+        for (index, (path, provider)) in providers.enumerated() where isFresh[index] {
+            provider.addMadeClosables(to: &made, path: path)
         }
-        return made.sorted { $0.made.madeAt > $1.made.madeAt }.map { ($0.made.service, $0.made.type, $0.path) }
+        made.sort { $0.madeAt > $1.madeAt }
+        return made
     }
 }

@@ -20,29 +20,25 @@ enum ShutdownRegistry {
         var pruneAt = 64
     }
 
-    /// Shuts down the providers checked under `keys`, from now on, and gives those that were
-    /// not shut down before.
-    static func add(_ keys: [AnyObject]) -> Set<ObjectIdentifier> {
+    /// Shuts down the providers checked under `keys`, from now on, and says for each key
+    /// whether it was shut down now (`false`: an earlier shutdown did, or it is listed twice).
+    static func add(_ keys: [AnyObject]) -> [Bool] {
         GetRecording.noteShutdown()
-        let (fresh, dropped) = state.withLock { state in
-            var dead: [UncheckedSendable<WeakObject>] = []
+        return state.withLock { state in
+            // Dropping an entry whose object died runs no code of the object's (its deinit ran
+            // already): it can be done under the lock.
             if state.entries.count + keys.count >= state.pruneAt {
-                dead = Array(state.entries.values.filter { $0.value.object == nil })
                 state.entries = state.entries.filter { $0.value.value.object != nil }
                 state.pruneAt = max(64, 2 * (state.entries.count + keys.count))
             }
-            var fresh: Set<ObjectIdentifier> = []
-            fresh.reserveCapacity(keys.count)
-            for key in keys {
-                let id = ObjectIdentifier(key)
-                if let entry = state.entries[id], entry.value.object != nil { continue }
-                state.entries[id] = UncheckedSendable(WeakObject(key))
-                fresh.insert(id)
+            state.entries.reserveCapacity(state.entries.count + keys.count)
+            return keys.map { key in
+                // An entry already there whose object lives is of this same object: shut down
+                // before.
+                let earlier = state.entries.updateValue(UncheckedSendable(WeakObject(key)), forKey: ObjectIdentifier(key))
+                return earlier?.value.object == nil
             }
-            return (fresh, dead)
         }
-        withExtendedLifetime(dropped) {}
-        return fresh
     }
 
     /// Whether the provider checked under the object `key` names was shut down.
@@ -78,21 +74,14 @@ enum MakingClock {
     }
 }
 
-/// A service a provider made that closes, with its type and the tick its making ended at.
-struct MadeService: Sendable {
-    let service: any ClosableService
-    let type: Any.Type
-    let madeAt: UInt64
-}
-
 /// A provider that `ServiceShutdown` shuts down: its gets are refused afterwards, and the
 /// services it made that close are closed.
 protocol ShutdownProvider: AnyObject {
     /// The object its gets are checked under once it is shut down.
     var shutdownKey: AnyObject { get }
-    /// The services it made that close and are still alive: not those handed in, not `many`
-    /// ones, not those of scopes.
-    func madeClosables() -> [MadeService]
+    /// Adds to `made` the services it made that close and are still alive, found at `path`: not
+    /// those handed in, not `many` ones, not those of scopes.
+    func addMadeClosables(to made: inout [MadeService], path: String)
 }
 
 // MARK: - The providers
@@ -115,53 +104,76 @@ extension ServiceSource {
         }
     }
 
-    /// The services this source made that close; `instance` is the service its provider holds.
-    func madeClosables(instance: Service?) -> [MadeService] {
+    /// Adds to `made` the services this source made that close, found at `path`; `instance`
+    /// gives the service its provider holds, read only by the kinds that made it.
+    ///
+    /// Each kind's work is a function of its own, and this one only dispatches: code compiled
+    /// once for all service types looks up the metadata of every generic type it holds a value
+    /// of, on every call and in every case, so a `lazy` provider would pay for the optional
+    /// service of an `atOne` one.
+    func addMadeClosables(instance: () -> Service?, to made: inout [MadeService], path: String) {
         switch self {
         case .madeAtOne(let mark):
-            guard let closable = instance.flatMap({ $0 as? any ClosableService }) else { return [] }
-            return [MadeService(service: closable, type: Service.self, madeAt: mark.madeAt)]
+            Self.addHeld(instance, madeAt: mark.madeAt, to: &made, path: path)
         case .lazy(let source):
-            guard let (service, madeAt) = source.made, let closable = service as? any ClosableService else { return [] }
-            return [MadeService(service: closable, type: Service.self, madeAt: madeAt)]
+            source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
-            return source.state.withLock { $0.held }?.madeClosable().map { [$0] } ?? []
+            source.addMadeClosable(to: &made, path: path)
         case .session(let cell):
-            return cell.madeClosables()
+            cell.addMadeClosables(to: &made, path: path)
         case .safe(let source):
-            return source.inner.madeClosables()
+            source.inner.addMadeClosables(to: &made, path: path)
         case .recorded(let source):
-            return source.source.madeClosables(instance: source.instance?.value)
+            source.source.addMadeClosables(instance: { source.instance?.value }, to: &made, path: path)
         case .holdsService, .many, .scoped, .failed:
-            return []
+            return
         }
+    }
+
+    /// Adds the service an `atOne` provider made and holds, if it closes.
+    @inline(never)
+    private static func addHeld(_ instance: () -> Service?, madeAt: UInt64, to made: inout [MadeService], path: String) {
+        made.add(instance(), madeAt: madeAt, path: path)
+    }
+}
+
+extension AsyncAtOneSource {
+    /// Adds the service to `made`, found at `path`, if it is made and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        made.add(cell.value, madeAt: madeAt.load(ordering: .relaxed), path: path)
+    }
+}
+
+extension WeakSource {
+    /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
+    func addMadeClosable(to made: inout [MadeService], path: String) {
+        state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
     }
 }
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
 
-    func madeClosables() -> [MadeService] {
-        source.madeClosables(instance: instance)
+    func addMadeClosables(to made: inout [MadeService], path: String) {
+        source.addMadeClosables(instance: { instance }, to: &made, path: path)
     }
 }
 
 extension AsyncServiceSource {
-    /// The services this source made that close.
-    var madeClosables: [MadeService] {
+    /// Adds to `made` the services this source made that close, found at `path`: each kind's
+    /// work is a function of its own, as for `ServiceSource`.
+    func addMadeClosables(to made: inout [MadeService], path: String) {
         switch self {
         case .atOne(let source):
-            guard let service = source.cell.value, let closable = service as? any ClosableService else { return [] }
-            return [MadeService(service: closable, type: Service.self, madeAt: source.madeAt.load(ordering: .relaxed))]
+            source.addMadeClosable(to: &made, path: path)
         case .lazy(let source):
-            guard let (service, madeAt) = source.made, let closable = service as? any ClosableService else { return [] }
-            return [MadeService(service: closable, type: Service.self, madeAt: madeAt)]
+            source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
-            return source.madeClosable.map { [$0] } ?? []
+            source.addMadeClosable(to: &made, path: path)
         case .sync(let provider):
-            return provider.madeClosables()
+            provider.addMadeClosables(to: &made, path: path)
         case .holdsService, .many, .scoped:
-            return []
+            return
         }
     }
 }
@@ -169,8 +181,8 @@ extension AsyncServiceSource {
 extension ServiceAsyncProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
-    func madeClosables() -> [MadeService] {
-        source.madeClosables
+    func addMadeClosables(to made: inout [MadeService], path: String) {
+        source.addMadeClosables(to: &made, path: path)
     }
 }
 
@@ -178,13 +190,13 @@ extension ServiceParamsProvider: ShutdownProvider {
     /// The maker, whose making every get runs (`GetRecording.recordMaking` checks it).
     var shutdownKey: AnyObject { maker }
 
-    func madeClosables() -> [MadeService] { [] }
+    func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
 
 extension ServiceAsyncParamsProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
-    func madeClosables() -> [MadeService] { [] }
+    func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
 
 extension ServiceMainActorProvider: ShutdownProvider {
@@ -192,5 +204,5 @@ extension ServiceMainActorProvider: ShutdownProvider {
     /// refused afterwards.
     nonisolated var shutdownKey: AnyObject { self }
 
-    nonisolated func madeClosables() -> [MadeService] { [] }
+    nonisolated func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
