@@ -22,6 +22,14 @@ struct ObjectReferenceTests {
         #expect(Self.passedGenerically(object as any Named) === object)
     }
 
+    @Test("A class type's value is taken as it is; any other type's is not")
+    func classReferences() {
+        let object = Object()
+        #expect(classReference(object) === object)
+        #expect(classReference(Value()) == nil)
+        #expect(classReference(object as any Named) == nil)  // opened only as `Any`
+    }
+
     @Test("A value that is not an object has none")
     func valuesHaveNone() {
         #expect(objectReference(of: Value()) == nil)

@@ -372,10 +372,10 @@ package final class LocatorStorage: Sendable {
         owner: AnyObject & Sendable,
         at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
-        if Service.self is AnyClass, !GetRecording.isOn, case .type(let type) = id.storage,
+        if !GetRecording.isOn, case .type(let type) = id.storage,
             ObjectIdentifier(type) == ObjectIdentifier(Service.self),
             ObjectIdentifier(Swift.type(of: service)) == ObjectIdentifier(Service.self),
-            let object = objectReference(of: service)
+            let object = classReference(service)
         {
             // A class instance is one reference: taken as it is, without the runtime's bridging.
             let slot = LocatorSlot.instance(UncheckedSendable(object))
