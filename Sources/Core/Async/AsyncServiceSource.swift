@@ -130,8 +130,11 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
 
     /// Adds the service to `made`, found at `path`, if it is made and closes.
     func addMadeClosable(to made: inout [MadeService], path: String) {
-        let madeAt = state.withLock { $0.madeAt }
-        made.add(cell.value, madeAt: madeAt, path: path)
+        // The service first: the making ticks `madeAt` and publishes the service under the
+        // lock, so a service seen published has its tick there, while a tick read first could
+        // be that of a service not published yet (0, closed last instead of first).
+        guard let service = cell.value else { return }
+        made.add(service, madeAt: state.withLock { $0.madeAt }, path: path)
     }
 
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
