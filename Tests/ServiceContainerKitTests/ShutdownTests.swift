@@ -146,6 +146,49 @@ struct ShutdownTests {
         withExtendedLifetime(held) {}
     }
 
+    @Test("A shared object closes at the place of the making that made it, after what was made from it since")
+    func sharedInstanceClosesAfterItsDependents() async {
+        await #expect(processExitsWith: .success) {
+            try await ShutdownTests.sharedInstanceClosesAfterItsDependentsInItsOwnProcess()
+        }
+    }
+
+    static func sharedInstanceClosesAfterItsDependentsInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let repository = ServiceProvider<Closing>(mode: .lazy) {
+            _ = try pool.getService()
+            return Closing("repository", journal)
+        }
+        // Got after the repository: its making ends last, but it only hands the pool on.
+        let poolAlias = ServiceProvider<Closing>(mode: .lazy) { try pool.getService() }
+        _ = try repository.getService()
+        _ = try poolAlias.getService()
+        let report = await ServiceShutdown.close((pool: pool, repository: repository, poolAlias: poolAlias))
+        #expect(journal.closed == ["repository", "pool"])
+        #expect(report.closedCount == 2 && report.isClean)
+    }
+
+    @Test("A service that is a value closes once for each provider that holds it")
+    func valueServicesCloseForEachProvider() async {
+        await #expect(processExitsWith: .success) {
+            try await ShutdownTests.valueServicesCloseForEachProviderInItsOwnProcess()
+        }
+    }
+
+    static func valueServicesCloseForEachProviderInItsOwnProcess() async throws {
+        struct Settings: ClosableService {
+            let journal: CloseJournal
+            func close() async throws { journal.add("settings") }
+        }
+        let journal = CloseJournal()
+        let settings = ServiceProvider<Settings>(mode: .atOne) { Settings(journal: journal) }
+        let copy = ServiceProvider<Settings>(mode: .atOne) { try settings.getService() }
+        let report = await ServiceShutdown.close((settings, copy))
+        #expect(journal.closed == ["settings", "settings"])
+        #expect(report.closedCount == 2)
+    }
+
     @Test("Errors and time-outs are reported with the provider's path; the next service still closes")
     func failures() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.failuresInItsOwnProcess() }

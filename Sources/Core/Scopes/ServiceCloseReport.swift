@@ -44,14 +44,22 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Closes `services` one after the other, in the order given, each within `timeout`, each
-    /// once (an instance listed twice is closed at its first place).
+    /// Closes `services` one after the other, in the order given (the latest making first),
+    /// each within `timeout`, each object once: at its last place, which is its earliest making,
+    /// the one that made it. A later one (a provider whose factory got it from another) only
+    /// handed it on, and the services made from it since are closed before it all the same.
+    /// A value has no identity: each one listed is closed.
     static func close(_ services: [MadeService], timeout: Duration) async -> ServiceCloseReport {
         var seen = Set<ObjectIdentifier>(minimumCapacity: services.count)
-        let once = services.filter { entry in
-            guard let object = objectReference(of: entry.service) else { return true }
-            return seen.insert(ObjectIdentifier(object)).inserted
+        var once: [MadeService] = []
+        once.reserveCapacity(services.count)
+        for entry in services.reversed() {
+            if let object = objectReference(of: entry.service), !seen.insert(ObjectIdentifier(object)).inserted {
+                continue
+            }
+            once.append(entry)
         }
+        once.reverse()
         let failures = await Closing(once, timeout: timeout).run()
         return ServiceCloseReport(failures: failures, closedCount: once.count)
     }

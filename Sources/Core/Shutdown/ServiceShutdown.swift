@@ -16,7 +16,8 @@ public enum ServiceShutdown {
     /// Shuts `container` down: every provider found in it refuses gets from now on, and every
     /// service those providers made that is a ``ClosableService`` is closed, once, in reverse
     /// order of the end of their makings, across the whole container. A repository made after
-    /// the pool it uses is closed before it.
+    /// the pool it uses is closed before it. An object two providers hold closes once, at the
+    /// place of the making that made it; a service that is a value closes once per provider.
     ///
     /// ```swift
     /// let report = await ServiceShutdown.close(services)
