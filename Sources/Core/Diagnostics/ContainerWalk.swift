@@ -73,6 +73,14 @@ struct ContainerWalk {
         /// A provider that is not made (an optional one that is `nil`, an async one), with its
         /// service type, the reason, and the provider when there is one.
         case skipped(Any.Type, reason: String, provider: (any ShutdownProvider)?)
+
+        /// The provider found, which a shutdown shuts down; `nil` for a `nil` optional one.
+        var shutdownProvider: (any ShutdownProvider)? {
+            switch self {
+            case .provider(let provider): provider
+            case .skipped(_, _, let provider): provider
+            }
+        }
     }
 
     /// What was found, in the order of the properties.

@@ -44,22 +44,18 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Closes `services` one after the other, in the order given (the latest making first),
-    /// each within `timeout`, each object once: at its last place, which is its earliest making,
-    /// the one that made it. A later one (a provider whose factory got it from another) only
-    /// handed it on, and the services made from it since are closed before it all the same.
-    /// A value has no identity: each one listed is closed.
+    /// Closes `services`, listed in the order their makings ended, one after the other from
+    /// the last, each within `timeout`, each object once: at its first place, the making that
+    /// made it. A later one (a provider whose factory got it from another) only handed it on,
+    /// and the services made from it since are closed before it all the same. A value has no
+    /// identity: each one listed is closed.
     static func close(_ services: [MadeService], timeout: Duration) async -> ServiceCloseReport {
-        var seen = Set<ObjectIdentifier>(minimumCapacity: services.count)
-        var once: [MadeService] = []
-        once.reserveCapacity(services.count)
-        for entry in services.reversed() {
-            if let object = objectReference(of: entry.service), !seen.insert(ObjectIdentifier(object)).inserted {
-                continue
-            }
-            once.append(entry)
+        var once = services
+        var seen = Set<ObjectIdentifier>(minimumCapacity: once.count)
+        once.removeAll { entry in
+            guard let object = objectReference(of: entry.service) else { return false }
+            return !seen.insert(ObjectIdentifier(object)).inserted
         }
-        once.reverse()
         let failures = await Closing(once, timeout: timeout).run()
         return ServiceCloseReport(failures: failures, closedCount: once.count)
     }
@@ -111,11 +107,11 @@ extension [MadeService] {
     }
 }
 
-/// Awaits `close()` of services one after the other, each within a time limit, without a task
-/// or a timer per service: one task closes them in order, and one watchdog task looks at its
-/// progress every quarter of the time limit.
+/// Awaits `close()` of services one after the other, from the last listed to the first, each
+/// within a time limit, without a task or a timer per service: one task closes them in turn,
+/// and one watchdog task looks at its progress every quarter of the time limit.
 ///
-/// `running` is the index of the service whose close runs, and the one thing that decides who
+/// `running` is the turn of the service whose close runs, and the one thing that decides who
 /// moves on: the closing task when its close returns, or the watchdog when it finds that close
 /// running for the whole limit (reported as timed out, and its task cancelled). Each moves
 /// `running` from that index to the next with a compare-and-exchange, so exactly one of them
@@ -126,9 +122,11 @@ extension [MadeService] {
 private final class Closing: Sendable {
     typealias Failure = ServiceCloseReport.Failure
 
+    /// The services, in the order their makings ended: the last is closed first.
     private let entries: [MadeService]
     private let timeout: Duration
-    /// The index of the service whose close runs; `entries.count` once every close ended.
+    /// The turn of the service whose close runs (0 for the last entry); `entries.count` once
+    /// every close ended.
     private let running = Atomic<Int>(0)
     private let state = Locked(State())
 
@@ -146,7 +144,7 @@ private final class Closing: Sendable {
         self.timeout = timeout
     }
 
-    /// Closes every service and returns the failures, in the order of the services.
+    /// Closes every service and returns the failures, in the order of the closes.
     func run() async -> [Failure] {
         guard !entries.isEmpty else { return [] }
         return await withCheckedContinuation { waiter in
@@ -177,8 +175,14 @@ private final class Closing: Sendable {
         }
     }
 
+    /// The service closed at turn `index`.
+    private func entry(at index: Int) -> MadeService {
+        entries[entries.count - 1 - index]
+    }
+
     private func failure(at index: Int, _ error: any Error) -> Failure {
-        Failure(path: entries[index].path, service: entries[index].type, error: error)
+        let entry = entry(at: index)
+        return Failure(path: entry.path, service: entry.type, error: error)
     }
 
     /// Closes the services from `start` on, in a task of its own, for as long as it is the one
@@ -188,7 +192,7 @@ private final class Closing: Sendable {
             for index in start..<entries.count {
                 var failure: Failure?
                 do {
-                    try await entries[index].service.close()
+                    try await entry(at: index).service.close()
                 } catch {
                     failure = self.failure(at: index, error)
                 }

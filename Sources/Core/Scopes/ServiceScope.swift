@@ -188,7 +188,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
         var report = await ServiceCloseReport.close(
-            closable.reversed(),
+            closable,
             timeout: timeout
         )
         report.failures.insert(contentsOf: failures, at: 0)

@@ -47,25 +47,21 @@ public enum ServiceShutdown {
     }
 
     /// Shuts down the providers of `container` that were not shut down yet, and gives the
-    /// services they made that close, in the order to close them.
+    /// services they made that close, in the order their makings ended (the last closes first).
     static func shutDown(_ container: Any) -> [MadeService] {
         let found = ContainerWalk(container, includesParents: false).found
-        var providers: [(path: String, provider: any ShutdownProvider)] = []
-        providers.reserveCapacity(found.count)
+        let isFresh = ShutdownRegistry.add(found.compactMap { $0.found.shutdownProvider?.shutdownKey })
+        var made: [MadeService] = []
+        made.reserveCapacity(isFresh.count)
+        var index = 0
         for (path, found) in found {
-            switch found {
-            case .provider(let provider): providers.append((path, provider))
-            case .skipped(_, _, let provider?): providers.append((path, provider))
-            case .skipped: break
+            guard let provider = found.shutdownProvider else { continue }
+            defer { index += 1 }
+            if isFresh[index] {
+                provider.addMadeClosables(to: &made, path: path)
             }
         }
-        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey))
-        var made: [MadeService] = []
-        made.reserveCapacity(providers.count)
-        for (index, (path, provider)) in providers.enumerated() where isFresh[index] {
-            provider.addMadeClosables(to: &made, path: path)
-        }
-        made.sort { $0.madeAt > $1.madeAt }
+        made.sort { $0.madeAt < $1.madeAt }
         return made
     }
 }
