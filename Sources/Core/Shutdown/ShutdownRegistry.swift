@@ -9,7 +9,8 @@ import Synchronization
 /// check uses, which is the key of the providers whose get goes straight to a making (a params
 /// provider's maker). The objects are held weakly, so a shut-down container is released as any
 /// other: an entry matches only while its object lives, and no other living object has its
-/// address. Entries whose object died are dropped at the next shutdown.
+/// address. Entries whose object died are dropped by a later shutdown, once the entries have
+/// doubled since the last drop.
 enum ShutdownRegistry {
     private static let state = Locked(State())
 
