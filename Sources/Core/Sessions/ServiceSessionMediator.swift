@@ -18,7 +18,7 @@ import Synchronization
 /// another is being applied (from a session hook, a factory, a `deinit` that the switch runs,
 /// or on another thread) is queued: `session` returns it at once, and the thread applying
 /// updates applies it right after the current one, before its own `updateSession` returns.
-public class ServiceSessionMediator<SessionType: ServiceSession>: @unchecked Sendable {  // non-final, which Swift never checks; its let is `Sendable`
+public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable {
     // Everything mutable is inside `state`. The session is kept there as an
     // `any ServiceSession`, so that the state is one concrete type for every mediator: the
     // mediator's generic code reaches it with no generic metadata looked up at run time.
@@ -240,12 +240,21 @@ public struct ServiceVoidSession: ServiceSession, Hashable {
 
 /// A mediator of the void session, whose `clearServices()` makes every bound provider drop
 /// its service so the next get makes a new one.
-public final class ServiceVoidSessionMediator:
-    ServiceSessionMediator<ServiceVoidSession>, @unchecked Sendable  // restated, as Swift asks of a subclass; it adds no state
-{
+///
+/// ```swift
+/// let mediator = ServiceVoidSessionMediator()
+/// let cache = CacheFactory().serviceProvider(mediator: mediator)
+/// mediator.clearServices()  // the next get of `cache` makes a new service
+/// ```
+///
+/// It is the mediator of `ServiceVoidSession` itself, not a subclass of it: the mediator is a
+/// final class, so that the compiler checks that it is `Sendable`.
+public typealias ServiceVoidSessionMediator = ServiceSessionMediator<ServiceVoidSession>
+
+extension ServiceSessionMediator where SessionType == ServiceVoidSession {
     /// Makes a mediator of the void session.
-    public init() {
-        super.init(session: ServiceVoidSession())
+    public convenience init() {
+        self.init(session: ServiceVoidSession())
     }
 
     /// Drops the service of every bound provider, each after its factory's
