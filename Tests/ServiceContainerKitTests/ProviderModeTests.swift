@@ -71,11 +71,11 @@ struct ProviderModeTests {
         final class Witness: Sendable {}
         weak var weakWitness: Witness?
         let counter = Counter()
-        let cell: LazySource<Service>
+        let cell: LazySource<Service?>
         do {
             let witness = Witness()
             weakWitness = witness
-            cell = LazySource<Service> {
+            cell = LazySource<Service?> {
                 _ = witness
                 if counter.increment() == 1 { throw TestError() }
                 return Service()
