@@ -13,7 +13,7 @@
 /// nothing it does, its `deinit` included, looks up a generic type at run time.
 @usableFromInline
 final class InjectCell<Value>: Sendable {
-    @usableFromInline let published = OnceCell<Value>()
+    @usableFromInline let published = OnceCell<Value?>()
     @usableFromInline let site: InjectSite
     @usableFromInline let registry: InjectRegistry
     /// The type of the registered value the value is made from.

@@ -41,7 +41,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     /// The cell where a made singleton is published, for the provider's ready read. A wrapped
     /// synchronous provider keeps its made service in its own source: its get, which reads it
     /// without suspending, goes through `get()`.
-    var cell: OnceCell<Service>? {
+    var cell: OnceCell<Service?>? {
         switch self {
         case .atOne(let source): return source.cell
         case .lazy(let source): return source.cell
@@ -71,7 +71,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
 /// where gets read it; an error is kept and returned by every get.
 @usableFromInline
 final class AsyncAtOneSource<Service: Sendable>: Sendable {
-    let cell = OnceCell<Service>()
+    let cell = OnceCell<Service?>()
     private let making = AsyncMaking<Service>()
     /// When the making ended (`MakingClock`), stored before the service is published.
     let madeAt = Atomic<UInt64>(0)
@@ -112,7 +112,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
 /// cell.
 @usableFromInline
 final class AsyncLazySource<Service: Sendable>: Sendable {
-    let cell = OnceCell<Service>()
+    let cell = OnceCell<Service?>()
     private let state: Locked<State>
 
     private struct State {
@@ -294,7 +294,7 @@ final class AsyncScopedSource<Service: Sendable>: Sendable {
 final class AsyncScopedCell<Service: Sendable>: ScopeCell {
     /// The source, kept alive while the scope keeps this cell (see `ScopedCell`).
     let source: AsyncScopedSource<Service>
-    let cell = OnceCell<Service>()
+    let cell = OnceCell<Service?>()
     /// The making in progress, if any.
     private let making = Locked<AsyncMaking<Service>?>(nil)
 

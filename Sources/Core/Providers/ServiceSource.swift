@@ -117,13 +117,11 @@ final class FailedSource<Service>: Sendable {
 /// A get of a made service does not come here: `ServiceProvider.getService()` reads `value`,
 /// through its `lazy`, which is this source.
 ///
-/// Generic over the optional it keeps (`Service?`) rather than over the service: a release of
-/// the source destroys `stored` with the metadata of its own generic parameter. A field of type
-/// `Service?` in a source generic over `Service` made every release look up the metadata of
-/// `Optional<Service>` in the run-time's table, about 150 instructions: 6% of a cold start of
-/// 200 `lazy` providers.
+/// Generic over the optional it keeps (`Service?`) rather than over the service, as `OnceCell`
+/// is: a release of the source destroys `stored` without looking up `Optional<Service>`
+/// (`OptionalValue` says why).
 @usableFromInline
-final class LazySource<Stored: OptionalService>: Sendable {
+final class LazySource<Stored: OptionalValue>: Sendable {
     @usableFromInline typealias Service = Stored.Wrapped
 
     // The two fields of a `OnceCell`, under its invariant (`Unchecked.swift`, "OnceCell"): the
@@ -154,7 +152,7 @@ final class LazySource<Stored: OptionalService>: Sendable {
     /// The service, or `nil` before it is made: one acquire load and a read, as `OnceCell.value`.
     @inlinable
     var value: Service? {
-        isSet.load(ordering: .acquiring) ? stored.service : nil
+        isSet.load(ordering: .acquiring) ? stored.wrapped : nil
     }
 
     @inlinable @inline(__always)
@@ -206,20 +204,6 @@ final class LazySource<Stored: OptionalService>: Sendable {
             made.append(closable)
         }
     }
-}
-
-/// An optional service, seen through a protocol so that a type can be generic over the
-/// optional itself (`LazySource` says why). `Optional` is the one conforming type.
-@usableFromInline
-protocol OptionalService: ExpressibleByNilLiteral {
-    associatedtype Wrapped
-    init(_ service: Wrapped)
-    var service: Wrapped? { get }
-}
-
-extension Optional: OptionalService {
-    @inlinable
-    var service: Wrapped? { self }
 }
 
 // MARK: - weak
@@ -345,7 +329,7 @@ final class ScopedCell<Service>: ScopeCell {
     /// The source, kept alive while the scope keeps this cell: the scope finds the cell by the
     /// source's identity, which no other source can take while this one lives.
     let source: ScopedSource<Service>
-    let cell = OnceCell<Service>()
+    let cell = OnceCell<Service?>()
     /// The making in progress, if any.
     let inProgress = Locked<Making?>(nil)
 

@@ -19,7 +19,7 @@
 package final class LocatorStorage: Sendable {
     private let state: Locked<LocatorState>
     /// The slots and parent of a read-only locator, published once by `setReadOnly`.
-    private let frozen = OnceCell<FrozenSlots>()
+    private let frozen = OnceCell<FrozenSlots?>()
 
     /// Serializes parent changes of all locators, so that two concurrent changes cannot build a
     /// loop that each check alone would miss.
