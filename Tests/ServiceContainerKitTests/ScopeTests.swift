@@ -394,6 +394,31 @@ struct ScopeTests {
         #expect(journal.closed == ["cache", "repository", "pool"])
     }
 
+    @Test("A scoped service closes whatever type its provider declares: a protocol, AnyObject, a struct")
+    func closeThroughDeclaredTypes() async {
+        struct Flush: ClosableService {
+            let journal: CloseJournal
+            func close() async throws { journal.add("flush") }
+        }
+        let journal = CloseJournal()
+        let existential = ServiceProvider<any Sendable>(mode: .scoped) { Closing("existential", journal) }
+        let object = ServiceProvider<AnyObject>(mode: .scoped) { Closing("object", journal) }
+        let value = ServiceProvider<Flush>(mode: .scoped) { Flush(journal: journal) }
+        let plain = ServiceProvider<any Sendable>(mode: .scoped) { RequestLog() }
+        let asyncExistential = ServiceAsyncProvider<any Sendable>(mode: .scoped) { Closing("async existential", journal) }
+        let scope = ServiceScope()
+        scope.run {
+            _ = existential.getServiceAsOptional()
+            _ = plain.getServiceAsOptional()
+            _ = object.getServiceAsOptional()
+            _ = value.getServiceAsOptional()
+        }
+        _ = await scope.run { await asyncExistential.getServiceAsOptional() }
+        let report = await scope.close()
+        #expect(journal.closed == ["async existential", "flush", "object", "existential"])
+        #expect(report.isClean && report.closedCount == 4)
+    }
+
     @Test("A service made from another one's service is closed before it, also when both are got at once")
     func orderUnderConcurrentGets() async throws {
         /// Closes after checking that the log it writes to is still open.

@@ -322,7 +322,10 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
                 }
             },
             finish: { [self] outcome in
-                scope.recordMade(try? outcome.get())  // before any other task can see the service
+                // Before any other task can see the service.
+                if case .success(let service) = outcome, let closable = service as? any ClosableService {
+                    scope.recordMade(closable, type: Service.self)
+                }
                 making.withLock { current in
                     current = nil
                     if case .success(let service) = outcome {

@@ -310,7 +310,9 @@ final class ScopedSource<Service>: Sendable {
         self.factory = factory
     }
 
-    @usableFromInline
+    // Inlinable, as the other sources' gets are: compiled where `ServiceSource.get()` is, for
+    // the service type, the making of a scoped service asks for no metadata at run time.
+    @inlinable
     func get() throws(ServiceObtainError) -> Service {
         if let captive = SingletonKeeper.captiveError(getting: Service.self) {
             throw captive
@@ -325,18 +327,23 @@ final class ScopedSource<Service>: Sendable {
 /// The service of one scoped provider in one scope, made once however many threads ask:
 /// published in a `OnceCell`, as a `lazy` service is, and counted in the scope while it is
 /// made, so that closing the scope waits for it.
+@usableFromInline
 final class ScopedCell<Service>: ScopeCell {
     /// The source, kept alive while the scope keeps this cell: the scope finds the cell by the
     /// source's identity, which no other source can take while this one lives.
-    let source: ScopedSource<Service>
-    let cell = OnceCell<Service?>()
+    @usableFromInline let source: ScopedSource<Service>
+    @usableFromInline let cell: OnceCell<Service?>
     /// The making in progress, if any.
-    let inProgress = Locked<Making?>(nil)
+    @usableFromInline let inProgress: Locked<Making?>
 
+    @inlinable
     init(source: ScopedSource<Service>) {
         self.source = source
+        cell = OnceCell()
+        inProgress = Locked(nil)
     }
 
+    @inlinable
     func get(in scope: ServiceScope) throws(ServiceObtainError) -> Service {
         if let service = cell.value {
             return service
@@ -360,7 +367,9 @@ final class ScopedCell<Service>: ScopeCell {
             finish: { _, made in
                 // The service joins the scope's closing order before any other thread can see
                 // it: a making that gets it ends later, and the scope closes that one first.
-                scope.recordMade(try? made.get())
+                if case .success(let service) = made, let closable = service as? any ClosableService {
+                    scope.recordMade(closable, type: Service.self)
+                }
                 inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {

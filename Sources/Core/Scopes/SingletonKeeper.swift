@@ -32,6 +32,7 @@ struct SingletonKeeper: Sendable {
 
     /// The captive-dependency error when a singleton's making runs on this thread or in this
     /// chain of tasks: a get of the scoped `Service` made now would be kept by it.
+    @usableFromInline
     static func captiveError<Service>(getting scoped: Service.Type) -> ServiceObtainError? {
         guard let keeper = ThreadContext.current.pointee.keeper ?? TaskContext.current.keeper else { return nil }
         let error = ServiceObtainError(
