@@ -7,7 +7,56 @@ import Synchronization
 /// after every other one (`main.swift` lists them last).
 enum ServerCases {
     static var all: [BenchmarkCase] {
-        [shutdown]
+        [requestScope, shutdown]
+    }
+
+    /// What a request keeps by hand, as a scope does: the services made for it, by type.
+    final class RequestContext {
+        var services: [ObjectIdentifier: AnyObject] = [:]
+    }
+
+    /// A request in a scope of its own that gets its one scoped service twice (made on the
+    /// first get), against a context made per request by hand that makes the service on the
+    /// first ask and keeps it by type.
+    static var requestScope: BenchmarkCase {
+        BenchmarkCase(
+            "core/request scope, 1 scoped service got twice",
+            baseline: "request context by hand, dictionary by type",
+            target: nil,
+            instructions: .ratio(3.5)
+        ) {
+            let provider = ServiceProvider(mode: .scoped) { BenchService(number: 1) }
+            let key = ObjectIdentifier(BenchService.self)
+            let handMade: (RequestContext) -> BenchService = { context in
+                if let made = context.services[key] { return made as! BenchService }
+                let made = BenchService(number: 1)
+                context.services[key] = made
+                return made
+            }
+            return .init(
+                subject: { iterations in
+                    for _ in 0..<iterations {
+                        ServiceScope().run {
+                            keep(try! provider.getService())
+                            keep(try! provider.getService())
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    for _ in 0..<iterations {
+                        let context = RequestContext()
+                        keep(handMade(context))
+                        keep(handMade(context))
+                    }
+                },
+                probe: {
+                    ServiceScope().run {
+                        let first = try! provider.getService()
+                        return first === (try! provider.getService()) ? nil : "two gets in one scope gave two services"
+                    }
+                }
+            )
+        }
     }
 
     static let services = 1_000
