@@ -114,7 +114,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         guard let cell = storedCell(for: ObjectIdentifier(source), make) else { throw closedError(service) }
         // The key is the source's identity, and the cell keeps the source alive: a cell under
         // this key is of the same source, so of the same type. The cast is checked: left
-        // unchecked, a scoped get measured no faster (about 0.47 µs either way).
+        // unchecked, a get of a made scoped service measured no faster (about 0.10 µs either
+        // way, in a release app).
         return cell as! Cell
     }
 
