@@ -50,7 +50,10 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     }
 
     /// The service, or why it cannot be had.
-    @usableFromInline
+    /// Compiled once per service type, where the provider's get is written, but not inlined
+    /// there, as `ServiceSource.get()` is: a scoped get reads a made service in code compiled for
+    /// its type.
+    @inlinable @inline(never)
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         switch self {
         case .holdsService: preconditionFailure("an async provider that holds its service has no other source")
@@ -91,6 +94,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         )
     }
 
+    @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         let context = TaskContext.current
         if let cycle = context.cycle(at: ObjectIdentifier(self), Service.self) {
@@ -137,6 +141,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         made.add(service, madeAt: state.withLock { $0.madeAt }, path: path)
     }
 
+    @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
@@ -200,6 +205,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
         self.factory = factory
     }
 
+    @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
@@ -242,6 +248,7 @@ final class AsyncManySource<Service: Sendable>: Sendable {
         self.id = id
     }
 
+    @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         try await Self.make(id: id ?? ObjectIdentifier(self), factory).get()
     }
@@ -272,12 +279,15 @@ final class AsyncManySource<Service: Sendable>: Sendable {
 /// counts it, so that closing the scope waits for it.
 @usableFromInline
 final class AsyncScopedSource<Service: Sendable>: Sendable {
-    let factory: @Sendable () async throws -> Service
+    @usableFromInline let factory: @Sendable () async throws -> Service
 
     init(factory: @escaping @Sendable () async throws -> Service) {
         self.factory = factory
     }
 
+    // Inlinable, as `ScopedSource.get()` is, so that a get of a made service finds its cell in
+    // code compiled for the service type; the making stays out of line (`AsyncScopedCell`).
+    @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         if let captive = SingletonKeeper.captiveError(getting: Service.self) {
             throw captive
@@ -291,21 +301,30 @@ final class AsyncScopedSource<Service: Sendable>: Sendable {
 }
 
 /// The service of one scoped async provider in one scope.
+@usableFromInline
 final class AsyncScopedCell<Service: Sendable>: ScopeCell {
     /// The source, kept alive while the scope keeps this cell (see `ScopedCell`).
     let source: AsyncScopedSource<Service>
-    let cell = OnceCell<Service?>()
+    @usableFromInline let cell = OnceCell<Service?>()
     /// The making in progress, if any.
     private let making = Locked<AsyncMaking<Service>?>(nil)
 
+    @usableFromInline
     init(source: AsyncScopedSource<Service>) {
         self.source = source
     }
 
+    @inlinable
     nonisolated(nonsending) func get(in scope: ServiceScope) async throws(ServiceObtainError) -> Service {
         if let service = cell.value {
             return service
         }
+        return try await make(in: scope)
+    }
+
+    /// The making of the service in `scope`, or the wait for the making in progress.
+    @usableFromInline
+    nonisolated(nonsending) func make(in scope: ServiceScope) async throws(ServiceObtainError) -> Service {
         // Tracked under the source's identity, as `ScopedCell` does.
         return try await AsyncMaking.obtain(
             id: ObjectIdentifier(source),
