@@ -9,7 +9,7 @@ import Synchronization
 /// are timed in wall time.
 enum AsyncCases {
     static var all: [BenchmarkCase] {
-        [lazyGet, madeGetOnMainActor, madeGetInTask, concurrentFirstGets]
+        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, concurrentFirstGets]
     }
 
     // MARK: - Operations
@@ -109,13 +109,46 @@ enum AsyncCases {
         }
     }
 
-    /// The two loops of the made-get cases, run on the caller's executor.
+    /// A scoped service made in the scope the gets run in, got in a task: against the same
+    /// get of a synchronous scoped provider.
+    static var madeScopedGetInTask: BenchmarkCase {
+        BenchmarkCase(
+            "core/async scoped get (made), task",
+            baseline: "sync scoped get of a made service",
+            target: 2.0,
+            runsOnOtherThreads: true
+        ) {
+            let gets = MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
+                sync: ServiceProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
+                scope: ServiceScope(label: "benchmark")
+            )
+            let run: (Int, Bool) -> Void = { iterations, async in
+                runInTask { await gets.run(iterations, async: async) }
+            }
+            run(1, true)
+            run(1, false)
+            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
+        }
+    }
+
+    /// The two loops of the made-get cases, run on the caller's executor (in `scope`, when
+    /// there is one).
     struct MadeGets: Sendable {
         let provider: ServiceAsyncProvider<BenchService>
         let sync: ServiceProvider<BenchService>
+        var scope: ServiceScope? = nil
 
         /// `iterations` gets of the made service: awaited from `provider`, or synchronous from `sync`.
         nonisolated(nonsending) func run(_ iterations: Int, async: Bool) async {
+            if let scope {
+                await scope.run { await loops(iterations, async: async) }
+            } else {
+                await loops(iterations, async: async)
+            }
+        }
+
+        nonisolated(nonsending) func loops(_ iterations: Int, async: Bool) async {
             if async {
                 for _ in 0..<iterations {
                     blackHole(try! await provider.getService())
