@@ -187,16 +187,17 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
 @usableFromInline
 final class AsyncWeakSource<Service: Sendable>: Sendable {
     private let factory: @Sendable () async throws -> Service
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
     func addMadeClosable(to made: inout [MadeService], path: String) {
         state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
     }
 
-    private struct State {
+    @usableFromInline
+    struct State: Sendable {
         /// The service last made, held weakly.
-        var held: ServiceHolder<Service>?
+        @usableFromInline var held: ServiceHolder<Service>?
         /// The making in progress.
         var making: AsyncMaking<Service>?
     }
@@ -205,8 +206,18 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
         self.factory = factory
     }
 
-    @usableFromInline
+    /// Reads the service while it is held, in code compiled for its type, as the synchronous
+    /// `WeakSource` does; makes a new one, or awaits the making in progress, out of line.
+    @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
+        if let service = state.withLock({ $0.held?.load() }) {
+            return service
+        }
+        return try await make()
+    }
+
+    @usableFromInline
+    nonisolated(nonsending) func make() async throws(ServiceObtainError) -> Service {
         try await AsyncMaking.obtain(
             id: ObjectIdentifier(self),
             keeper: .weak,
