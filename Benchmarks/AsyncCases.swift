@@ -9,7 +9,7 @@ import Synchronization
 /// are timed in wall time.
 enum AsyncCases {
     static var all: [BenchmarkCase] {
-        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, concurrentFirstGets]
+        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, heldWeakGetInTask, concurrentFirstGets]
     }
 
     // MARK: - Operations
@@ -122,6 +122,29 @@ enum AsyncCases {
                 provider: ServiceAsyncProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
                 sync: ServiceProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
                 scope: ServiceScope(label: "benchmark")
+            )
+            let run: (Int, Bool) -> Void = { iterations, async in
+                runInTask { await gets.run(iterations, async: async) }
+            }
+            run(1, true)
+            run(1, false)
+            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
+        }
+    }
+
+    /// A `weak` service that is held (its factory keeps it), got in a task: against the same get
+    /// of a synchronous `weak` provider.
+    static var heldWeakGetInTask: BenchmarkCase {
+        BenchmarkCase(
+            "core/async weak get (held), task",
+            baseline: "sync weak get of a held service",
+            target: 2.0,
+            runsOnOtherThreads: true
+        ) {
+            let service = BenchService(number: 1)
+            let gets = MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .weak) { service },
+                sync: ServiceProvider<BenchService>(mode: .weak) { service }
             )
             let run: (Int, Bool) -> Void = { iterations, async in
                 runInTask { await gets.run(iterations, async: async) }
