@@ -158,6 +158,33 @@ struct AsyncProviderTests {
         }
     }
 
+    @Test("A task a weak factory started gets the held service once the making ended")
+    func taskStartedByWeakFactory() async throws {
+        final class Wiring: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceAsyncProvider<NodeA>!
+        }
+        try await withAsyncTimeLimit { () async throws in
+            let wiring = Wiring()
+            let gate = AsyncGate()
+            let started = Mutex<Task<Result<NodeA, ServiceObtainError>, Never>?>(nil)
+            wiring.provider = ServiceAsyncProvider<NodeA>(mode: .weak) {
+                // The task keeps the making's context, which marks this provider as being made.
+                let task = Task {
+                    await gate.wait()
+                    return await wiring.provider.getServiceAsResult()
+                }
+                started.withLock { $0 = task }
+                return NodeA()
+            }
+            let held = try await wiring.provider.getService()
+            gate.open()
+            let task = try #require(started.withLock { $0 })
+            let result = await task.value
+            #expect(try result.get() === held)
+        }
+    }
+
     @Test("A weak value service is shared by one making's waiters and made again after")
     func weakValue() async throws {
         let counter = Counter()
