@@ -50,9 +50,10 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     }
 
     /// The service, or why it cannot be had.
-    /// Compiled once per service type, where the provider's get is written, but not inlined
-    /// there, as `ServiceSource.get()` is: a scoped get reads a made service in code compiled for
-    /// its type.
+    ///
+    /// Specialized for the service type in the module that gets it, but not inlined into each
+    /// get, like `ServiceSource.get()`: the gets of a made scoped service and of a held weak one
+    /// then run in code compiled for that type.
     @inlinable @inline(never)
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         switch self {
@@ -352,10 +353,7 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
                 }
             },
             finish: { [self] outcome in
-                // Before any other task can see the service.
-                if case .success(let service) = outcome, let closable = service as? any ClosableService {
-                    scope.recordMade(closable, type: Service.self)
-                }
+                scope.recordMade(outcome)  // before any other task can see the service
                 making.withLock { current in
                     current = nil
                     if case .success(let service) = outcome {

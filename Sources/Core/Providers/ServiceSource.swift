@@ -367,9 +367,7 @@ final class ScopedCell<Service>: ScopeCell {
             finish: { _, made in
                 // The service joins the scope's closing order before any other thread can see
                 // it: a making that gets it ends later, and the scope closes that one first.
-                if case .success(let service) = made, let closable = service as? any ClosableService {
-                    scope.recordMade(closable, type: Service.self)
-                }
+                scope.recordMade(made)
                 inProgress.withLock { current in
                     current = nil
                     if case .success(let service) = made {

@@ -142,16 +142,24 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Adds a service that a making counted by `beginMaking()` made and that closes, a `type`
-    /// service, to the services this scope closes, before the service is published: the order of
-    /// these calls is the order of the ends of the makings. Also when the scope began closing
-    /// meanwhile: `close()` waits for the makings in progress.
+    /// Adds what a making counted by `beginMaking()` made, if it closes, to the services this
+    /// scope closes, before the service is published: the order of these calls is the order of
+    /// the ends of the makings. Also when the scope began closing meanwhile: `close()` waits for
+    /// the makings in progress.
     ///
-    /// The caller casts the service, in code compiled for its type: a cast from `Any` would ask
-    /// the run-time whether the value is a boxed one first, which cost as much as the rest of the
-    /// making.
+    /// Inlined into the making, so that the service is cast to `ClosableService` in code compiled
+    /// for its type: a cast from `Any` first asks the run-time whether the value is a boxed one,
+    /// which cost as much as the rest of the making.
+    @inlinable @inline(__always)
+    func recordMade<Service>(_ made: Result<Service, ServiceObtainError>) {
+        if case .success(let service) = made, let closable = service as? any ClosableService {
+            record(closable, type: Service.self)
+        }
+    }
+
+    /// Adds `closable`, made by a provider of `type` services, to the services this scope closes.
     @usableFromInline
-    func recordMade(_ closable: any ClosableService, type: Any.Type) {
+    func record(_ closable: any ClosableService, type: Any.Type) {
         let made = MadeService(service: closable, type: type, madeAt: 0)
         state.withLock { state in
             if !state.isEmptied {

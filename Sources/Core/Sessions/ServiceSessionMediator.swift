@@ -247,8 +247,8 @@ public struct ServiceVoidSession: ServiceSession, Hashable {
 /// mediator.clearServices()  // the next get of `cache` makes a new service
 /// ```
 ///
-/// It is the mediator of `ServiceVoidSession` itself, not a subclass of it: the mediator is a
-/// final class, so that the compiler checks that it is `Sendable`.
+/// It is another name for `ServiceSessionMediator<ServiceVoidSession>`, not a subclass: the
+/// mediator is a final class, so that the compiler checks that it is `Sendable`.
 public typealias ServiceVoidSessionMediator = ServiceSessionMediator<ServiceVoidSession>
 
 extension ServiceSessionMediator where SessionType == ServiceVoidSession {
