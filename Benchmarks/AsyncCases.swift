@@ -9,7 +9,7 @@ import Synchronization
 /// are timed in wall time.
 enum AsyncCases {
     static var all: [BenchmarkCase] {
-        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, heldWeakGetInTask, concurrentFirstGets]
+        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, heldWeakGetInTask, manyGetInTask, concurrentFirstGets]
     }
 
     // MARK: - Operations
@@ -145,6 +145,30 @@ enum AsyncCases {
             let gets = MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .weak) { service },
                 sync: ServiceProvider<BenchService>(mode: .weak) { service }
+            )
+            let run: (Int, Bool) -> Void = { iterations, async in
+                runInTask { await gets.run(iterations, async: async) }
+            }
+            run(1, true)
+            run(1, false)
+            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
+        }
+    }
+
+    /// A `many` service, made anew by each get in a task: against the same get of a
+    /// synchronous `many` provider. Both make the same object; the async get also marks its
+    /// provider in the task's context while the factory runs (the cycle check), which is a
+    /// task-local value bound for the factory's call and a copy of the chain of providers.
+    static var manyGetInTask: BenchmarkCase {
+        BenchmarkCase(
+            "core/async many get, task",
+            baseline: "sync many get",
+            target: .extraNanoseconds(500),
+            runsOnOtherThreads: true
+        ) {
+            let gets = MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .many) { BenchService(number: 1) },
+                sync: ServiceProvider<BenchService>(mode: .many) { BenchService(number: 1) }
             )
             let run: (Int, Bool) -> Void = { iterations, async in
                 runInTask { await gets.run(iterations, async: async) }

@@ -251,35 +251,33 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
 /// factory sees that task's cancellation, and its other awaits are that task's.
 @usableFromInline
 final class AsyncManySource<Service: Sendable>: Sendable {
-    private let factory: @Sendable () async throws -> Service
+    @usableFromInline let factory: @Sendable () async throws -> Service
     /// What the cycle check tracks: this source, or the params provider whose params it binds.
-    private let id: ObjectIdentifier?
+    @usableFromInline let id: ObjectIdentifier?
 
     init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () async throws -> Service) {
         self.factory = factory
         self.id = id
     }
 
-    @usableFromInline
+    // Inlinable, so that the factory's call and its result are compiled for the service type:
+    // only what does not depend on it (the cycle check and the task's context) is called.
+    @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
-        try await Self.make(id: id ?? ObjectIdentifier(self), factory).get()
+        try await Self.make(id: id ?? ObjectIdentifier(self), factory)
     }
 
     /// Runs `factory` in the current task with `id` being obtained.
-    static func make(
+    @inlinable
+    nonisolated(nonsending) static func make(
         id: ObjectIdentifier,
         _ factory: () async throws -> Service
-    ) async -> Result<Service, ServiceObtainError> {
-        if GetRecording.isOn, ShutdownRegistry.isShutDown(id) {
-            return .failure(ServiceObtainError(service: Service.self, error: ServiceFactoryError.shutDown(service: Service.self)))
+    ) async throws(ServiceObtainError) -> Service {
+        var made: Result<Service, ServiceObtainError>?
+        try await TaskContext.whileObtaining(id, service: Service.self) {
+            made = await ServiceMaking.asyncResult(Service.self, factory)
         }
-        let context = TaskContext.current
-        if let cycle = context.cycle(at: id, Service.self) {
-            return .failure(cycle)
-        }
-        return await TaskContext.with(context.entering(id)) {
-            await ServiceMaking.asyncResult(Service.self, factory)
-        }
+        return try made!.get()  // `whileObtaining` ran the body, once
     }
 }
 

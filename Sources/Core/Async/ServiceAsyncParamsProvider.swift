@@ -22,7 +22,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
-        try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }.get()
+        try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }
     }
 
     /// A service made for `params`, or the error, as a `Result`.

@@ -11,6 +11,7 @@
 /// factory gets `B`, while another gets `B` whose factory gets `A`). Every wait of a making for
 /// another is an edge of `AsyncWaits`; the wait that would close a loop fails as a cycle instead
 /// of suspending for ever.
+@usableFromInline
 struct TaskContext: Sendable {
     /// The providers whose service is being obtained, outermost first.
     var obtaining: [ObjectIdentifier] = []
@@ -31,6 +32,28 @@ struct TaskContext: Sendable {
     /// The cycle error when `provider` is already being obtained in this chain of tasks.
     func cycle<Service>(at provider: ObjectIdentifier, _ service: Service.Type) -> ServiceObtainError? {
         obtaining.contains(provider) ? ThreadContext.cycleError(Service.self) : nil
+    }
+
+    /// Runs `body`, the making of a `many` service of type `service`, in the current task with
+    /// `provider` being obtained. Not generic, so that a get compiled for its service type calls
+    /// it without handing it any metadata.
+    ///
+    /// - Throws: a dependency cycle when `provider` is already being obtained in this chain of
+    ///   tasks, or the shutdown error when it was shut down; `body` is not run then.
+    @usableFromInline
+    nonisolated(nonsending) static func whileObtaining(
+        _ provider: ObjectIdentifier,
+        service: Any.Type,
+        _ body: () async -> Void
+    ) async throws(ServiceObtainError) {
+        if GetRecording.isOn {
+            try ShutdownRegistry.check(provider, service)
+        }
+        let context = current
+        if context.obtaining.contains(provider) {
+            throw ThreadContext.cycleError(service)
+        }
+        await $current.withValue(context.entering(provider), operation: body)
     }
 
     /// Runs `body` in a context with `provider` being obtained (and `making` run), and returns

@@ -155,15 +155,15 @@ package struct ThreadContext {
     /// The error of a get that found its provider (`id`, when it has one) already being
     /// obtained; it is logged, and recorded while a validation or a graph recorder runs.
     @usableFromInline
-    static func cycleError<Service>(_ service: Service.Type, id: ObjectIdentifier? = nil) -> ServiceObtainError {
+    static func cycleError(_ service: Any.Type, id: ObjectIdentifier? = nil) -> ServiceObtainError {
         if let id, GetRecording.isOn {
-            GetRecording.recordCycle(node: id, service: Service.self)
+            GetRecording.recordCycle(node: id, service: service)
         }
         let error = ServiceObtainError(
-            service: Service.self,
-            error: ServiceFactoryError.dependencyCycle(service: Service.self)
+            service: service,
+            error: ServiceFactoryError.dependencyCycle(service: service)
         )
-        LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
+        LogRecorder.recorder.providerMakeFailure(type: service, error: error)
         return error
     }
 

@@ -699,7 +699,8 @@ enum ServiceMaking {
     }
 
     /// `result` for an async factory.
-    static func asyncResult<Service>(
+    @inlinable
+    nonisolated(nonsending) static func asyncResult<Service>(
         _ service: Service.Type,
         _ factory: () async throws -> Service
     ) async -> Result<Service, ServiceObtainError> {
