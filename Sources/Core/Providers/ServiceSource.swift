@@ -168,11 +168,8 @@ final class LazySource<Stored: OptionalValue>: Sendable {
     /// A function of its own, compiled once per service type, with `SingletonMaking.obtain`
     /// inlined into it, so that its steps are not closures called: a start-up that makes every
     /// lazy service pays them once per provider (the benchmark's cold start went from 1,004k
-    /// instructions to 928k). The scoped making is one too (`ScopedCell.make(in:)`). The `weak`
-    /// making stays where its get is, calling `obtainOutOfLine`: with every making out of line,
-    /// the copies of `ServiceSource.get()` for two class types differ in so few constants that
-    /// the compiler merges them behind a thunk, which every `many` get then pays (404
-    /// instructions to 423).
+    /// instructions to 928k). The scoped making is one too (`ScopedCell.make(in:)`); the `weak`
+    /// one is not (`SingletonMaking.obtainOutOfLine` says why).
     @inlinable @inline(never)
     func make() throws(ServiceObtainError) -> Service {
         var released: (@Sendable () throws -> Service)?
@@ -367,8 +364,7 @@ final class ScopedCell<Service>: ScopeCell {
     }
 
     /// The get that found no service in `scope`: makes it there, or waits for the making in
-    /// progress (a function of its own, as `LazySource.make()` is; a request scope went from
-    /// 7,107 instructions to 6,979).
+    /// progress (a function of its own, as `LazySource.make()` is).
     @inlinable @inline(never)
     func make(in scope: ServiceScope) throws(ServiceObtainError) -> Service {
         // Marked on the thread and recorded under the source's identity, the same in every scope:
@@ -595,10 +591,10 @@ enum MakingStep<Service, Input> {
     case make(Input)
 }
 
-/// The one way `lazy`, `weak`, scoped and session services are made: at most once at a time, with only
-/// the making's own `makingLock` held while the factory runs (no provider's state lock, which
-/// every get of that provider takes), and never by a thread that is already making the same
-/// service (a dependency cycle).
+/// The one way a get makes a `lazy`, `weak`, scoped or session service: at most once at a
+/// time, with only the making's own `makingLock` held while the factory runs (no provider's
+/// state lock, which every get of that provider takes), and never by a thread that is already
+/// making the same service (a dependency cycle).
 @usableFromInline
 enum SingletonMaking {
     /// Enters the cycle check, then loops: `step` looks at the cell under its lock and either
@@ -652,7 +648,10 @@ enum SingletonMaking {
     }
 
     /// `obtain`, compiled once per service type and called: the making of a `weak` service,
-    /// which stays inside `ServiceSource.get()` (`LazySource.make()` says why).
+    /// which stays inside `ServiceSource.get()`. Were it a function of its own like the `lazy`
+    /// and scoped makings, the copies of `ServiceSource.get()` for two class types would differ
+    /// in so few constants that the compiler would merge them behind a thunk: a `many` get
+    /// would cost 423 instructions instead of 404.
     @inlinable @inline(never)
     static func obtainOutOfLine<Service, Input>(
         id: ObjectIdentifier,
