@@ -169,6 +169,68 @@ struct CycleTests {
     }
 }
 
+/// Waits, on a thread of a test's own, until `condition` holds (at most 5 s, then fails).
+private func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    let deadline = Date().addingTimeInterval(5)
+    while !condition() {
+        guard Date() < deadline else {
+            Issue.record("the condition did not hold within 5 s", sourceLocation: sourceLocation)
+            return
+        }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+}
+
+@Suite("Dependency cycles across threads")
+struct CrossThreadCycleTests {
+    // Thread 0 makes C; thread 1 makes B, whose factory waits for C; thread 2 makes A, whose
+    // factory waits for B. Thread 0 then gets A at once and waits for thread 2. The wait of
+    // thread 1 for C ended when C was made, although thread 1 may not have run again yet to say
+    // so: it is no link of a cycle, and every get succeeds. Whether thread 1 runs again before
+    // thread 0 looks is the scheduler's choice, so the round is played 20 times.
+    @Test("A wait that just ended is not a link of a cycle")
+    func endedWaitIsNoLink() throws {
+        for _ in 0..<20 {
+            #expect(try threeMakingsInAChain() == [["made", "made"], ["made"], ["made"]])
+        }
+    }
+
+    /// What each of the three threads got: "made", or the error's description.
+    private func threeMakingsInAChain() throws -> [[String]] {
+        let graph = Graph()
+        let bStarted = Counter()
+        let aStarted = Counter()
+        graph.c = ServiceProvider(mode: .lazy) {
+            waitUntil { bStarted.count == 1 && aStarted.count == 1 }
+            Thread.sleep(forTimeInterval: 0.02)  // thread 1 waits for C, thread 2 for B
+            return NodeC()
+        }
+        graph.b = ServiceProvider(mode: .lazy) {
+            bStarted.increment()
+            _ = try graph.c.getService()
+            return NodeB()
+        }
+        graph.a = ServiceProvider(mode: .lazy) {
+            aStarted.increment()
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        return try raceOnThreads(3) { index -> [String] in
+            switch index {
+            case 0:
+                let c = graph.c.getServiceAsResult().failure?.description ?? "made"
+                let a = graph.a.getServiceAsResult().failure?.description ?? "made"
+                return [c, a]
+            case 1:
+                return [graph.b.getServiceAsResult().failure?.description ?? "made"]
+            default:
+                waitUntil { bStarted.count == 1 }  // B's making is thread 1's
+                return [graph.a.getServiceAsResult().failure?.description ?? "made"]
+            }
+        }
+    }
+}
+
 @Suite("Deep graphs")
 struct DeepGraphTests {
     @Test("A chain deeper than the cycle check's first allocation is not a cycle")

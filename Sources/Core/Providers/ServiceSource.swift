@@ -545,6 +545,9 @@ final class Making: Sendable {
     @usableFromInline let makingLock = Locked(())
     /// The thread that holds `makingLock`: the one that made this mark.
     @usableFromInline let owner = ThreadContext.currentThread
+    /// Set before `makingLock` is released for good: a thread that waits for this making is
+    /// about to go on, although it has not run again yet to take its wait off `waits`.
+    @usableFromInline let hasEnded = Atomic<Bool>(false)
 
     @inlinable
     init() {}
@@ -552,23 +555,37 @@ final class Making: Sendable {
     /// The making each waiting thread waits for, by thread.
     private static let waits = Locked<[Int: Making]>([:])
 
+    /// Runs `body`, the making (or the session switch) this mark stands for, holding
+    /// `makingLock`, and marks it ended before releasing the lock.
+    @inlinable
+    func hold<Result>(_ body: () -> Result) -> Result {
+        makingLock.withLock { _ in
+            defer { hasEnded.store(true, ordering: .releasing) }
+            return body()
+        }
+    }
+
     /// Waits until this making is over.
     ///
     /// - Throws: a dependency cycle for `Service` when its owner waits, directly or through
-    ///   other threads, for a making of this thread: waiting would never end.
+    ///   other threads, for a making of this thread: waiting would never end. A making that
+    ///   has ended holds no one up, so a chain that reaches one is no loop.
     @usableFromInline
     func wait<Service>(_ service: Service.Type) throws(ServiceObtainError) {
         let thread = ThreadContext.currentThread
         let closesLoop: Bool = Self.waits.withLock { waits in
-            var owner = self.owner
-            while owner != thread {
-                guard let next = waits[owner] else {
-                    waits[thread] = self
-                    return false
+            var making = self
+            while !making.hasEnded.load(ordering: .acquiring) {
+                if making.owner == thread {
+                    return true
                 }
-                owner = next.owner
+                guard let next = waits[making.owner] else {
+                    break
+                }
+                making = next
             }
-            return true
+            waits[thread] = self
+            return false
         }
         if closesLoop {
             throw ThreadContext.cycleError(Service.self)
@@ -620,7 +637,7 @@ enum SingletonMaking {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
                 let making = Making()
-                let outcome: MakingStep<Service, Never> = making.makingLock.withLock { _ in
+                let outcome: MakingStep<Service, Never> = making.hold {
                     switch step(making) {
                     case .found(let service): return .found(service)
                     case .failed(let error): return .failed(error)

@@ -143,7 +143,7 @@ final class SessionServiceCell<Service>: Sendable {
         while true {
             // Held while deciding, in case the switch must mark itself.
             let making = Making()
-            let plan: SessionSwitchPlan<Service> = making.makingLock.withLock { _ in
+            let plan: SessionSwitchPlan<Service> = making.hold {
                 var plan = state.withLock {
                     $0.begin(update, making: making, mayWait: mayWait, factory: factory, released: &released)
                 }
