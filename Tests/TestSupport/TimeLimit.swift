@@ -95,8 +95,9 @@ public func withAsyncTimeLimit<Value: Sendable>(
 ) async throws -> Value {
     let outcome = FirstOutcome<Value>()
     let work = Task {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         let timer = Task {
-            try? await Task.sleep(for: .seconds(seconds))
+            try? await Task.sleep(until: deadline)
             outcome.finish(.failure(TimeLimitExceeded(seconds: seconds)))
         }
         defer { timer.cancel() }
