@@ -30,8 +30,8 @@ struct TaskContext: Sendable {
     }
 
     /// The cycle error when `provider` is already being obtained in this chain of tasks.
-    func cycle<Service>(at provider: ObjectIdentifier, _ service: Service.Type) -> ServiceObtainError? {
-        obtaining.contains(provider) ? ThreadContext.cycleError(Service.self) : nil
+    func cycle(at provider: ObjectIdentifier, _ service: Any.Type) -> ServiceObtainError? {
+        obtaining.contains(provider) ? ThreadContext.cycleError(service) : nil
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task with
@@ -50,8 +50,8 @@ struct TaskContext: Sendable {
             try ShutdownRegistry.check(provider, service)
         }
         let context = current
-        if context.obtaining.contains(provider) {
-            throw ThreadContext.cycleError(service)
+        if let cycle = context.cycle(at: provider, service) {
+            throw cycle
         }
         await $current.withValue(context.entering(provider), operation: body)
     }
