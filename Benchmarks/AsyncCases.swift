@@ -82,76 +82,45 @@ enum AsyncCases {
     /// made service there, each written in the loop as an app writes it: a get that runs on
     /// its caller's executor (`nonisolated(nonsending)`) costs about the same.
     static var madeGetOnMainActor: BenchmarkCase {
-        madeGet("core/async get (made), main actor", onMainActor: true)
+        getsCase("core/async get (made), main actor", baseline: "sync get of a made service", target: 2.0, onMainActor: true) {
+            MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) },
+                sync: ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) }
+            )
+        }
     }
 
     /// The same in a task, on the global executor.
     static var madeGetInTask: BenchmarkCase {
-        madeGet("core/async get (made), task", onMainActor: false)
-    }
-
-    static func madeGet(_ name: String, onMainActor: Bool) -> BenchmarkCase {
-        BenchmarkCase(name, baseline: "sync get of a made service", target: 2.0, runsOnOtherThreads: true) {
-            let gets = MadeGets(
+        getsCase("core/async get (made), task", baseline: "sync get of a made service", target: 2.0) {
+            MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .lazy) { BenchService(number: 1) },
                 sync: ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) }
             )
-            // The loops run where they are awaited: on the main actor, or in the task.
-            let run: (Int, Bool) -> Void = { iterations, async in
-                if onMainActor {
-                    runOnMainActor { await gets.run(iterations, async: async) }
-                } else {
-                    runInTask { await gets.run(iterations, async: async) }
-                }
-            }
-            run(1, true)
-            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
         }
     }
 
     /// A scoped service made in the scope the gets run in, got in a task: against the same
     /// get of a synchronous scoped provider.
     static var madeScopedGetInTask: BenchmarkCase {
-        BenchmarkCase(
-            "core/async scoped get (made), task",
-            baseline: "sync scoped get of a made service",
-            target: 2.0,
-            runsOnOtherThreads: true
-        ) {
-            let gets = MadeGets(
+        getsCase("core/async scoped get (made), task", baseline: "sync scoped get of a made service", target: 2.0) {
+            MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
                 sync: ServiceProvider<BenchService>(mode: .scoped) { BenchService(number: 1) },
                 scope: ServiceScope(label: "benchmark")
             )
-            let run: (Int, Bool) -> Void = { iterations, async in
-                runInTask { await gets.run(iterations, async: async) }
-            }
-            run(1, true)
-            run(1, false)
-            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
         }
     }
 
     /// A `weak` service that is held (its factory keeps it), got in a task: against the same get
     /// of a synchronous `weak` provider.
     static var heldWeakGetInTask: BenchmarkCase {
-        BenchmarkCase(
-            "core/async weak get (held), task",
-            baseline: "sync weak get of a held service",
-            target: 2.0,
-            runsOnOtherThreads: true
-        ) {
+        getsCase("core/async weak get (held), task", baseline: "sync weak get of a held service", target: 2.0) {
             let service = BenchService(number: 1)
-            let gets = MadeGets(
+            return MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .weak) { service },
                 sync: ServiceProvider<BenchService>(mode: .weak) { service }
             )
-            let run: (Int, Bool) -> Void = { iterations, async in
-                runInTask { await gets.run(iterations, async: async) }
-            }
-            run(1, true)
-            run(1, false)
-            return .init(subject: { run($0, true) }, baseline: { run($0, false) })
         }
     }
 
@@ -160,18 +129,33 @@ enum AsyncCases {
     /// provider in the task's context while the factory runs (the cycle check), which is a
     /// task-local value bound for the factory's call and a copy of the chain of providers.
     static var manyGetInTask: BenchmarkCase {
-        BenchmarkCase(
-            "core/async many get, task",
-            baseline: "sync many get",
-            target: 10.0,
-            runsOnOtherThreads: true
-        ) {
-            let gets = MadeGets(
+        getsCase("core/async many get, task", baseline: "sync many get", target: 10.0) {
+            MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .many) { BenchService(number: 1) },
                 sync: ServiceProvider<BenchService>(mode: .many) { BenchService(number: 1) }
             )
+        }
+    }
+
+    /// A case whose body awaits the async provider of `makeGets()` in a loop and whose baseline
+    /// gets its synchronous provider in the same loop, both on the main actor or in a task. One
+    /// round of each runs first, so that neither side's first get (a making) is measured.
+    static func getsCase(
+        _ name: String,
+        baseline: String,
+        target: TimeTarget,
+        onMainActor: Bool = false,
+        _ makeGets: @escaping () -> MadeGets
+    ) -> BenchmarkCase {
+        BenchmarkCase(name, baseline: baseline, target: target, runsOnOtherThreads: true) {
+            let gets = makeGets()
+            // The loops run where they are awaited: on the main actor, or in the task.
             let run: (Int, Bool) -> Void = { iterations, async in
-                runInTask { await gets.run(iterations, async: async) }
+                if onMainActor {
+                    runOnMainActor { await gets.run(iterations, async: async) }
+                } else {
+                    runInTask { await gets.run(iterations, async: async) }
+                }
             }
             run(1, true)
             run(1, false)
