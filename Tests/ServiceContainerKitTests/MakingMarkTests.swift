@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import ServiceContainerKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread keeps the mark of its last making for its next one, and reuses it only when
+/// nothing else refers to it. Each test runs on one thread: no `await` in between.
+@Suite("Making marks")
+struct MakingMarkTests {
+    @Test("A thread's next making reuses the mark of its last one")
+    func nextMakingReusesTheMark() throws {
+        let first = ServiceProvider<MarkedA>(mode: .lazy) { MarkedA() }
+        let second = ServiceProvider<MarkedB>(mode: .lazy) { MarkedB() }
+        _ = try first.getService()
+        let ended = ThreadContext.current.pointee.spareMaking?.hasEnded.load(ordering: .relaxed)
+        #expect(ended == true)
+        let spareID = try #require(Self.spareMark())  // no reference kept: it would stop the reuse
+        _ = try second.getService()
+        #expect(Self.spareMark() == spareID)
+    }
+
+    @Test("A making inside a making takes a mark of its own")
+    func nestedMakingTakesAnotherMark() throws {
+        let innerMark = Locked<ObjectIdentifier?>(nil)
+        let inner = ServiceProvider<MarkedB>(mode: .lazy) { MarkedB() }
+        let outer = ServiceProvider<MarkedA>(mode: .lazy) {
+            _ = try inner.getService()
+            // The inner making is over: its mark is the spare, while the outer one is in use.
+            innerMark.withLock { $0 = Self.spareMark() }
+            return MarkedA()
+        }
+        _ = try outer.getService()
+        let outerMark = try #require(Self.spareMark())
+        let kept = try #require(innerMark.withLock { $0 })
+        #expect(kept != outerMark)
+    }
+
+    private static func spareMark() -> ObjectIdentifier? {
+        ThreadContext.current.pointee.spareMaking.map(ObjectIdentifier.init)
+    }
+
+    @Test("A mark that something else still refers to is not reused nor reset")
+    func referencedMarkIsNotReused() {
+        let held = Making.forThisThread()
+        held.hold {}
+        Making.keepForThisThread(held)  // `held` still refers to it, as a waiter would
+        let next = Making.forThisThread()
+        #expect(next !== held)
+        #expect(held.hasEnded.load(ordering: .relaxed) == true)
+        #expect(next.hasEnded.load(ordering: .relaxed) == false)
+    }
+
+    @Test("A reused mark starts again as not ended")
+    func reusedMarkIsReset() {
+        var id: ObjectIdentifier?
+        do {
+            let making = Making.forThisThread()
+            making.hold {}
+            id = ObjectIdentifier(making)
+            Making.keepForThisThread(consume making)
+        }
+        let again = Making.forThisThread()
+        #expect(ObjectIdentifier(again) == id)
+        #expect(again.hasEnded.load(ordering: .relaxed) == false)
+        #expect(again.owner == ThreadContext.currentThread)
+    }
+
+    @Test("A thread's spare mark is released when the thread exits")
+    func spareIsReleasedAtThreadExit() throws {
+        final class Probe: @unchecked Sendable {  // written by the thread before the join reads it
+            weak var spare: Making?
+            var made = false
+            var hadSpare = false
+        }
+        let probe = Probe()
+        let provider = ServiceProvider<MarkedA>(mode: .lazy) { MarkedA() }
+        let box = Unmanaged.passRetained(ThreadBody {
+            probe.made = (try? provider.getService()) != nil
+            probe.spare = ThreadContext.current.pointee.spareMaking
+            probe.hadSpare = probe.spare != nil
+        })
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let created = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let body = Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            body.run()
+            return nil
+        }, box.toOpaque())
+        try #require(created == 0)
+        #if canImport(Darwin)
+        pthread_join(thread!, nil)
+        #else
+        pthread_join(thread, nil)
+        #endif
+        #expect(probe.made)
+        #expect(probe.hadSpare)
+        #expect(probe.spare == nil)
+    }
+}
+
+private final class MarkedA: Sendable {}
+private final class MarkedB: Sendable {}
+
+/// What a thread started with `pthread_create` runs.
+private final class ThreadBody: @unchecked Sendable {  // handed to one thread, run once there
+    let run: () -> Void
+
+    init(_ run: @escaping () -> Void) {
+        self.run = run
+    }
+}
