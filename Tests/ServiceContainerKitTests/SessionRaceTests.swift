@@ -17,6 +17,33 @@ struct SessionRaceTests {
         }.start()
     }
 
+    // Four threads keep getting a `weak` service that nobody holds, so that a new making is
+    // in progress almost all the time, each started as soon as the last one ended. A switch
+    // waits for the making it finds once; a making started meanwhile it overtakes, so it ends.
+    @Test("A switch ends while other threads keep remaking a weak service nobody holds")
+    func switchIsNotHeldUpByRemakings() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .weak, log: SessionFactoryLog())
+        factory.onMake = { _ in Thread.sleep(forTimeInterval: 0.01) }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let stop = Flag()
+        let done = DispatchSemaphore(value: 0)
+        defer { stop.set() }
+        for _ in 0..<4 {
+            start(done) {
+                while !stop.isSet { _ = try? provider.getService() }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        // Each switch waits for one making of 10 ms at most, then overtakes the next.
+        try withTimeLimit(seconds: 2) {
+            for userId in 2...6 { mediator.updateSession(UserSession(userId: userId)) }
+        }
+        stop.set()
+        for _ in 0..<4 { try waitWithTimeLimit(done) }
+        #expect(try provider.getService().userId == 6)
+    }
+
     @Test("A factory that updates the session while another thread makes a service that needs it")
     func updateFromFactoryWhileDependentIsMade() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))

@@ -27,7 +27,9 @@
 /// - **Switching** (`apply(_:)`): a switch first waits for a making in progress on another
 ///   thread, so that what it makes is kept and then switched like any current service, unless
 ///   the applying thread is itself inside a factory or hook: it may hold a `makingLock` that
-///   making waits for, so it overtakes the making instead (invariant 3). The old service is
+///   making waits for, so it overtakes the making instead (invariant 3). It waits once at
+///   most: a making started meanwhile is overtaken too, so that a switch ends even while other
+///   threads keep making the service. The old service is
 ///   handed to `deactivateService` (and kept or dropped); when a service must be published for
 ///   the new session (one kept for it, which `activateService` gets first, or an `atOne`
 ///   service, made now), the switch sets the mark the same way until it is published.
@@ -138,8 +140,11 @@ final class SessionServiceCell<Service>: Sendable {
         // deinit may use this provider or update the session (that update is then queued).
         var released: [ServiceHolder<Service>] = []
         // A thread that is running a factory or a hook holds the gates of its makings: it must
-        // not wait for another thread's making, which might be waiting for one of them.
-        let mayWait = !ThreadContext.isObtainingAny
+        // not wait for another thread's making, which might be waiting for one of them. Any
+        // other thread waits for one making at most: threads that keep making the service (a
+        // `weak` one nobody holds) would otherwise start the next as soon as it waited out the
+        // last, and hold the switch up for as long as they go on.
+        var mayWait = !ThreadContext.isObtainingAny
         while true {
             // Held while deciding, in case the switch must mark itself.
             let making = Making.forThisThread()
@@ -159,8 +164,9 @@ final class SessionServiceCell<Service>: Sendable {
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
                 // then this update deactivates it like any other. This thread holds no `makingLock`, so
-                // the wait cannot close a loop.
+                // the wait cannot close a loop. A making found after this wait is overtaken.
                 try? other.wait(Service.self)
+                mayWait = false
                 continue
             }
             if let wrongSession = plan.wrongSession {
