@@ -18,7 +18,9 @@ import Darwin
 ///
 /// Each thread has its own context, so nothing here is synchronized. It is plain memory reached
 /// through a C thread-local pointer (`sck_thread_context`, one load), not an object, so entering
-/// it on a get costs no reference counting. A pthread key frees it when the thread exits.
+/// it on a get costs no reference counting (the objects it keeps, such as the spare mark, are
+/// moved in and out, not retained on a get). A pthread key frees it, and releases them, when
+/// the thread exits.
 @usableFromInline
 package struct ThreadContext {
     @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
