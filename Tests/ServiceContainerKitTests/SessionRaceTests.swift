@@ -199,6 +199,52 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"])
     }
 
+    @Test(
+        "clearAll, or a .force to its session, applied while an overtaken service is deactivated, drops it",
+        arguments: [
+            OvertakingUpdates(updates: [(3, .clearAll)]),
+            OvertakingUpdates(updates: [(1, .force), (3, .none)]),
+        ]
+    )
+    func updateDuringSettleCounts(_ later: OvertakingUpdates) throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        let deactivating = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        // The first making of user 1's service switches to user 2 from its factory, which
+        // overtakes it: its service is then deactivated on this thread, while the test updates.
+        factory.onMake = { session in
+            if session.userId == 1, makes.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2))
+            }
+        }
+        let deactivations = Counter()
+        factory.onDeactivate = { _, _ in
+            if deactivations.increment() == 1 {
+                deactivating.signal()
+                proceed.wait()
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { _ = try? provider.getService() }
+        try waitWithTimeLimit(deactivating)
+        try withTimeLimit {
+            for (userId, policy) in later.updates {
+                mediator.updateSession(UserSession(userId: userId), remakePolicy: policy)
+            }
+        }
+        proceed.signal()
+        try waitWithTimeLimit(done)
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 1))
+            _ = try provider.getService()
+        }
+        #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not kept from before the update")
+    }
+
     @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking")
     func crossThreadCycleFails() throws {
         let firstEntered = DispatchSemaphore(value: 0)

@@ -8,12 +8,14 @@
 ///    collected in `released` and dropped after the lock.
 /// 2. At most one making or switch is in progress: it is `state.making`, a `Making` whose
 ///    `makingLock` the thread doing it holds from the moment it sets the mark until it clears
-///    it. Every other get or switch that finds the mark waits for that lock (`Making.wait`,
-///    which fails as a cycle instead of closing a loop of waits) and then looks again.
+///    it. Every other get that finds the mark waits for that lock (`Making.wait`, which fails
+///    as a cycle instead of closing a loop of waits) and then looks again; a switch does so
+///    once at most (see "Switching").
 /// 3. A making keeps its service only if its mark is still `state.making` when it ends. An
 ///    update that took the mark away (`state.overtaken`) decides what becomes of the service,
 ///    and the thread that made it carries that out (`settle`): the service is never lost nor
-///    kept twice.
+///    kept twice. The making's entry stays until the service is kept or dropped, so that every
+///    update applied before then, `deactivateService` included, counts.
 /// 4. Updates are applied one at a time, in the mediator's order, and each only once
 ///    (`state.appliedVersion`); the session is the new one as soon as its update is applied.
 /// 5. While a making or a switch's hooks run, this cell is on the thread's `ThreadContext`:
@@ -121,14 +123,22 @@ final class SessionServiceCell<Service>: Sendable {
     /// Deals with a service whose making an update overtook, as that update would have dealt
     /// with it had it been made already: `deactivateService`, then kept for its session or
     /// dropped. Runs on the thread that made it, with no state lock held.
+    ///
+    /// The making's entry stays in `state.overtaken` until the service is kept or dropped, so
+    /// that a `.clearAll` or `.force` applied while `deactivateService` runs still counts.
     func settle(_ overtaken: SessionOvertakenService<Service>) {
-        let keep = factory.deactivate(overtaken.service, overtaken.session) && overtaken.mayKeep
-        guard keep, let holder = ServiceHolder(overtaken.service, weakly: factory.mode == .weak, madeAt: MakingClock.tick())
-        else { return }
+        let holder =
+            factory.deactivate(overtaken.service, overtaken.session)
+            ? ServiceHolder(overtaken.service, weakly: factory.mode == .weak, madeAt: MakingClock.tick()) : nil
         let refused: ServiceHolder<Service>? = state.withLock { state in
-            // Kept unless its session is current again or another service is kept for it.
-            guard overtaken.key != state.sessionKey, state.kept[overtaken.key] == nil else { return holder }
-            state.kept[overtaken.key] = holder
+            guard let overtaking = state.overtaken.removeValue(forKey: overtaken.making) else {
+                preconditionFailure("an overtaken making lost its entry before it was settled")
+            }
+            // Kept unless an update since asked to make it anew, its session is current again
+            // or another service is kept for it.
+            guard let holder, overtaking.mayKeep, overtaking.key != state.sessionKey, state.kept[overtaking.key] == nil
+            else { return holder }
+            state.kept[overtaking.key] = holder
             return nil
         }
         withExtendedLifetime(refused) {}  // released after the lock
@@ -371,22 +381,21 @@ struct SessionCellState<Service>: Sendable {
             }
             return nil
         }
-        guard let overtaking = overtaken.removeValue(forKey: ObjectIdentifier(making)),
-            case .success(let service) = made
-        else { return nil }
-        let forced = overtaking.forcedKeys.contains(overtaking.key)
-        if !overtaking.cleared, !forced, overtaking.key == sessionKey, self.making == nil, current?.isAlive != true,
+        let id = ObjectIdentifier(making)
+        guard let overtaking = overtaken[id] else { return nil }
+        guard case .success(let service) = made else {
+            overtaken[id] = nil
+            return nil
+        }
+        if overtaking.mayKeep, overtaking.key == sessionKey, self.making == nil, current?.isAlive != true,
             atOneError == nil, case .success = session
         {
+            overtaken[id] = nil
             current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
             return nil
         }
-        return SessionOvertakenService(
-            service: service,
-            session: overtaking.session,
-            key: overtaking.key,
-            mayKeep: !overtaking.cleared && !forced
-        )
+        // The entry stays until `settle` has kept or dropped the service.
+        return SessionOvertakenService(service: service, session: overtaking.session, making: id)
     }
 
     /// Sets the state an update asks for and says which hooks to run; when there are some,
@@ -489,6 +498,9 @@ struct SessionOvertaking {
     /// The keys `.force` updates made anew: a service of one of them is not kept.
     var forcedKeys: Set<SessionKey> = []
 
+    /// Whether the service may be kept for its session: no update since asked to make it anew.
+    var mayKeep: Bool { !cleared && !forcedKeys.contains(key) }
+
     init(key: SessionKey, session: any ServiceSession) {
         self.key = key
         self.session = session
@@ -499,13 +511,13 @@ struct SessionOvertaking {
 struct SessionOvertakenService<Service> {
     let service: Service
     let session: any ServiceSession
-    let key: SessionKey
-    let mayKeep: Bool
+    /// The making's key in `overtaken`, whose entry says, once the service is deactivated,
+    /// whether it may be kept.
+    let making: ObjectIdentifier
 
-    init(service: Service, session: any ServiceSession, key: SessionKey, mayKeep: Bool) {
+    init(service: Service, session: any ServiceSession, making: ObjectIdentifier) {
         self.service = service
         self.session = session
-        self.key = key
-        self.mayKeep = mayKeep
+        self.making = making
     }
 }
