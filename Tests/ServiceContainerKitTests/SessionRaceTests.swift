@@ -245,6 +245,32 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not kept from before the update")
     }
 
+    @Test("A clearAll from the deactivateService of an overtaken service drops that service")
+    func clearAllFromSettlingHookCounts() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        factory.onMake = { session in
+            if session.userId == 1, makes.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2))  // overtakes this making
+            }
+        }
+        let deactivations = Counter()
+        factory.onDeactivate = { _, _ in
+            if deactivations.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 3), remakePolicy: .clearAll)
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        try withTimeLimit {
+            _ = try provider.getService()
+            mediator.updateSession(UserSession(userId: 1))
+            _ = try provider.getService()
+        }
+        #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not kept from before the sign-out")
+    }
+
     @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking")
     func crossThreadCycleFails() throws {
         let firstEntered = DispatchSemaphore(value: 0)

@@ -562,8 +562,8 @@ final class Making: Sendable {
     /// walks to it (a waiter holds a reference, and a walker reaches a mark only through a
     /// waiter's). No other thread can see it reset, and its `owner` is still this thread. The
     /// one place that names a mark without a reference, a session cell's `overtaken` (keyed by
-    /// the mark's identity), loses that entry in the making's own `finish`, inside `hold`, so
-    /// the entry never outlives the making.
+    /// the mark's identity), loses that entry in the making's own `finish` or `settle`, both
+    /// inside `hold`, so the entry never outlives the making.
     ///
     /// The thread keeps one spare: a making inside another takes a new mark when the outer one
     /// holds the spare, and the outer mark is the one kept when both end. Makings one after the
