@@ -20,7 +20,7 @@ enum Guides {
 struct DocsCompileTests {
     @Test("The blocks of a guide compile together, one marked `alone` or `stand-in` by itself; `fails` fails as it says",
           arguments: Guides.all)
-    func guideCompiles(path: String) throws {
+    func guideCompiles(path: String) async throws {
         let url = Guides.root.appendingPathComponent(path)
         let blocks: [DocBlock]
         do {
@@ -41,7 +41,9 @@ struct DocsCompileTests {
         for unit in units {
             var standIn: String?
             if case .standIn(let module) = unit[0].check { standIn = module }
-            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: unit, path: path), standIn: standIn)
+            let source = DocBlockReader.mainSwift(of: unit, path: path)
+            let module = standIn
+            let outcome = try await offThePool { try compiler.compile(source, standIn: module) }
             if !outcome.succeeded {
                 let (line, column) = firstError(in: outcome.output, path: path) ?? (unit[0].line, 1)
                 let what = switch unit[0].check {
@@ -58,7 +60,8 @@ struct DocsCompileTests {
 
         for block in blocks {
             guard case .fails(let expected) = block.check else { continue }
-            let outcome = try compiler.compile(DocBlockReader.mainSwift(of: [block], path: path))
+            let source = DocBlockReader.mainSwift(of: [block], path: path)
+            let outcome = try await offThePool { try compiler.compile(source) }
             let failsAsSaid = !outcome.succeeded
                 && outcome.output.split(separator: "\n").contains { $0.contains("error: ") && $0.contains(expected) }
             if !failsAsSaid {
@@ -83,7 +86,7 @@ struct DocsCompileTests {
     }
 
     @Test("A block that does not compile fails the check, naming its file and line")
-    func brokenBlockFails() throws {
+    func brokenBlockFails() async throws {
         // The second block sees the first (as in one main.swift), but misuses it.
         let markdown = """
             # A guide
@@ -98,7 +101,8 @@ struct DocsCompileTests {
             """
         let blocks = try DocBlockReader.blocks(in: markdown)
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let outcome = try compiler.compile(DocBlockReader.mainSwift(of: blocks, path: "docs/broken.md"))
+        let source = DocBlockReader.mainSwift(of: blocks, path: "docs/broken.md")
+        let outcome = try await offThePool { try compiler.compile(source) }
         #expect(!outcome.succeeded)
         #expect(outcome.output.contains(
             "docs/broken.md:8:20: error: cannot convert value of type 'Int' to specified type 'String'"
@@ -107,44 +111,50 @@ struct DocsCompileTests {
     }
 
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
-    func standInModule() throws {
+    func standInModule() async throws {
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let qualified = try compiler.compile(
-            """
-            import Logging
-            import ServiceContainerKit
+        let qualified = try await offThePool {
+            try compiler.compile(
+                """
+                import Logging
+                import ServiceContainerKit
 
-            let log = Logging.Logger(label: "tests")
-            log.error("\\(ServiceObtainError.self)", metadata: ["service": "\\(Int.self)"])
-            let logger: (any ServiceContainerKit.Logger)? = nil
-            """,
-            standIn: "Logging"
-        )
+                let log = Logging.Logger(label: "tests")
+                log.error("\\(ServiceObtainError.self)", metadata: ["service": "\\(Int.self)"])
+                let logger: (any ServiceContainerKit.Logger)? = nil
+                """,
+                standIn: "Logging"
+            )
+        }
         #expect(qualified.succeeded, "\(qualified.output)")
 
-        let bare = try compiler.compile(
-            "import Logging\nimport ServiceContainerKit\nlet logger: (any Logger)? = nil\n", standIn: "Logging"
-        )
+        let bare = try await offThePool {
+            try compiler.compile(
+                "import Logging\nimport ServiceContainerKit\nlet logger: (any Logger)? = nil\n", standIn: "Logging"
+            )
+        }
         #expect(!bare.succeeded)
         #expect(bare.output.contains("'Logger' is ambiguous for type lookup"), "\(bare.output)")
     }
 
     @Test("A stand-in that imports other stand-ins is built after them, and a block can import them too")
-    func standInWithDependencies() throws {
+    func standInWithDependencies() async throws {
         #expect(StandInModules.buildOrder(of: "ServiceLifecycle") == ["Logging", "UnixSignals", "ServiceLifecycle"])
         #expect(StandInModules.buildOrder(of: "Logging") == ["Logging"])
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let outcome = try compiler.compile(
-            """
-            import Logging
-            import ServiceLifecycle
+        let outcome = try await offThePool {
+            try compiler.compile(
+                """
+                import Logging
+                import ServiceLifecycle
 
-            let configuration = ServiceGroupConfiguration(
-                services: [], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "tests")
+                let configuration = ServiceGroupConfiguration(
+                    services: [], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "tests")
+                )
+                """,
+                standIn: "ServiceLifecycle"
             )
-            """,
-            standIn: "ServiceLifecycle"
-        )
+        }
         #expect(outcome.succeeded, "\(outcome.output)")
     }
 

@@ -166,3 +166,20 @@ struct SwiftCompiler: Sendable {
         return Outcome(succeeded: process.terminationReason == .exit && process.terminationStatus == 0, output: output)
     }
 }
+
+/// Runs `body`, which waits for a process (a compiler, a script), on a thread of its own and
+/// suspends until it returns: a test waiting that long on a thread of the concurrency pool would
+/// hold up the async tests, which run on the same few threads, past their time limits. As many
+/// bodies run at once as the machine has cores, as they did on the pool, so that the compilers
+/// do not all start together.
+func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            processSlots.wait()
+            defer { processSlots.signal() }
+            continuation.resume(with: Result { try body() })
+        }.start()
+    }
+}
+
+private let processSlots = DispatchSemaphore(value: max(ProcessInfo.processInfo.activeProcessorCount, 2))
