@@ -17,6 +17,26 @@ struct SessionRaceTests {
         }.start()
     }
 
+    /// A `lazy` factory whose `deactivateService` keeps the service, and whose first making of
+    /// user 1's service applies `updates` from inside the factory: the first update overtakes
+    /// that very making.
+    func selfOvertakingFactory(
+        _ mediator: ServiceSessionMediator<UserSession>,
+        log: SessionFactoryLog,
+        updates: [(userId: Int, policy: ServiceSessionRemakePolicy)]
+    ) -> HookedFactory {
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        factory.onMake = { session in
+            if session.userId == 1, makes.increment() == 1 {
+                for (userId, policy) in updates {
+                    mediator.updateSession(UserSession(userId: userId), remakePolicy: policy)
+                }
+            }
+        }
+        return factory
+    }
+
     // Four threads keep getting a `weak` service that nobody holds, so that a new making is
     // in progress almost all the time, each started as soon as the last one ended. A switch
     // waits for the making it finds once; a making started meanwhile it overtakes, so it ends.
@@ -177,15 +197,7 @@ struct SessionRaceTests {
     func overtakenMakingIsDropped(_ overtaking: OvertakingUpdates) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
-        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
-        let makes = Counter()
-        factory.onMake = { session in
-            if session.userId == 1, makes.increment() == 1 {
-                for (userId, policy) in overtaking.updates {
-                    mediator.updateSession(UserSession(userId: userId), remakePolicy: policy)
-                }
-            }
-        }
+        let factory = selfOvertakingFactory(mediator, log: log, updates: overtaking.updates)
         let provider = factory.serviceProvider(mediator: mediator)
         let released = try withTimeLimit { () throws -> Bool in
             weak let made = try provider.getService()
@@ -209,17 +221,11 @@ struct SessionRaceTests {
     func updateDuringSettleCounts(_ later: OvertakingUpdates) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
-        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
-        let makes = Counter()
-        let deactivating = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
         // The first making of user 1's service switches to user 2 from its factory, which
         // overtakes it: its service is then deactivated on this thread, while the test updates.
-        factory.onMake = { session in
-            if session.userId == 1, makes.increment() == 1 {
-                mediator.updateSession(UserSession(userId: 2))
-            }
-        }
+        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
+        let deactivating = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
         let deactivations = Counter()
         factory.onDeactivate = { _, _ in
             if deactivations.increment() == 1 {
@@ -249,13 +255,7 @@ struct SessionRaceTests {
     func clearAllFromSettlingHookCounts() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
-        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
-        let makes = Counter()
-        factory.onMake = { session in
-            if session.userId == 1, makes.increment() == 1 {
-                mediator.updateSession(UserSession(userId: 2))  // overtakes this making
-            }
-        }
+        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
         let deactivations = Counter()
         factory.onDeactivate = { _, _ in
             if deactivations.increment() == 1 {

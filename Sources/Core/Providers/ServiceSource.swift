@@ -555,7 +555,7 @@ final class Making: Sendable {
 
     /// A mark for a making of this thread: the mark of its last making when nothing else
     /// refers to it any more, or a new one. Hand it back with `keepForThisThread(_:)` once the
-    /// making is over.
+    /// making is over; `holdingOne(_:)` does both around a making.
     ///
     /// **Invariant.** A mark is reused only when this thread holds the one reference to it: no
     /// cell marks it (a cell clears its mark when the making ends) and no thread waits for it or
@@ -587,6 +587,16 @@ final class Making: Sendable {
     @inlinable
     static func keepForThisThread(_ making: consuming Making) {
         ThreadContext.current.pointee.spareMaking = making
+    }
+
+    /// Runs `body`, a making or a session switch of this thread, holding a mark taken with
+    /// `forThisThread()` as `hold(_:)` holds it, then keeps the mark for the thread's next making.
+    @inlinable
+    static func holdingOne<Result>(_ body: (Making) -> Result) -> Result {
+        let making = forThisThread()
+        let result = making.hold { body(making) }
+        keepForThisThread(consume making)
+        return result
     }
 
     /// The making each waiting thread waits for, by thread.
@@ -673,8 +683,7 @@ enum SingletonMaking {
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
             while true {
-                let making = Making.forThisThread()
-                let outcome: MakingStep<Service, Never> = making.hold {
+                let outcome: MakingStep<Service, Never> = Making.holdingOne { making in
                     switch step(making) {
                     case .found(let service): return .found(service)
                     case .failed(let error): return .failed(error)
@@ -692,7 +701,6 @@ enum SingletonMaking {
                         }
                     }
                 }
-                Making.keepForThisThread(consume making)
                 switch outcome {
                 case .found(let service): return service
                 case .failed(let error): throw error

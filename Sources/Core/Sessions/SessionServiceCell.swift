@@ -157,8 +157,7 @@ final class SessionServiceCell<Service>: Sendable {
         var mayWait = !ThreadContext.isObtainingAny
         while true {
             // Held while deciding, in case the switch must mark itself.
-            let making = Making.forThisThread()
-            let plan: SessionSwitchPlan<Service> = making.hold {
+            let plan: SessionSwitchPlan<Service> = Making.holdingOne { making in
                 var plan = state.withLock {
                     $0.begin(update, making: making, mayWait: mayWait, factory: factory, released: &released)
                 }
@@ -170,7 +169,6 @@ final class SessionServiceCell<Service>: Sendable {
                 }
                 return plan
             }
-            Making.keepForThisThread(consume making)
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
                 // then this update deactivates it like any other. This thread holds no `makingLock`, so
