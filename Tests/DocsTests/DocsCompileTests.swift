@@ -110,6 +110,26 @@ struct DocsCompileTests {
         #expect(firstError(in: outcome.output, path: "docs/broken.md")! == (8, 20))
     }
 
+    @Test("A block that compiles with a warning fails: the guides build without warnings, as the package does")
+    func warningFails() async throws {
+        let markdown = """
+            # A guide
+
+            ```swift
+            func answer() -> Int { 42 }
+            func ask() async -> Int { await answer() }
+            ```
+            """
+        let blocks = try DocBlockReader.blocks(in: markdown)
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let source = DocBlockReader.mainSwift(of: blocks, path: "docs/warning.md")
+        let outcome = try await offThePool { try compiler.compile(source) }
+        #expect(!outcome.succeeded)
+        #expect(outcome.output.contains(
+            "docs/warning.md:5:27: error: no 'async' operations occur within 'await' expression"
+        ), "\(outcome.output)")
+    }
+
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
     func standInModule() async throws {
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)

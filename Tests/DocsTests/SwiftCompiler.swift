@@ -112,7 +112,7 @@ struct SwiftCompiler: Sendable {
         // The compiler's own module cache: the build's may name the same modules by another path.
         let arguments = leadingArguments + [
             "-emit-sil", "-o", directory.appendingPathComponent("main.sil").path,
-            "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm",
+            "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm", "-warnings-as-errors",
         ] + searchPaths + [main.path]
         return try run(arguments)
     }
