@@ -342,6 +342,28 @@ struct ScopeTests {
         }
     }
 
+    @Test(
+        "Main-actor singletons that get a scoped service fail the same way, in a scope or not",
+        arguments: [ServiceFactoryMode.lazy, .weak, .atOne]
+    )
+    @MainActor func mainActorCaptive(mode: ServiceFactoryMode) throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let scope = ServiceScope()
+        // An `atOne` service made on the main actor is made in `init`: made in the scope here.
+        let cache = scope.run { ServiceMainActorProvider<Cache>(mode: mode) { _ = try log.getService(); return Cache() } }
+        let kind = mode == .atOne ? "an atOne singleton" : "a \(mode) singleton"
+        let expected = Self.captiveMessage(Cache.self, kind)
+        for _ in 0..<2 {
+            #expect(scope.run { cache.getServiceAsResult() }.failure?.description == expected)
+            #expect(cache.getServiceAsResult().failure?.description == expected)
+        }
+        #expect(counter.count == 0)
+        // A `many` one may use the scope's service: it is made for that scope alone.
+        let user = ServiceMainActorProvider<RequestUser>(mode: .many) { RequestUser(log: try log.getService()) }
+        #expect(try scope.run { try user.getService().log } === (try scope.run { try log.getService() }))
+    }
+
     // MARK: Validation
 
     @Test("The validator makes scoped providers in a scope of its own and reports a captive dependency at the singleton")

@@ -23,7 +23,9 @@ import Foundation
 /// The modes are those of ``ServiceProvider`` but `scoped`, whose gets fail with
 /// `ServiceFactoryError.scopedOnMainActor`; the main actor runs one get at a time, so a
 /// `lazy` or `weak` service is made once without any lock. A factory that gets its own service
-/// again fails with `ServiceFactoryError.dependencyCycle`.
+/// again fails with `ServiceFactoryError.dependencyCycle`, and the factory of a singleton
+/// (`atOne`, `lazy`, `weak`) that gets a scoped service fails with
+/// `ServiceFactoryError.captiveDependency`, as that of any singleton does.
 ///
 /// A provider of a closure can be made anywhere, so that a container built off the main actor
 /// may hold one: only its gets run on the main actor. An `atOne` service is made at once when
@@ -141,8 +143,27 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     /// Runs `factory` marked as obtaining this provider on the thread, so that a factory that
-    /// asks for this service again fails as a cycle.
+    /// asks for this service again fails as a cycle; the making of a singleton (`atOne`, `lazy`,
+    /// `weak`) is also this thread's innermost `SingletonKeeper`, so that a scoped get it makes
+    /// fails as a captive dependency, as it does for every other singleton.
     private func make(_ factory: () throws -> ServiceType) -> Result<ServiceType, ServiceObtainError> {
+        guard let kind = keeperKind else {
+            return makeMarked(factory)
+        }
+        return ThreadContext.withKeeper(SingletonKeeper(ServiceType.self, kind)) { makeMarked(factory) }
+    }
+
+    /// How this provider keeps its service, when it is a singleton.
+    private var keeperKind: SingletonKeeper.Kind? {
+        switch mode {
+        case .atOne: .atOne
+        case .lazy: .lazy
+        case .weak: .weak
+        case .many, .scoped: nil
+        }
+    }
+
+    private func makeMarked(_ factory: () throws -> ServiceType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in
             try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self) {
                 () throws(ServiceObtainError) -> ServiceType in
