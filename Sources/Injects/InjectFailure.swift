@@ -8,7 +8,7 @@ enum InjectFailure {
     }
 
     static func name(_ type: Any.Type) -> String {
-        String(reflecting: type)
+        TypeName.of(type)
     }
 
     static func missingMessage(_ type: Any.Type, in registry: InjectRegistry, site: InjectSite) -> String {

@@ -21,8 +21,8 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
 
     /// A sentence naming the service and the type that is not an `NSObject`.
     public var description: String {
-        let name = String(reflecting: service)
-        let obtained = String(reflecting: obtainedType)
+        let name = TypeName.of(service)
+        let obtained = TypeName.of(obtainedType)
         let what = name == obtained ? "it" : "it is a \(obtained), which"
         return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject"
     }

@@ -37,7 +37,7 @@ public enum ServiceObjCError {
     {
         var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: underlying]
         if let service {
-            userInfo[serviceTypeKey] = String(reflecting: service)
+            userInfo[serviceTypeKey] = TypeName.of(service)
         }
         return NSError(domain: domain, code: code.rawValue, userInfo: userInfo)
     }

@@ -131,6 +131,6 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
 
     /// Names the class, the service type and the params type.
     public override var description: String {
-        "ServiceParamsProviderObjC<\(String(reflecting: serviceType)), \(String(reflecting: paramsType))>"
+        "ServiceParamsProviderObjC<\(TypeName.of(serviceType)), \(TypeName.of(paramsType))>"
     }
 }

@@ -126,6 +126,6 @@ public final class ServiceProviderObjC: NSObject, Sendable {
 
     /// Names the class and the service type.
     public override var description: String {
-        "ServiceProviderObjC<\(String(reflecting: serviceType))>"
+        "ServiceProviderObjC<\(TypeName.of(serviceType))>"
     }
 }

@@ -25,7 +25,7 @@ private func expectCycle(_ error: ServiceObtainError?, path: [Any.Type], repeate
         return
     }
     #expect(sameType(service, repeated))
-    let name = ServiceObtainError.name(of:)
+    let name = TypeName.of
     #expect(
         error?.fatalMessage
             == "Failed to obtain service \(name(path[0])): dependency cycle: the making of \(name(repeated)) "

@@ -149,4 +149,22 @@ struct ProviderErrorTests {
             #expect(stderr.contains("Service"))
         }
     }
+
+    @Test("Messages name a private or local type by its module and name, the same in every run")
+    func typeNames() {
+        final class LocalService: Sendable {}
+        #expect(String(reflecting: RootService.self).contains("(unknown context at $"))
+        #expect(TypeName.of(RootService.self) == "ServiceContainerKitTests.RootService")
+        #expect(TypeName.of(LocalService.self) == "ServiceContainerKitTests.ProviderErrorTests.LocalService")
+        #expect(TypeName.of([String: RootService?].self)
+            == "Swift.Dictionary<Swift.String, Swift.Optional<ServiceContainerKitTests.RootService>>")
+        #expect(TypeName.of((RootService, OtherService).self)
+            == "(ServiceContainerKitTests.RootService, ServiceContainerKitTests.OtherService)")
+        #expect(TypeName.of(Circle.self) == "ServiceContainerKitTests.Circle")
+        #expect(TypeName.of((any Shape).self) == "ServiceContainerKitTests.Shape")
+
+        let provider = ServiceProvider<RootService>(mode: .lazy) { throw TestError(code: 7) }
+        #expect(provider.getServiceAsResult().failure?.description
+            == "Failed to obtain service ServiceContainerKitTests.RootService with error: TestError(code: 7)")
+    }
 }

@@ -19,7 +19,8 @@ private final class RequestUser: Sendable {
 private final class Cache: Sendable {}
 private final class ScopePool: Sendable {}
 
-private func name(_ type: Any.Type) -> String { String(reflecting: type) }
+/// The name the messages give a type of this file: its module and its name (`TypeName.of`).
+private func name(_ type: Any.Type) -> String { "ServiceContainerKitTests.\(type)" }
 
 @Suite("Scoped services")
 struct ScopeTests {
@@ -580,7 +581,7 @@ struct ScopeTests {
         let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
-        #expect(report.description == "closed 0 services, 1 failed\n- \(name(ServiceScope.self)): did not finish within 0.1 seconds")
+        #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
         try making.release()
         #expect(making.got.withLock { $0?.name } == "slow")
         let late = WeakBox(try #require(making.got.withLock { $0 }))

@@ -75,7 +75,7 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         ]
         if isEmpty {
             lines.append(
-                "No provider found in a value of type \(String(reflecting: containerType)): pass a container "
+                "No provider found in a value of type \(TypeName.of(containerType)): pass a container "
                     + "(a struct or class of providers, or a locator), or the function that builds it as "
                     + "validate(building:)"
             )

@@ -69,6 +69,6 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     public var description: String { errorDescription ?? "" }
 
     private func name(_ type: Any.Type) -> String {
-        ServiceObtainError.name(of: type)
+        TypeName.of(type)
     }
 }

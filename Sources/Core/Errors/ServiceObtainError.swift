@@ -66,18 +66,18 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// `getServiceOrFatal()` crashes with it.
     public var fatalMessage: String {
         let requested = pathServices.first ?? service
-        var message = "Failed to obtain service \(Self.name(of: requested))"
+        var message = "Failed to obtain service \(TypeName.of(requested))"
         if isDependencyCycle {
             // The cause names the service on the cycle; "its dependency" would be the service itself.
             message += ": \(Self.describe(error))"
         } else {
             if isNested {
-                message += ": its dependency \(Self.name(of: service)) failed"
+                message += ": its dependency \(TypeName.of(service)) failed"
             }
             message += " with error: \(Self.describe(error))"
         }
         if isNested {
-            message += ". Path: " + pathServices.map(Self.name(of:)).joined(separator: " -> ")
+            message += ". Path: " + pathServices.map(TypeName.of).joined(separator: " -> ")
         }
         return message
     }
@@ -87,10 +87,6 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
 
     /// The same text as `fatalMessage`.
     public var description: String { fatalMessage }
-
-    static func name(of type: Any.Type) -> String {
-        String(reflecting: type)
-    }
 
     static func describe(_ error: any Error) -> String {
         if let localized = error as? LocalizedError, let text = localized.errorDescription {

@@ -21,7 +21,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 
         /// The path (if any), the type and the error, on one line.
         public var description: String {
-            let type = ServiceObtainError.name(of: service)
+            let type = TypeName.of(service)
             let error = ServiceObtainError.describe(error)
             guard let path else { return "\(type): \(error)" }
             return "\(path) (\(type)): \(error)"

@@ -342,7 +342,7 @@ package final class LocatorStorage: Sendable {
         let slots = self.slots
         let typed = slots.types.values.map { slot -> (name: String, value: Any) in
             let entry = entry(of: slot)
-            return ("[\(String(reflecting: entry.serviceType))]", entry.storedProvider)
+            return ("[\(TypeName.of(entry.serviceType))]", entry.storedProvider)
         }
         let named = slots.names.map { name, slot -> (name: String, value: Any) in
             ("[\(name)]", entry(of: slot).storedProvider)

@@ -69,6 +69,6 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     public var description: String { errorDescription ?? "" }
 
     static func name(_ type: Any.Type) -> String {
-        String(reflecting: type)
+        TypeName.of(type)
     }
 }
