@@ -33,7 +33,8 @@ enum InjectFailure {
     }
 
     static func providerFailedMessage(_ error: ServiceObtainError, site: InjectSite) -> String {
-        "\(site): injection failed. \(error.fatalMessage)"
+        "\(site): injection failed. \(error.fatalMessage). To handle such a failure instead of stopping, inject the "
+            + "provider with @ServiceProviderInject and read the service with getServiceAsResult()"
     }
 
     /// Stops the program because the provider failed to give the service being injected.

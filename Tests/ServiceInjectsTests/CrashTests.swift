@@ -179,7 +179,10 @@ extension InjectsTests {
                 ServiceInjectResolver.register(CrashServices.make())
                 _ = presenter
             }
-            expectMessage(result, line: FailingPresenter.injectLine, ["injection failed", "with error: failed"])
+            expectMessage(result, line: FailingPresenter.injectLine, [
+                "injection failed", "with error: failed",
+                "inject the provider with @ServiceProviderInject and read the service with getServiceAsResult()",
+            ])
         }
 
         @Test func entityReadWithNoEntity() async {

@@ -34,7 +34,11 @@ import Testing
     @Test func providerFailedCarriesTheObtainError() {
         let error = ServiceObtainError(service: Tagged.self, error: TestError.failed)
         let message = InjectFailure.providerFailedMessage(error, site: site)
-        #expect(message == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage)")
+        #expect(
+            message == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). To handle such "
+                + "a failure instead of stopping, inject the provider with @ServiceProviderInject and read the service "
+                + "with getServiceAsResult()"
+        )
     }
 
     @Test func alreadyRegisteredNamesTheCallerAndTheWaysOut() {
