@@ -99,10 +99,7 @@ struct DocsCompileTests {
             let text: String = number
             ```
             """
-        let blocks = try DocBlockReader.blocks(in: markdown)
-        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let source = DocBlockReader.mainSwift(of: blocks, path: "docs/broken.md")
-        let outcome = try await offThePool { try compiler.compile(source) }
+        let outcome = try await compileGuide(markdown, path: "docs/broken.md")
         #expect(!outcome.succeeded)
         #expect(outcome.output.contains(
             "docs/broken.md:8:20: error: cannot convert value of type 'Int' to specified type 'String'"
@@ -120,14 +117,19 @@ struct DocsCompileTests {
             func ask() async -> Int { await answer() }
             ```
             """
-        let blocks = try DocBlockReader.blocks(in: markdown)
-        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let source = DocBlockReader.mainSwift(of: blocks, path: "docs/warning.md")
-        let outcome = try await offThePool { try compiler.compile(source) }
+        let outcome = try await compileGuide(markdown, path: "docs/warning.md")
         #expect(!outcome.succeeded)
         #expect(outcome.output.contains(
             "docs/warning.md:5:27: error: no 'async' operations occur within 'await' expression"
         ), "\(outcome.output)")
+    }
+
+    /// Compiles the blocks of `markdown` as the check compiles a guide at `path`.
+    func compileGuide(_ markdown: String, path: String) async throws -> SwiftCompiler.Outcome {
+        let blocks = try DocBlockReader.blocks(in: markdown)
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let source = DocBlockReader.mainSwift(of: blocks, path: path)
+        return try await offThePool { try compiler.compile(source) }
     }
 
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
