@@ -46,7 +46,7 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "Service \(Self.name(service)) not found; \(Self.name(stored)) is registered (under its own "
                 + "type): register it as \(Self.name(service)), or ask for \(Self.name(stored))"
         case let .serviceNotFound(key, service, stored?):
-            return "Service \(Self.name(service)) not found for key '\(key)': the slot holds a \(Self.name(stored))"
+            return "Service \(Self.name(service)) not found for key '\(key)': the slot holds a service of type \(Self.name(stored))"
         case let .wrongParams(key, service, expected, received):
             let expectedText = expected.map { "params of type \(Self.name($0))" } ?? "no params"
             let receivedText = received.map { "params of type \(Self.name($0))" } ?? "no params"
