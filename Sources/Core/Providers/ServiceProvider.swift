@@ -234,23 +234,41 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     @inlinable @inline(__always)
     public final func getService() throws(ServiceObtainError) -> ServiceType {
         if let service = readyService {
-            if GetRecording.isOn {
-                try checkReadyGet()
+            if GetRecording.isOn, !recordReadyGet() {
+                throw shutDownError()
             }
             return service
         }
         return try source.get()
     }
 
-    /// The slow path of a get of the service held ready, while a validation or a graph
-    /// recorder runs or once a container was shut down: fails when this provider was shut down,
-    /// and records the get under the identity of the provider's makings (its own, for a
-    /// provider that holds its service). A get of any other state does both in
-    /// `ServiceSource.get()`.
+    // The slow path of a get of the service held ready, while a validation or a graph recorder
+    // runs or once a container was shut down. A get of any other state checks and records in
+    // `ServiceSource.get()`.
+    //
+    // Neither function throws: the get written in the caller's code makes one call that may
+    // throw (`source.get()`), not two. Swift 6.3.1 crashed while optimizing top-level code that
+    // mixed a plain `throws` call with gets that made two ("swifterror value can only be loaded
+    // and stored from, or as a swifterror argument!"); Tests/Fixtures/TopLevelRelease is such a
+    // file, which `.ci/top-level-release` builds optimized. The instruction counts are the same
+    // as with a throwing check.
+
+    /// The error of a get of this provider's service once it was shut down.
     @usableFromInline @inline(never)
-    final func checkReadyGet() throws(ServiceObtainError) {
-        try ShutdownRegistry.check(source.shutdownKey ?? self, ServiceType.self)
+    final func shutDownError() -> ServiceObtainError {
+        ShutdownRegistry.shutDownError(ServiceType.self)
+    }
+
+    /// Records a get of the service held ready under the identity of the provider's makings
+    /// (its own, for a provider that holds its service); `false`, recording nothing, when this
+    /// provider was shut down.
+    @usableFromInline @inline(never)
+    final func recordReadyGet() -> Bool {
+        if ShutdownRegistry.isShutDown(ObjectIdentifier(source.shutdownKey ?? self)) {
+            return false
+        }
         GetRecording.recordGet(of: source.recordingIdentity ?? ObjectIdentifier(self), service: ServiceType.self)
+        return true
     }
 
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):

@@ -57,8 +57,13 @@ enum ShutdownRegistry {
     /// down.
     static func check(_ key: ObjectIdentifier, _ service: Any.Type) throws(ServiceObtainError) {
         if isShutDown(key) {
-            throw ServiceObtainError(service: service, error: ServiceFactoryError.shutDown(service: service))
+            throw shutDownError(service)
         }
+    }
+
+    /// The error of a get of `service` whose provider was shut down.
+    static func shutDownError(_ service: Any.Type) -> ServiceObtainError {
+        ServiceObtainError(service: service, error: ServiceFactoryError.shutDown(service: service))
     }
 }
 
