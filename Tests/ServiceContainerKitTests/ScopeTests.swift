@@ -19,8 +19,9 @@ private final class RequestUser: Sendable {
 private final class Cache: Sendable {}
 private final class ScopePool: Sendable {}
 
-/// The name the messages give a type of this file: its module and its name (`TypeName.of`).
-private func name(_ type: Any.Type) -> String { "ServiceContainerKitTests.\(type)" }
+/// The name the messages give a type (`TypeName.of`, checked against literal names in
+/// ProviderErrorTests): `"\(type)"` spells a private type differently in an optimized build.
+private func name(_ type: Any.Type) -> String { TypeName.of(type) }
 
 @Suite("Scoped services")
 struct ScopeTests {
