@@ -7,17 +7,13 @@ enum InjectFailure {
         let text: String
     }
 
-    static func name(_ type: Any.Type) -> String {
-        TypeName.of(type)
-    }
-
     static func missingMessage(_ type: Any.Type, in registry: InjectRegistry, site: InjectSite) -> String {
-        "\(site): no \(registry.itemName) of type \(name(type)) is registered in \(registry.resolverName); "
+        "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName); "
             + "register it before the first read of the injected property"
     }
 
     static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {
-        "\(site): params of type \(name(params)) for service \(name(service)) were not set before the first read; "
+        "\(site): params of type \(TypeName.of(params)) for service \(TypeName.of(service)) were not set before the first read; "
             + "give them in the attribute or call setParameters(_:lazyInject:) first"
     }
 
@@ -26,7 +22,7 @@ enum InjectFailure {
     {
         let state =
             injected
-            ? "after \(name(service)) was injected"
+            ? "after \(TypeName.of(service)) was injected"
             : "when params were already given (in the attribute or by an earlier setParameters)"
         return "\(site): setParameters(_:lazyInject:) called \(state) (at \(call.file):\(call.line)); "
             + "params of a service can be set only once, before it is injected"

@@ -106,7 +106,7 @@ public enum ServiceInjectResolver {
                 + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
                 + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
             : "register it once in the scope, or pass failureIfContains: false to replace it on purpose"
-        return "ServiceInjectResolver.\(call) at \(file):\(line): a container of type \(InjectFailure.name(type)) "
+        return "ServiceInjectResolver.\(call) at \(file):\(line): a container of type \(TypeName.of(type)) "
             + "is already registered in \(registries.containers.resolverName); \(fix)"
     }
 

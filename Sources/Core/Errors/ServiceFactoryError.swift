@@ -40,35 +40,31 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     public var errorDescription: String? {
         switch self {
         case let .wrongParams(expected, received?):
-            return "wrong params type \(name(received)), expected \(name(expected))"
+            return "wrong params type \(TypeName.of(received)), expected \(TypeName.of(expected))"
         case let .wrongParams(expected, nil):
-            return "no params given, expected \(name(expected))"
+            return "no params given, expected \(TypeName.of(expected))"
         case let .wrongSession(expected, received):
-            return "wrong session type \(name(received)), expected \(name(expected))"
+            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected))"
         case let .invalidFactory(expected, made):
-            return "invalid factory: it made \(name(made)), which is not \(name(expected))"
+            return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected))"
         case let .dependencyCycle(service):
-            return "dependency cycle: the making of \(name(service)) led back to a get of \(name(service))"
+            return "dependency cycle: the making of \(TypeName.of(service)) led back to a get of \(TypeName.of(service))"
         case let .scopeRequired(service):
-            return "\(name(service)) is a scoped service and no scope is current: get it inside "
+            return "\(TypeName.of(service)) is a scoped service and no scope is current: get it inside "
                 + "withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
         case let .scopeClosed(service, scope):
-            return "\(scope) is closed: \(name(service)), a scoped service, is no longer made or handed out in it"
+            return "\(scope) is closed: \(TypeName.of(service)), a scoped service, is no longer made or handed out in it"
         case let .captiveDependency(singleton, kind, scoped):
-            return "\(name(singleton)) is \(kind) and cannot keep \(name(scoped)), a scoped service: "
-                + "make \(name(singleton)) scoped or many, or get \(name(scoped)) where each scope uses it"
+            return "\(TypeName.of(singleton)) is \(kind) and cannot keep \(TypeName.of(scoped)), a scoped service: "
+                + "make \(TypeName.of(singleton)) scoped or many, or get \(TypeName.of(scoped)) where each scope uses it"
         case let .shutDown(service):
-            return "the container of \(name(service)) was shut down: its provider makes and hands out nothing any more"
+            return "the container of \(TypeName.of(service)) was shut down: its provider makes and hands out nothing any more"
         case let .scopedOnMainActor(service):
-            return "\(name(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
+            return "\(TypeName.of(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
                 + "mode; use a ServiceProvider or a ServiceAsyncProvider for scoped services"
         }
     }
 
     /// The same text as `errorDescription`.
     public var description: String { errorDescription ?? "" }
-
-    private func name(_ type: Any.Type) -> String {
-        TypeName.of(type)
-    }
 }

@@ -400,7 +400,7 @@ package final class LocatorStorage: Sendable {
         // The replaced service is released after the lock, not under it.
         withExtendedLifetime(replaced) {}
         guard let assert = refusedAssert else { return .success(()) }
-        let change = "add service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
+        let change = "add service \(TypeName.of(serviceType)) for key '\(id)'"
         return Self.refuse(.readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site)
     }
 
@@ -465,7 +465,7 @@ package final class LocatorStorage: Sendable {
         withExtendedLifetime(removed) {}
         switch outcome {
         case .refused(let assert):
-            let change = "remove service \(ServiceLocatorError.name(serviceType)) for key '\(id)'"
+            let change = "remove service \(TypeName.of(serviceType)) for key '\(id)'"
             return Self.refuse(
                 .readOnly(locator: type(of: owner), change: change), owner: owner, assert: assert, at: site
             )

@@ -40,35 +40,31 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     public var errorDescription: String? {
         switch self {
         case let .serviceNotFound(key, service, nil):
-            return "Service \(Self.name(service)) not found for key '\(key)'"
+            return "Service \(TypeName.of(service)) not found for key '\(key)'"
         case let .serviceNotFound(key, service, stored?)
         where key.serviceType == service && TypeRelation.isType(stored, a: service):
-            return "Service \(Self.name(service)) not found; \(Self.name(stored)) is registered (under its own "
-                + "type): register it as \(Self.name(service)), or ask for \(Self.name(stored))"
+            return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
+                + "type): register it as \(TypeName.of(service)), or ask for \(TypeName.of(stored))"
         case let .serviceNotFound(key, service, stored?):
-            return "Service \(Self.name(service)) not found for key '\(key)': the slot holds a service of type \(Self.name(stored))"
+            return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type \(TypeName.of(stored))"
         case let .wrongParams(key, service, expected, received):
-            let expectedText = expected.map { "params of type \(Self.name($0))" } ?? "no params"
-            let receivedText = received.map { "params of type \(Self.name($0))" } ?? "no params"
-            return "Wrong params for service \(Self.name(service)) (key '\(key)'): it takes \(expectedText), "
+            let expectedText = expected.map { "params of type \(TypeName.of($0))" } ?? "no params"
+            let receivedText = received.map { "params of type \(TypeName.of($0))" } ?? "no params"
+            return "Wrong params for service \(TypeName.of(service)) (key '\(key)'): it takes \(expectedText), "
                 + "but got \(receivedText)"
         case let .readOnly(locator, change):
-            return "\(Self.name(locator)) is read-only: refused to \(change)"
+            return "\(TypeName.of(locator)) is read-only: refused to \(change)"
         case let .cloneDenied(locator):
-            return "\(Self.name(locator)) denies clone: an empty locator was made instead"
+            return "\(TypeName.of(locator)) denies clone: an empty locator was made instead"
         case let .parentCycle(locator):
-            return "\(Self.name(locator)) parent refused: the parent chain would loop"
+            return "\(TypeName.of(locator)) parent refused: the parent chain would loop"
         case let .sharedRequireSetup(locator):
-            return "Shared \(Self.name(locator)) is not set up"
+            return "Shared \(TypeName.of(locator)) is not set up"
         case let .sharedReadOnly(locator):
-            return "Shared \(Self.name(locator)) is read-only: it may not be set up again"
+            return "Shared \(TypeName.of(locator)) is read-only: it may not be set up again"
         }
     }
 
     /// The same text as `errorDescription`.
     public var description: String { errorDescription ?? "" }
-
-    static func name(_ type: Any.Type) -> String {
-        TypeName.of(type)
-    }
 }
