@@ -79,15 +79,21 @@ final class InjectCell<Value>: Sendable {
         if let value = published.value {
             return value
         }
-        var params: Any?
-        if paramsType != nil {
-            params = state.withLock { $0.params }
-            if params == nil { crashForMissingParams() }
+        guard paramsType != nil else {
+            // No params: `nil` is passed as a literal, which costs nothing to pass and release.
+            return publish(make(newestBoxOrCrash(), nil))
         }
+        guard let params = state.withLock({ $0.params }) else { crashForMissingParams() }
+        return publish(make(newestBoxOrCrash(), params))
+    }
+
+    /// The box of the newest registered source; stops the program when there is none.
+    @inlinable
+    func newestBoxOrCrash() -> AnyObject {
         guard let found = registry.newestBox(ObjectIdentifier(source), box: box) else {
             crashForMissingSource()
         }
-        return publish(make(found, params))
+        return found
     }
 
     @usableFromInline
@@ -140,12 +146,14 @@ final class InjectCell<Value>: Sendable {
         published.isPublished
     }
 
-    /// Publishes `made` unless a value is already published, runs the ready handlers, and
+    /// Publishes `candidate` unless a value is already published, runs the ready handlers, and
     /// returns the published value.
+    ///
+    /// It takes the value made rather than a closure making it: captured in a closure, the
+    /// params the value is made from would be copied, through their value witnesses. Callers
+    /// check that nothing is published before they make the value.
     @inlinable @discardableResult
-    func publish(_ made: @autoclosure () -> Value) -> Value {
-        if let value = published.value { return value }
-        let candidate = made()
+    func publish(_ candidate: Value) -> Value {
         let work: (handlers: [(Any) -> Void], waiter: UInt64?)? = state.withLock { state in
             if published.isPublished {
                 return nil
@@ -185,7 +193,9 @@ final class InjectCell<Value>: Sendable {
     func injectNowOrWait(params: Any?) -> Value? {
         let make = self.make
         let resolution = registry.newestBoxOrWait(ObjectIdentifier(source), box: box) { [weak self] found in
-            self?.publish(make(found, params))
+            // A first read may have injected the value since the cell started waiting.
+            guard let self, !self.published.isPublished else { return }
+            self.publish(make(found, params))
         }
         switch resolution {
         case .found(let found):
@@ -225,7 +235,9 @@ struct InjectCellState: Sendable {
     /// For a params cell: whether `setParameters` leaves the injection to the first read.
     @usableFromInline var lazyInject: Bool
 
-    @usableFromInline
+    // Inlinable, so that the state is made in place in the cell's lock: made by a call, it was
+    // copied there and the original destroyed, both through its value witnesses.
+    @inlinable
     init(lazyInject: Bool) {
         self.lazyInject = lazyInject
     }

@@ -27,7 +27,7 @@ package struct Locked<State>: ~Copyable {
     @usableFromInline let mutex: Mutex<UncheckedSendable<State>>
 
     @inlinable
-    package init(_ state: State) {
+    package init(_ state: consuming State) {
         mutex = Mutex(UncheckedSendable(state))
     }
 
