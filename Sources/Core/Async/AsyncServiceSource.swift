@@ -433,7 +433,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     /// The result of the creation, awaited by a get whose task has `context`; a cancelled task
     /// gets `cancelled` at once, and a wait that would close a loop of makings waiting for each
     /// other gets the dependency-cycle error.
-    func wait(in context: TaskContext) async -> Outcome {
+    nonisolated(nonsending) func wait(in context: TaskContext) async -> Outcome {
         if let outcome {
             return outcome
         }
@@ -449,7 +449,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     }
 
     /// Suspends until the outcome is there or the task is cancelled.
-    private func suspend() async -> Outcome {
+    private nonisolated(nonsending) func suspend() async -> Outcome {
         let waiter = state.withLock { state in
             state.lastWaiter &+= 1
             return state.lastWaiter
@@ -508,7 +508,11 @@ extension AsyncMaking {
     /// `step` looks at the source under its lock, given whether the task is cancelled, and
     /// either finds the service, says which making to await, or marks the source with a new
     /// making that this get starts; `finish` hands the making's result to the source.
-    static func obtain(
+    ///
+    /// It and the waits it awaits run on the caller's executor, as the gets that call them do.
+    /// Plain `async` functions, they ran on the global executor, and a get that failed went on
+    /// there in an optimized build (Swift 6.3.1), off the caller's actor (`CallerExecutorTests`).
+    nonisolated(nonsending) static func obtain(
         id: ObjectIdentifier,
         keeper: SingletonKeeper.Kind?,
         step: (_ isCancelled: Bool) -> AsyncMakingStep<Service>,

@@ -1,0 +1,109 @@
+import Dispatch
+import Testing
+
+@testable import ServiceContainerKit
+import TestSupport
+
+/// A serial executor that runs its jobs on a queue it marks, so that code can ask, without
+/// stopping the program, whether it runs on it.
+private final class MarkedExecutor: SerialExecutor {
+    private static let key = DispatchSpecificKey<ObjectIdentifier>()
+    private let queue = DispatchQueue(label: "CallerExecutorTests")
+
+    init() {
+        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    /// Whether the calling code runs on this executor's queue.
+    var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self)
+    }
+}
+
+/// An actor on a `MarkedExecutor`: its methods see whether they still run on it after a get.
+private actor Caller {
+    private let executor = MarkedExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Awaits `get` on this actor, and says whether the code after it ran on the actor's
+    /// executor, before and after the get.
+    func runs(_ get: nonisolated(nonsending) () async -> Void) async -> [Bool] {
+        let before = executor.isCurrent
+        await get()
+        return [before, executor.isCurrent]
+    }
+}
+
+private struct Refusal: Error {}
+
+/// The async gets, which are `nonisolated(nonsending)`: whatever they do, and whether they give
+/// the service or an error, the caller goes on on its own executor. Checked on an actor's
+/// executor of our own, which can be asked without stopping the program; an optimized build
+/// once went on on the global executor after a get that failed.
+@Suite("Async providers: a get goes on on the caller's executor")
+struct CallerExecutorTests {
+    static let modes: [ServiceFactoryMode] = [.atOne, .lazy, .weak, .many]
+
+    @Test(arguments: modes, [false, true])
+    func provider(mode: ServiceFactoryMode, fails: Bool) async throws {
+        let provider = ServiceAsyncProvider<Service>(mode: mode) {
+            if fails { throw Refusal() }
+            return Service(number: 1)
+        }
+        let caller = Caller()
+        let runs = try await withAsyncTimeLimit {
+            await caller.runs {
+                let result = await provider.getServiceAsResult()
+                #expect((try? result.get()) == nil ? fails : !fails)
+                _ = try? await provider.getService()
+                _ = await provider.getServiceAsOptional()
+            }
+        }
+        #expect(runs == [true, true])
+    }
+
+    @Test(arguments: [false, true])
+    func paramsProvider(fails: Bool) async throws {
+        let provider = ServiceAsyncParamsProvider<Service, Int> { number in
+            if fails { throw Refusal() }
+            return Service(number: number)
+        }
+        let caller = Caller()
+        let runs = try await withAsyncTimeLimit {
+            await caller.runs {
+                let result = await provider.getServiceAsResult(params: 2)
+                #expect((try? result.get())?.number == (fails ? nil : 2))
+                _ = try? await provider.getService(params: 2)
+            }
+        }
+        #expect(runs == [true, true])
+    }
+
+    @Test(arguments: [false, true])
+    func scopedProvider(fails: Bool) async throws {
+        let provider = ServiceAsyncProvider<Service>(mode: .scoped) {
+            if fails { throw Refusal() }
+            return Service(number: 3)
+        }
+        let caller = Caller()
+        let runs = try await withAsyncTimeLimit {
+            await caller.runs {
+                // Outside a scope it fails (`scopeRequired`); inside one it gives the service,
+                // unless the factory fails.
+                #expect((try? await provider.getService()) == nil)
+                await withServiceScope {
+                    #expect((try? await provider.getService())?.number == (fails ? nil : 3))
+                }
+            }
+        }
+        #expect(runs == [true, true])
+    }
+}
