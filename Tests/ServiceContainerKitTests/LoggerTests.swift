@@ -32,6 +32,36 @@ struct LoggerTests {
         #expect(logger.failures(of: LoggedDependent.self).isEmpty)
     }
 
+    @Test("A factory that stops because its task is cancelled is not reported; other errors are")
+    func cancelledFactory() async throws {
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+        let asyncMany = ServiceAsyncProvider<LoggedService>(mode: .many) {
+            try Task.checkCancellation()
+            return LoggedService()
+        }
+        let syncMany = ServiceProvider<LoggedService>(mode: .many) {
+            try Task.checkCancellation()
+            return LoggedService()
+        }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (await asyncMany.getServiceAsResult(), syncMany.getServiceAsResult())
+        }
+        let (asyncResult, syncResult) = try await withAsyncTimeLimit { await task.value }
+        for result in [asyncResult, syncResult] {
+            #expect(result.failure?.error is CancellationError)
+            #expect(sameType(result.failure?.service, LoggedService.self))
+        }
+        #expect(logger.failures(of: LoggedService.self).isEmpty)
+
+        // The same factories report what else they throw.
+        let failing = ServiceAsyncProvider<LoggedService>(mode: .many) { throw TestError(code: 8) }
+        #expect(await failing.getServiceAsOptional() == nil)
+        #expect(logger.failures(of: LoggedService.self).map { $0.error as? TestError } == [TestError(code: 8)])
+    }
+
     @Test("A logger that gets a failing service while handling an event does not loop")
     func reentrantLogger() {
         final class Config: Sendable {}

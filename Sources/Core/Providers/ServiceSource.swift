@@ -732,7 +732,8 @@ enum SingletonMaking {
 /// Calls a factory and turns whatever it throws into a `ServiceObtainError` for `Service`.
 ///
 /// A `ServiceObtainError` thrown by a nested get gets `Service` added in front of its path; any
-/// other error starts a new path and is reported to the registered `ProvidersLogger`s.
+/// other error starts a new path and is reported to the registered `ProvidersLogger`s, except a
+/// `CancellationError`: a factory that stops because its task was cancelled has not failed.
 @usableFromInline
 enum ServiceMaking {
     @inlinable
@@ -779,7 +780,9 @@ enum ServiceMaking {
             return nested.withAddedToPath(service: service)
         }
         let obtainError = ServiceObtainError(service: service, error: error)
-        LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
+        if !(error is CancellationError) {
+            LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
+        }
         return obtainError
     }
 }
