@@ -221,7 +221,7 @@ extension ServiceLocatorObjCKey {
         #expect(objc.getServiceWithKey(ServiceLocatorObjCKey(storeKey: "nothing"), error: &error) == nil)
         let nsError = try bridgeError(error)
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
-        #expect(nsError.localizedDescription.contains("'nothing'"))
+        #expect(nsError.localizedDescription == "No service found for key 'nothing'")
         #expect(nsError.userInfo[ServiceObjCError.serviceTypeKey] == nil)
     }
 

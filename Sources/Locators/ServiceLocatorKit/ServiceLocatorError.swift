@@ -39,6 +39,9 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// A sentence naming the locator or service and the cause.
     public var errorDescription: String? {
         switch self {
+        case let .serviceNotFound(key, service, nil) where service == Any.self:
+            // A key whose type is not known (an Objective-C key made from a store key alone).
+            return "No service found for key '\(key)'"
         case let .serviceNotFound(key, service, nil):
             return "Service \(TypeName.of(service)) not found for key '\(key)'"
         case let .serviceNotFound(key, service, stored?)
