@@ -23,8 +23,9 @@ final class InjectCell<Value>: Sendable {
     /// Casts a registered value to `source` and boxes it (`InjectBox.boxing`).
     @usableFromInline nonisolated(unsafe) let box: (Any) -> AnyObject?
     /// Makes the value from such a box, with the params given to `setParameters` (`nil` for a
-    /// cell without params).
-    @usableFromInline nonisolated(unsafe) let make: (_ box: AnyObject, _ params: Any?) -> Value
+    /// cell without params) and the cell's `site`, which the closure then need not capture: one
+    /// that captures the key path alone is that key path, not a context allocated for it.
+    @usableFromInline nonisolated(unsafe) let make: (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
     /// The params type of a cell whose value is made from params, which must be given before
     /// it is injected; `nil` for other cells.
     @usableFromInline let paramsType: Any.Type?
@@ -40,7 +41,7 @@ final class InjectCell<Value>: Sendable {
         site: InjectSite,
         paramsType: Any.Type? = nil,
         lazyInject: Bool = false,
-        make: @escaping (_ box: AnyObject, _ params: Any?) -> Value
+        make: @escaping (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
     ) {
         self.source = source
         self.box = box
@@ -81,10 +82,10 @@ final class InjectCell<Value>: Sendable {
         }
         guard paramsType != nil else {
             // No params: `nil` is passed as a literal, which costs nothing to pass and release.
-            return publish(make(newestBoxOrCrash(), nil))
+            return publish(make(newestBoxOrCrash(), nil, site))
         }
         guard let params = state.withLock({ $0.params }) else { crashForMissingParams() }
-        return publish(make(newestBoxOrCrash(), params))
+        return publish(make(newestBoxOrCrash(), params, site))
     }
 
     /// The box of the newest registered source; stops the program when there is none.
@@ -192,14 +193,15 @@ final class InjectCell<Value>: Sendable {
     @inlinable
     func injectNowOrWait(params: Any?) -> Value? {
         let make = self.make
+        let site = self.site
         let resolution = registry.newestBoxOrWait(ObjectIdentifier(source), box: box) { [weak self] found in
             // A first read may have injected the value since the cell started waiting.
             guard let self, !self.published.isPublished else { return }
-            self.publish(make(found, params))
+            self.publish(make(found, params, site))
         }
         switch resolution {
         case .found(let found):
-            return publish(make(found, params))
+            return publish(make(found, params, site))
         case .waiting(let id):
             // A registration on another thread may have injected the value already; its waiter
             // is gone then, and its id is not kept.

@@ -43,7 +43,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
             site: site,
             paramsType: Params.self,
             lazyInject: lazyInject
-        ) { box, params in
+        ) { box, params, site in
             // The cell's `box` boxed it as an `InjectBox<Container>`; only `setParameters`
             // gives params, as a `Params`.
             make((box as! InjectBox<Container>).value, params as! Params, site)
