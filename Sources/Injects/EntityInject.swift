@@ -28,7 +28,7 @@ public struct EntityInject<Value> {
         for entity: Entity.Type,
         file: StaticString,
         line: UInt,
-        make: consuming @escaping (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
+        make: consuming @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) -> InjectStorage<Value> {
         let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
         let registry = EntityInjectResolver.registry
@@ -44,7 +44,7 @@ public struct EntityInject<Value> {
             storage = InjectStorage(injected: box.value)
         } else {
             // The cell's `box` boxed it as an `InjectBox<Value>`.
-            storage = Self.waiting(for: Value.self, file: file, line: line) { box, _, _ in
+            storage = Self.waiting(for: Value.self, file: file, line: line) { box, _ in
                 (box as! InjectBox<Value>).value
             }
         }
@@ -56,7 +56,7 @@ public struct EntityInject<Value> {
         if let box = EntityInjectResolver.newest(Entity.self) {
             storage = InjectStorage(injected: box.value[keyPath: keyPath])
         } else {
-            storage = Self.waiting(for: Entity.self, file: file, line: line) { box, _, _ in
+            storage = Self.waiting(for: Entity.self, file: file, line: line) { box, _ in
                 (box as! InjectBox<Entity>).value[keyPath: keyPath]
             }
         }

@@ -22,10 +22,10 @@ final class InjectCell<Value>: Sendable {
     // checked for `Sendable` (see `Unchecked.swift`, "Closures an injected property was given").
     /// Casts a registered value to `source` and boxes it (`InjectBox.boxing`).
     @usableFromInline nonisolated(unsafe) let box: (Any) -> AnyObject?
-    /// Makes the value from such a box, with the params given to `setParameters` (`nil` for a
-    /// cell without params) and the cell's `site`, which the closure then need not capture: one
-    /// that captures the key path alone is that key path, not a context allocated for it.
-    @usableFromInline nonisolated(unsafe) let make: (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
+    /// Makes the value from such a box; it is given this cell, whose `site` it names and whose
+    /// `givenParams` a params cell's closure reads. So the closure need not capture them: one
+    /// that captures its key path alone is that key path, not a context allocated for it.
+    @usableFromInline nonisolated(unsafe) let make: (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     /// The params type of a cell whose value is made from params, which must be given before
     /// it is injected; `nil` for other cells.
     @usableFromInline let paramsType: Any.Type?
@@ -41,7 +41,7 @@ final class InjectCell<Value>: Sendable {
         site: InjectSite,
         paramsType: Any.Type? = nil,
         lazyInject: Bool = false,
-        make: @escaping (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
+        make: @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) {
         self.source = source
         self.box = box
@@ -80,12 +80,16 @@ final class InjectCell<Value>: Sendable {
         if let value = published.value {
             return value
         }
-        guard paramsType != nil else {
-            // No params: `nil` is passed as a literal, which costs nothing to pass and release.
-            return publish(make(newestBoxOrCrash(), nil, site))
+        if paramsType != nil, state.withLock({ $0.params == nil }) {
+            crashForMissingParams()
         }
-        guard let params = state.withLock({ $0.params }) else { crashForMissingParams() }
-        return publish(make(newestBoxOrCrash(), params, site))
+        return publish(make(newestBoxOrCrash(), self))
+    }
+
+    /// The params given to `setParameters`, which a params cell's `make` reads; `nil` before.
+    @inlinable
+    var givenParams: Any? {
+        state.withLock { $0.params }
     }
 
     /// The box of the newest registered source; stops the program when there is none.
@@ -114,7 +118,7 @@ final class InjectCell<Value>: Sendable {
     /// - Returns: the value when it was injected now.
     @inlinable
     func start(lazy: Bool) -> Value? {
-        lazy || paramsType != nil ? nil : injectNowOrWait(params: nil)
+        lazy || paramsType != nil ? nil : injectNowOrWait()
     }
 
     /// Takes the params; injects now or when the source is registered, unless lazy.
@@ -133,7 +137,7 @@ final class InjectCell<Value>: Sendable {
         if outcome.alreadySet {
             crashForParamsAlreadySet(injected: outcome.injected, call: call)
         }
-        return outcome.injectNow ? injectNowOrWait(params: params) : nil
+        return outcome.injectNow ? injectNowOrWait() : nil
     }
 
     @usableFromInline
@@ -150,9 +154,8 @@ final class InjectCell<Value>: Sendable {
     /// Publishes `candidate` unless a value is already published, runs the ready handlers, and
     /// returns the published value.
     ///
-    /// It takes the value made rather than a closure making it: captured in a closure, the
-    /// params the value is made from would be copied, through their value witnesses. Callers
-    /// check that nothing is published before they make the value.
+    /// It takes the value made rather than a closure making it, which would be a context to
+    /// allocate. Callers check that nothing is published before they make the value.
     @inlinable @discardableResult
     func publish(_ candidate: Value) -> Value {
         let work: (handlers: [(Any) -> Void], waiter: UInt64?)? = state.withLock { state in
@@ -191,17 +194,15 @@ final class InjectCell<Value>: Sendable {
 
     /// Injects from the newest registered source now, or as soon as one is registered.
     @inlinable
-    func injectNowOrWait(params: Any?) -> Value? {
-        let make = self.make
-        let site = self.site
+    func injectNowOrWait() -> Value? {
         let resolution = registry.newestBoxOrWait(ObjectIdentifier(source), box: box) { [weak self] found in
             // A first read may have injected the value since the cell started waiting.
             guard let self, !self.published.isPublished else { return }
-            self.publish(make(found, params, site))
+            self.publish(self.make(found, self))
         }
         switch resolution {
         case .found(let found):
-            return publish(make(found, params, site))
+            return publish(make(found, self))
         case .waiting(let id):
             // A registration on another thread may have injected the value already; its waiter
             // is gone then, and its id is not kept.

@@ -39,7 +39,7 @@ struct InjectStorage<Value> {
         in registry: consuming InjectRegistry,
         site: InjectSite,
         lazy: Bool,
-        make: @escaping (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Value
+        make: @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) {
         let cell = InjectCell<Value>(source, box: InjectBox<Source>.boxing, in: registry, site: site, make: make)
         self.cell = cell

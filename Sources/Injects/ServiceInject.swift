@@ -30,7 +30,7 @@ public struct ServiceInject<Container, Service> {
     static func waiting(
         lazyInject: Bool,
         site: InjectSite,
-        make: consuming @escaping (_ box: AnyObject, _ params: Any?, _ site: InjectSite) -> Service
+        make: consuming @escaping (_ box: AnyObject, _ cell: InjectCell<Service>) -> Service
     ) -> InjectStorage<Service> {
         let registry = ServiceInjectResolver.registry
         return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: lazyInject, make: make)
@@ -49,9 +49,9 @@ public struct ServiceInject<Container, Service> {
         line: UInt
     ) -> InjectStorage<Service> {
         let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        return waiting(lazyInject: lazyInject, site: site) { box, _, site in
+        return waiting(lazyInject: lazyInject, site: site) { box, cell in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
-            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: site)
+            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: cell.site)
         }
     }
 
@@ -63,8 +63,8 @@ public struct ServiceInject<Container, Service> {
         line: UInt
     ) -> InjectStorage<Service> where Service == Wrapped? {
         let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-        return waiting(lazyInject: lazyInject, site: site) { box, _, site in
-            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+        return waiting(lazyInject: lazyInject, site: site) { box, cell in
+            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: cell.site) }
         }
     }
 

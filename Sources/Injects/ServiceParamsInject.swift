@@ -43,10 +43,10 @@ public struct ServiceParamsInject<Container, Service, Params> {
             site: site,
             paramsType: Params.self,
             lazyInject: lazyInject
-        ) { box, params, site in
+        ) { box, cell in
             // The cell's `box` boxed it as an `InjectBox<Container>`; only `setParameters`
-            // gives params, as a `Params`.
-            make((box as! InjectBox<Container>).value, params as! Params, site)
+            // gives params, as a `Params`, and the cell injects only once they are given.
+            make((box as! InjectBox<Container>).value, cell.givenParams as! Params, cell.site)
         }
         self.cell = cell
         self.reader = UnretainedReference(cell)

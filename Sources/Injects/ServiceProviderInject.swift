@@ -28,7 +28,7 @@ public struct ServiceProviderInject<Container, Provider> {
     ) -> InjectStorage<Provider> {
         let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line)
         let registry = ServiceInjectResolver.registry
-        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _, _ in
+        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             convert((box as! InjectBox<Container>).value[keyPath: keyPath])
         }
