@@ -22,7 +22,7 @@ public enum EntityInjectResolver {
     /// `withIsolatedInjectRegistries` scope of the current task.
     @usableFromInline
     static var registry: InjectRegistry {
-        InjectRegistries.current.entities
+        InjectRegistries.withCurrent { $0.entities }
     }
 
     /// The newest registered entity castable to `type`, boxed, for a wrapper injected when it

@@ -21,7 +21,7 @@ public enum ServiceInjectResolver {
     /// `withIsolatedInjectRegistries` scope of the current task.
     @usableFromInline
     static var registry: InjectRegistry {
-        InjectRegistries.current.containers
+        InjectRegistries.withCurrent { $0.containers }
     }
 
     /// The newest registered container castable to `type`, boxed, for a wrapper injected when
