@@ -60,6 +60,20 @@ struct LoggerTests {
         let failing = ServiceAsyncProvider<LoggedService>(mode: .many) { throw TestError(code: 8) }
         #expect(await failing.getServiceAsOptional() == nil)
         #expect(logger.failures(of: LoggedService.self).map { $0.error as? TestError } == [TestError(code: 8)])
+
+        // A `CancellationError` thrown where no task is cancelled is a failure: here the making
+        // of an `atOne` service (its own task, never cancelled) awaits a task cancelled elsewhere.
+        let elsewhere = Task { try await Task.sleep(for: .seconds(60)) }
+        elsewhere.cancel()
+        let atOne = ServiceAsyncProvider<LoggedService>(mode: .atOne) {
+            try await elsewhere.value
+            return LoggedService()
+        }
+        let kept = await atOne.getServiceAsResult()
+        #expect(kept.failure?.error is CancellationError)
+        let reported = logger.failures(of: LoggedService.self)
+        #expect(reported.count == 2)
+        #expect(reported.last?.error is CancellationError)
     }
 
     @Test("A logger that gets a failing service while handling an event does not loop")

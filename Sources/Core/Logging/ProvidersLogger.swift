@@ -1,9 +1,11 @@
 /// Receives the events of service providers. Register it with ``Logger/register()``.
 public protocol ProvidersLogger: Logger {
-    /// A factory of a `type` service failed, or obtaining it found a dependency cycle.
+    /// A factory of a `type` service failed, obtaining it found a dependency cycle, or it was
+    /// asked for with params of another type than its factory's.
     ///
     /// Reported once, by the provider where the failure started; the providers that obtained it
-    /// as a dependency only add themselves to the error's path.
+    /// as a dependency only add themselves to the error's path. A `CancellationError` that a
+    /// factory throws while the get's task is cancelled is not a failure, and is not reported.
     func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError)
 
     /// A `type` service was requested through an Objective-C style wrapper, but it is not an

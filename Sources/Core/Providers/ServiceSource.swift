@@ -733,7 +733,9 @@ enum SingletonMaking {
 ///
 /// A `ServiceObtainError` thrown by a nested get gets `Service` added in front of its path; any
 /// other error starts a new path and is reported to the registered `ProvidersLogger`s, except a
-/// `CancellationError`: a factory that stops because its task was cancelled has not failed.
+/// `CancellationError` thrown while the task is cancelled: a factory that stops because the get's
+/// task was cancelled has not failed. (A factory runs in the get's task, or in the making's own
+/// task, which nothing cancels: a `CancellationError` from elsewhere is still reported there.)
 @usableFromInline
 enum ServiceMaking {
     @inlinable
@@ -780,7 +782,7 @@ enum ServiceMaking {
             return nested.withAddedToPath(service: service)
         }
         let obtainError = ServiceObtainError(service: service, error: error)
-        if !(error is CancellationError) {
+        if !(error is CancellationError && Task.isCancelled) {
             LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
         }
         return obtainError
