@@ -202,6 +202,9 @@ final class InjectCell<Value>: Sendable {
         }
         switch resolution {
         case .found(let found):
+            // A first read on another thread may have injected the value since the params were
+            // given: then it is not made a second time.
+            if let value = published.value { return value }
             return publish(make(found, self))
         case .waiting(let id):
             // A registration on another thread may have injected the value already; its waiter
