@@ -70,6 +70,43 @@ struct CallerExecutorTests {
         #expect(runs == [true, true])
     }
 
+    @Test("A get whose task is cancelled while it waits for the making", arguments: [ServiceFactoryMode.atOne, .lazy, .weak])
+    func cancelledWait(mode: ServiceFactoryMode) async throws {
+        let gate = AsyncGate()
+        let provider = ServiceAsyncProvider<Service>(mode: mode) {
+            await gate.wait()
+            return Service(number: 1)
+        }
+        let caller = Caller()
+        let waiting = Task {
+            await caller.runs {
+                #expect(await provider.getServiceAsResult().failure?.error is CancellationError)
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(100))  // let the get start waiting
+        waiting.cancel()
+        let runs = try await withAsyncTimeLimit { await waiting.value }
+        gate.open()
+        #expect(runs == [true, true])
+    }
+
+    @Test("A get that finds a dependency cycle")
+    func cycle() async throws {
+        final class Loop: @unchecked Sendable {
+            // Written once, before any get.
+            var provider: ServiceAsyncProvider<Service>!
+        }
+        let loop = Loop()
+        loop.provider = ServiceAsyncProvider(mode: .lazy) { try await loop.provider.getService() }
+        let caller = Caller()
+        let runs = try await withAsyncTimeLimit {
+            await caller.runs {
+                #expect(await loop.provider.getServiceAsResult().failure?.isDependencyCycle == true)
+            }
+        }
+        #expect(runs == [true, true])
+    }
+
     @Test(arguments: [false, true])
     func paramsProvider(fails: Bool) async throws {
         let provider = ServiceAsyncParamsProvider<Service, Int> { number in
