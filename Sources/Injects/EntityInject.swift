@@ -52,10 +52,11 @@ public struct EntityInject<Value> {
 
     /// Injects the value at `keyPath` (of any nesting) of the newest registered `Entity`.
     @inlinable
-    public init<Entity>(_ keyPath: KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
+    public init<Entity>(_ keyPath: @autoclosure () -> KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
         if let box = EntityInjectResolver.newest(Entity.self) {
-            storage = InjectStorage(injected: box.value[keyPath: keyPath])
+            storage = InjectStorage(injected: box.value[keyPath: keyPath()])
         } else {
+            let keyPath = keyPath()
             storage = Self.waiting(for: Entity.self, file: file, line: line) { box, _ in
                 (box as! InjectBox<Entity>).value[keyPath: keyPath]
             }

@@ -72,12 +72,15 @@ public struct ServiceInject<Container, Service> {
     ///
     /// - Parameters:
     ///   - keyPath: the path to the provider, nested fields included (`\Services.folders.manager`).
+    ///     Written as an argument, it is taken as written (`@autoclosure`): with the container
+    ///     registered, the provider is read at it as a field, and no key path object is made
+    ///     (one is made only for a wrapper that waits).
     ///   - lazyInject: inject at the first read instead of as soon as the container is there.
     ///   - file: the inject site's file, named when injecting stops the program.
     ///   - line: the inject site's line, named when injecting stops the program.
     @inlinable @inline(__always)
     public init(
-        _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
@@ -86,9 +89,9 @@ public struct ServiceInject<Container, Service> {
         // injected here, without a cell, a lock of its own or a type looked up at run time.
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
             let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-            storage = InjectStorage(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath], site: site))
+            storage = InjectStorage(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath()], site: site))
         } else {
-            storage = Self.waiting(for: keyPath, lazyInject: lazyInject, file: file, line: line)
+            storage = Self.waiting(for: keyPath(), lazyInject: lazyInject, file: file, line: line)
         }
     }
 
@@ -96,17 +99,17 @@ public struct ServiceInject<Container, Service> {
     /// has no provider there.
     @inlinable @inline(__always)
     public init<Wrapped>(
-        _ keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Wrapped>?>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
     ) where Service == Wrapped? {
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
             let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
-            let service = box.value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: site) }
+            let service = box.value[keyPath: keyPath()].map { ServiceInjectProviding.service($0, site: site) }
             storage = InjectStorage(injected: service)
         } else {
-            storage = Self.waiting(for: keyPath, lazyInject: lazyInject, file: file, line: line)
+            storage = Self.waiting(for: keyPath(), lazyInject: lazyInject, file: file, line: line)
         }
     }
 

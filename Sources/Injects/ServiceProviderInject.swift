@@ -38,10 +38,11 @@ public struct ServiceProviderInject<Container, Provider> {
     ///
     /// The building block of the other initializers, for libraries that inject their own
     /// wrappers of providers (the Objective-C style bridge injects its `ServiceProviderObjC`
-    /// this way).
+    /// this way). The key path is taken as written (`@autoclosure`), as by `@ServiceInject`:
+    /// with the container registered, no key path object is made.
     @inlinable
     public init<Source>(
-        _ keyPath: KeyPath<Container, Source>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, Source>,
         file: StaticString = #file,
         line: UInt = #line,
         convert: @escaping (Source) -> Provider
@@ -49,50 +50,50 @@ public struct ServiceProviderInject<Container, Provider> {
         // Specialized in the owner's initializer: with the container registered, the provider is
         // injected here, without a cell.
         if let box = ServiceInjectResolver.newest(Container.self) {
-            storage = InjectStorage(injected: convert(box.value[keyPath: keyPath]))
+            storage = InjectStorage(injected: convert(box.value[keyPath: keyPath()]))
         } else {
-            storage = Self.waiting(for: keyPath, file: file, line: line, convert: convert)
+            storage = Self.waiting(for: keyPath(), file: file, line: line, convert: convert)
         }
     }
 
     /// Injects the provider at `keyPath`.
     @inlinable
     public init<Service>(
-        _ keyPath: KeyPath<Container, ServiceProvider<Service>>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
         file: StaticString = #file,
         line: UInt = #line
     ) where Provider == ServiceProvider<Service> {
-        self.init(keyPath, file: file, line: line) { $0 }
+        self.init(keyPath(), file: file, line: line) { $0 }
     }
 
     /// Injects the optional provider at `keyPath`.
     @inlinable
     public init<Service>(
-        _ keyPath: KeyPath<Container, ServiceProvider<Service>?>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
         file: StaticString = #file,
         line: UInt = #line
     ) where Provider == ServiceProvider<Service>? {
-        self.init(keyPath, file: file, line: line) { $0 }
+        self.init(keyPath(), file: file, line: line) { $0 }
     }
 
     /// Injects the params provider at `keyPath`.
     @inlinable
     public init<Service, Params>(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
         file: StaticString = #file,
         line: UInt = #line
     ) where Provider == ServiceParamsProvider<Service, Params> {
-        self.init(keyPath, file: file, line: line) { $0 }
+        self.init(keyPath(), file: file, line: line) { $0 }
     }
 
     /// Injects the optional params provider at `keyPath`.
     @inlinable
     public init<Service, Params>(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
         file: StaticString = #file,
         line: UInt = #line
     ) where Provider == ServiceParamsProvider<Service, Params>? {
-        self.init(keyPath, file: file, line: line) { $0 }
+        self.init(keyPath(), file: file, line: line) { $0 }
     }
 
     /// The injected provider.
