@@ -211,10 +211,14 @@ final class LazySource<Stored: OptionalValue>: Sendable {
     var holdsFactory: Bool { inProgress.withLock { _ in factory != nil } }
 
     /// Adds the service to `made`, found at `path`, if it is made and closes.
+    ///
+    /// It casts `stored` (a `Stored`, the optional itself, which a cast unwraps) rather than
+    /// `value`: this code is compiled once for every service type, and a `Service?` would make it
+    /// look up the metadata of `Optional<Service>`, about 320 instructions per provider of a
+    /// shutdown (`core/shutdown, 1,000 made closable services`).
     func addMadeClosable(to made: inout [MadeService], path: String) {
-        if let service = value, let closable = MadeService(service, madeAt: madeAt, path: path) {
-            made.append(closable)
-        }
+        guard isSet.load(ordering: .acquiring), let closable = stored as? any ClosableService else { return }
+        made.append(MadeService(service: closable, type: Service.self, madeAt: madeAt, path: path))
     }
 }
 
