@@ -18,82 +18,19 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
-open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
-    // All state lives in `storage`, which synchronizes itself.
-    @usableFromInline package let storage: LocatorStorage
+open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
+    /// The locator's services and state, which synchronize themselves.
+    public let locatorStorage: LocatorStorage
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceEasyLocator? = nil) {
-        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
+        locatorStorage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     /// The slot of a `type` service: the type itself.
     @inlinable @inline(__always)
     static func id<Service>(_ type: Service.Type) -> ServiceLocatorKeyID {
         ServiceLocatorKeyID(serviceType: type)
-    }
-
-    // MARK: - State
-
-    /// The locator asked for the services this one lacks.
-    public final var parent: ServiceEasyLocator? { storage.parentLocator(as: ServiceEasyLocator.self) }
-
-    /// Whether changes are refused (after `setReadOnly`).
-    public final var readOnly: Bool { storage.isReadOnly }
-
-    /// Whether `clone()` is refused.
-    public final var denyClone: Bool { storage.denyClone }
-
-    /// The number of services stored in this locator, its parents' not counted.
-    public final var count: Int { storage.count }
-
-    /// Protects the locator from changes: from now on every add, remove and parent change is
-    /// refused, leaving the locator as it is.
-    ///
-    /// - Parameters:
-    ///   - denyClone: whether `clone()` is refused too.
-    ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
-    ///     debug build). A refusal is always reported to the `ServiceLocatorLogger`s and returned.
-    ///   - file: the caller's file, named by the assertion of a refusal.
-    ///   - line: the caller's line, named by the assertion of a refusal.
-    /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
-    ///   clones again. A later call may deny clones after an earlier one allowed them.
-    @discardableResult
-    public final func setReadOnly(
-        denyClone: Bool = true,
-        assertionFailure: Bool = true,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        storage.setReadOnly(
-            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
-        )
-    }
-
-    /// Sets the locator asked for the services this one lacks.
-    ///
-    /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
-    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
-    ///   assertion of a refusal names the caller's `file` and `line`.
-    @discardableResult
-    public final func setParent(
-        _ parent: ServiceEasyLocator?,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
-    }
-
-    /// A writable locator of the same type holding the same providers (a lazy singleton made
-    /// before the clone is the same instance in both) and the same parent.
-    ///
-    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
-    /// and `line`, when `setReadOnly` asked for it), and a new, empty, writable locator is
-    /// returned instead.
-    public final func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
-        let copy = Self(parent: nil)
-        storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
-        return copy
     }
 
     // MARK: - Adding
@@ -111,7 +48,7 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Service.self), entry: provider, owner: self, at: CallSite(file: file, line: line))
+        locatorStorage.add(Self.id(Service.self), entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under its service type. When its params are optional, the
@@ -123,7 +60,7 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let entry = ParamsServiceEntry(paramsProvider: provider)
-        return storage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return locatorStorage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Not available: a provider passed without a label would be stored as the service itself.
@@ -160,7 +97,7 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
+        locatorStorage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under its service type.
@@ -216,7 +153,7 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let site = CallSite(file: file, line: line)
-        return storage.remove(Self.id(Service.self), serviceType: Service.self, owner: self, at: site)
+        return locatorStorage.remove(Self.id(Service.self), serviceType: Service.self, owner: self, at: site)
     }
 
     // MARK: - Getting
@@ -224,23 +161,23 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
-        storage.optionalService(Self.id(Service.self), as: Service.self)
+        locatorStorage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
-        storage.optionalService(Self.id(Service.self), as: Service.self)
+        locatorStorage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.
     public final func getService<Service, Params>(params: Params) -> Service? {
-        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try? locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The `serviceType` service made from `params`, or `nil` when it cannot be had.
     public final func getService<Service, Params>(serviceType: Service.Type, params: Params) -> Service? {
-        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try? locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type.
@@ -249,12 +186,12 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
     ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
     ///   when its factory fails.
     public final func tryService<Service>() throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self)
+        try locatorStorage.service(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service; throws as `tryService()`.
     public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self)
+        try locatorStorage.service(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`.
@@ -262,24 +199,24 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
     /// Params of another type than the factory's are cast when they fit (a `String` for
     /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
     public final func tryService<Service, Params>(params: Params) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The `serviceType` service made from `params`; throws as `tryService(params:)`.
     public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type, or the error, as a `Result`.
     public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
-        Result { try storage.service(Self.id(Service.self), as: Service.self) }
+        Result { try locatorStorage.service(Self.id(Service.self), as: Service.self) }
     }
 
     /// The provider that gives the service without params (for a params service with optional
     /// params: the one made with `nil` params), or `nil`.
     @inlinable
     public final func getServiceProvider<Service>(serviceType: Service.Type = Service.self) -> ServiceProvider<Service>? {
-        storage.plainProvider(Self.id(Service.self), as: Service.self)
+        locatorStorage.plainProvider(Self.id(Service.self), as: Service.self)
     }
 
     /// The params provider of the service, or `nil`.
@@ -287,22 +224,14 @@ open class ServiceEasyLocator: @unchecked Sendable {  // open, which Swift never
         serviceType: Service.Type = Service.self,
         paramsType: Params.Type = Params.self
     ) -> ServiceParamsProvider<Service, Params>? {
-        try? storage.paramsProvider(Self.id(Service.self), as: Service.self, params: Params.self)
+        try? locatorStorage.paramsProvider(Self.id(Service.self), as: Service.self, params: Params.self)
     }
 
     /// The `serviceType` service as `Any`, for callers that know the type only at run time
     /// (Objective-C style wrappers); `nil` params means none.
     package final func anyService(serviceType: Any.Type, params: Any?) throws -> Any {
-        try storage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
+        try locatorStorage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
     }
 }
 
-extension ServiceEasyLocator: StorageBackedLocator {}
-
-extension ServiceEasyLocator: ServiceValidationListing {
-    /// Every service type's provider, for `ServiceValidator` and `ServiceShutdown`.
-    package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
-
-    /// The parent, whose keys `ServiceValidator` walks too.
-    package var validationParent: AnyObject? { storage.validationParent }
-}
+extension ServiceEasyLocator: ServiceValidationListing {}

@@ -1,9 +1,3 @@
-/// Either locator class, as the storage code sees it: an object that keeps its services in a
-/// `LocatorStorage`.
-package protocol StorageBackedLocator: AnyObject, Sendable {
-    var storage: LocatorStorage { get }
-}
-
 /// The parent of a locator: the locator itself (for `parent`) and its storage (for lookups).
 @usableFromInline
 package struct LocatorParent: Sendable {
@@ -16,7 +10,7 @@ package struct LocatorParent: Sendable {
     }
 
     /// `locator` as the parent of another locator.
-    package init(_ locator: some StorageBackedLocator) {
-        self.init(locator: locator, storage: locator.storage)
+    package init(_ locator: some ServiceLocatorProtocol) {
+        self.init(locator: locator, storage: locator.locatorStorage)
     }
 }

@@ -17,76 +17,13 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see ``SharedServiceLocator``).
-open class ServiceLocator: @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
-    // All state lives in `storage`, which synchronizes itself.
-    @usableFromInline package let storage: LocatorStorage
+open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
+    /// The locator's services and state, which synchronize themselves.
+    public let locatorStorage: LocatorStorage
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceLocator? = nil) {
-        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
-    }
-
-    // MARK: - State
-
-    /// The locator asked for the services this one lacks.
-    public final var parent: ServiceLocator? { storage.parentLocator(as: ServiceLocator.self) }
-
-    /// Whether changes are refused (after `setReadOnly`).
-    public final var readOnly: Bool { storage.isReadOnly }
-
-    /// Whether `clone()` is refused.
-    public final var denyClone: Bool { storage.denyClone }
-
-    /// The number of services stored in this locator, its parents' not counted.
-    public final var count: Int { storage.count }
-
-    /// Protects the locator from changes: from now on every add, remove and parent change is
-    /// refused, leaving the locator as it is.
-    ///
-    /// - Parameters:
-    ///   - denyClone: whether `clone()` is refused too.
-    ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
-    ///     debug build). A refusal is always reported to the ``ServiceLocatorLogger``s and returned.
-    ///   - file: the caller's file, named by the assertion of a refusal.
-    ///   - line: the caller's line, named by the assertion of a refusal.
-    /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
-    ///   clones again. A later call may deny clones after an earlier one allowed them.
-    @discardableResult
-    public final func setReadOnly(
-        denyClone: Bool = true,
-        assertionFailure: Bool = true,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        storage.setReadOnly(
-            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
-        )
-    }
-
-    /// Sets the locator asked for the services this one lacks.
-    ///
-    /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
-    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
-    ///   assertion of a refusal names the caller's `file` and `line`.
-    @discardableResult
-    public final func setParent(
-        _ parent: ServiceLocator?,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
-    }
-
-    /// A writable locator of the same type holding the same providers (a lazy singleton made
-    /// before the clone is the same instance in both) and the same parent.
-    ///
-    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
-    /// and `line`, when `setReadOnly` asked for it), and a new, empty, writable locator is
-    /// returned instead.
-    public final func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
-        let copy = Self(parent: nil)
-        storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
-        return copy
+        locatorStorage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     // MARK: - Adding
@@ -105,7 +42,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(key.keyID, entry: provider, owner: self, at: CallSite(file: file, line: line))
+        locatorStorage.add(key.keyID, entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under `key`. When its params are optional, the service can
@@ -118,7 +55,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let entry = ParamsServiceEntry(paramsProvider: provider)
-        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return locatorStorage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores an existing `service` under `key` (like an `atOne` factory).
@@ -129,7 +66,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(key.keyID, service: service, owner: self, at: CallSite(file: file, line: line))
+        locatorStorage.add(key.keyID, service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under `key`.
@@ -167,7 +104,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     ) -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType? {
         let entry = ParamsServiceEntry(paramsProvider: factory.serviceProvider())
-        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return locatorStorage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
@@ -205,7 +142,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self, at: CallSite(file: file, line: line))
+        locatorStorage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self, at: CallSite(file: file, line: line))
     }
 
     // MARK: - Getting
@@ -213,12 +150,12 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
-        storage.optionalService(key.keyID, as: Key.ServiceType.self)
+        locatorStorage.optionalService(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
     public final func getService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) -> Key.ServiceType? {
-        try? storage.service(key.keyID, as: Key.ServiceType.self, params: params)
+        try? locatorStorage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
 
     /// The service stored under `key`.
@@ -227,7 +164,7 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     ///   in a parent, `.wrongParams` when the service needs params, or the provider's
     ///   `ServiceObtainError` when its factory fails.
     public final func tryService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
-        try storage.service(key.keyID, as: Key.ServiceType.self)
+        try locatorStorage.service(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`.
@@ -237,41 +174,33 @@ open class ServiceLocator: @unchecked Sendable {  // open, which Swift never che
     public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
         -> Key.ServiceType
     {
-        try storage.service(key.keyID, as: Key.ServiceType.self, params: params)
+        try locatorStorage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
 
     /// The service stored under `key`, or the error, as a `Result`.
     public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
-        Result { try storage.service(key.keyID, as: Key.ServiceType.self) }
+        Result { try locatorStorage.service(key.keyID, as: Key.ServiceType.self) }
     }
 
     /// The provider that gives the service under `key` without params (for a params service
     /// with optional params: the one made with `nil` params), or `nil`.
     @inlinable
     public final func getServiceProvider<Key: ServiceLocatorKey>(key: Key) -> ServiceProvider<Key.ServiceType>? {
-        storage.plainProvider(key.keyID, as: Key.ServiceType.self)
+        locatorStorage.plainProvider(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The params provider stored under `key`, or `nil`.
     public final func getServiceProvider<Key: ServiceLocatorParamsKey>(key: Key)
         -> ServiceParamsProvider<Key.ServiceType, Key.ParamsType>?
     {
-        try? storage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
+        try? locatorStorage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
     }
 
     /// The service under `key` as `Any`, for callers with untyped params (Objective-C style
     /// wrappers); `nil` params means none.
     package final func anyService<Key: ServiceLocatorKey>(key: Key, params: Any?) throws -> Any {
-        try storage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
+        try locatorStorage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
     }
 }
 
-extension ServiceLocator: StorageBackedLocator {}
-
-extension ServiceLocator: ServiceValidationListing {
-    /// Every key's provider, for `ServiceValidator` and `ServiceShutdown`.
-    package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
-
-    /// The parent, whose keys `ServiceValidator` walks too.
-    package var validationParent: AnyObject? { storage.validationParent }
-}
+extension ServiceLocator: ServiceValidationListing {}

@@ -1,0 +1,66 @@
+import Testing
+import ServiceEasyLocatorKit
+
+/// A locator an app subclasses, as the seeds' shared-instance example does.
+private final class AppEasyLocator: ServiceEasyLocator, @unchecked Sendable {}
+
+/// Finishes the set-up of a locator of either kind through the protocol both share, as an app's
+/// own code would: what it reads back is the locator's own state.
+private func finishSetup<Locator: ServiceLocatorProtocol>(
+    of locator: Locator,
+    parent: Locator.ParentLocator
+) -> (count: Int, parentIsSet: Bool, readOnly: Bool, refusal: ServiceLocatorError?, clone: Locator) {
+    locator.setParent(parent)
+    locator.setReadOnly(denyClone: false, assertionFailure: false)
+    let refusal: ServiceLocatorError?
+    if case .failure(let error) = locator.setParent(nil, file: "App/Setup.swift", line: 7) {
+        refusal = error
+    } else {
+        refusal = nil
+    }
+    return (locator.count, locator.parent === parent, locator.readOnly, refusal, locator.clone())
+}
+
+@Suite("ServiceLocatorProtocol: what both locators share")
+struct ServiceLocatorProtocolTests {
+    @Test("A keyed locator set up through the protocol keeps its services, parent and state")
+    func keyedLocator() throws {
+        let parent = ServiceLocator()
+        let key = ServiceLocatorEasyKey<SharedService>()
+        let shared = SharedService()
+        parent.addService(key: key, service: shared)
+        let locator = ServiceLocator()
+        locator.addService(key: ServiceLocatorEasyKey<LazyService>(), service: LazyService())
+
+        let result = finishSetup(of: locator, parent: parent)
+
+        #expect(result.count == 1)
+        #expect(result.parentIsSet)
+        #expect(result.readOnly)
+        #expect(result.refusal?.description == ServiceLocatorError.readOnly(locator: ServiceLocator.self, change: "set parent").description)
+        #expect(locator.parent === parent)
+        #expect(try result.clone.tryService(key: key) === shared)
+        #expect(!result.clone.readOnly)
+    }
+
+    @Test("A subclass of the easy locator clones as itself, with the same providers")
+    func easyLocatorSubclass() throws {
+        let parent = ServiceEasyLocator()
+        let shared = SharedService()
+        parent.addService(shared)
+        let locator = AppEasyLocator()
+        locator.addLazyService { LazyService() }
+        let first: LazyService = try locator.tryService()
+
+        let result = finishSetup(of: locator, parent: parent)
+
+        #expect(result.count == 1)
+        #expect(result.parentIsSet)
+        #expect(result.readOnly)
+        #expect(result.refusal?.description == ServiceLocatorError.readOnly(locator: AppEasyLocator.self, change: "set parent").description)
+        let clone: AppEasyLocator = result.clone
+        #expect(try clone.tryService(serviceType: LazyService.self) === first)
+        #expect(try clone.tryService(serviceType: SharedService.self) === shared)
+        #expect(clone.parent === parent)
+    }
+}
