@@ -95,7 +95,7 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
         let keyID = ServiceLocatorKeyID(storeKey: storeKey)
         self.init(storeKey: storeKey, keyID: keyID, serviceType: nil) {
             locator, params throws(ServiceObjCFailure) -> NSObject in
-            guard let entry = locator.locatorStorage.lookup(keyID) ?? locator.locatorStorage.lookup(typeNamed: storeKey) else {
+            guard let entry = locator.storage.lookup(keyID) ?? locator.storage.lookup(typeNamed: storeKey) else {
                 throw .locator(ServiceLocatorError.serviceNotFound(key: keyID, service: Any.self), service: nil)
             }
             let service: Any

@@ -63,4 +63,25 @@ struct ServiceLocatorProtocolTests {
         #expect(try clone.tryService(serviceType: SharedService.self) === shared)
         #expect(clone.parent === parent)
     }
+
+    @Test("Locators of both kinds held as `any ServiceLocatorProtocol` are protected and counted")
+    func existentials() {
+        let keyed = ServiceLocator()
+        keyed.addService(key: ServiceLocatorEasyKey<SharedService>(), service: SharedService())
+        let easy = ServiceEasyLocator()
+        easy.addService(SharedService())
+        easy.addService(LazyService())
+        let locators: [any ServiceLocatorProtocol] = [keyed, easy]
+
+        for locator in locators {
+            locator.setReadOnly(denyClone: true, assertionFailure: false)
+        }
+
+        #expect(locators.map(\.count) == [1, 2])
+        #expect(locators.map(\.readOnly) == [true, true])
+        #expect(locators.map(\.denyClone) == [true, true])
+        #expect(locators.map { $0.clone().count } == [0, 0])  // denied: empty copies
+        easy.addService(ManyService(), file: "App/Setup.swift", line: 12)
+        #expect(easy.count == 2)
+    }
 }

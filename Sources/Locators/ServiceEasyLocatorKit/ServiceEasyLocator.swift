@@ -18,13 +18,16 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see `SharedServiceLocator`).
-open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
-    /// The locator's services and state, which synchronize themselves.
-    public let locatorStorage: LocatorStorage
+open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
+    // All state lives in `storage`, which synchronizes itself.
+    @usableFromInline package let storage: LocatorStorage
+
+    /// The kind of locator asked for the services this one lacks (`ServiceLocatorProtocol`).
+    public typealias ParentLocator = ServiceEasyLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceEasyLocator? = nil) {
-        locatorStorage = LocatorStorage(parent: parent.map { LocatorParent($0) })
+        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     /// The slot of a `type` service: the type itself.
@@ -48,7 +51,7 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.add(Self.id(Service.self), entry: provider, owner: self, at: CallSite(file: file, line: line))
+        storage.add(Self.id(Service.self), entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under its service type. When its params are optional, the
@@ -60,7 +63,7 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let entry = ParamsServiceEntry(paramsProvider: provider)
-        return locatorStorage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return storage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Not available: a provider passed without a label would be stored as the service itself.
@@ -97,7 +100,7 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
+        storage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under its service type.
@@ -153,7 +156,7 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let site = CallSite(file: file, line: line)
-        return locatorStorage.remove(Self.id(Service.self), serviceType: Service.self, owner: self, at: site)
+        return storage.remove(Self.id(Service.self), serviceType: Service.self, owner: self, at: site)
     }
 
     // MARK: - Getting
@@ -161,23 +164,23 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
-        locatorStorage.optionalService(Self.id(Service.self), as: Service.self)
+        storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
-        locatorStorage.optionalService(Self.id(Service.self), as: Service.self)
+        storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.
     public final func getService<Service, Params>(params: Params) -> Service? {
-        try? locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
+        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The `serviceType` service made from `params`, or `nil` when it cannot be had.
     public final func getService<Service, Params>(serviceType: Service.Type, params: Params) -> Service? {
-        try? locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
+        try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type.
@@ -186,12 +189,12 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
     ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
     ///   when its factory fails.
     public final func tryService<Service>() throws -> Service {
-        try locatorStorage.service(Self.id(Service.self), as: Service.self)
+        try storage.service(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service; throws as `tryService()`.
     public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
-        try locatorStorage.service(Self.id(Service.self), as: Service.self)
+        try storage.service(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`.
@@ -199,24 +202,24 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
     /// Params of another type than the factory's are cast when they fit (a `String` for
     /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
     public final func tryService<Service, Params>(params: Params) throws -> Service {
-        try locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
+        try storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The `serviceType` service made from `params`; throws as `tryService(params:)`.
     public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
-        try locatorStorage.service(Self.id(Service.self), as: Service.self, params: params)
+        try storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type, or the error, as a `Result`.
     public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
-        Result { try locatorStorage.service(Self.id(Service.self), as: Service.self) }
+        Result { try storage.service(Self.id(Service.self), as: Service.self) }
     }
 
     /// The provider that gives the service without params (for a params service with optional
     /// params: the one made with `nil` params), or `nil`.
     @inlinable
     public final func getServiceProvider<Service>(serviceType: Service.Type = Service.self) -> ServiceProvider<Service>? {
-        locatorStorage.plainProvider(Self.id(Service.self), as: Service.self)
+        storage.plainProvider(Self.id(Service.self), as: Service.self)
     }
 
     /// The params provider of the service, or `nil`.
@@ -224,14 +227,12 @@ open class ServiceEasyLocator: ServiceLocatorProtocol, @unchecked Sendable {  //
         serviceType: Service.Type = Service.self,
         paramsType: Params.Type = Params.self
     ) -> ServiceParamsProvider<Service, Params>? {
-        try? locatorStorage.paramsProvider(Self.id(Service.self), as: Service.self, params: Params.self)
+        try? storage.paramsProvider(Self.id(Service.self), as: Service.self, params: Params.self)
     }
 
     /// The `serviceType` service as `Any`, for callers that know the type only at run time
     /// (Objective-C style wrappers); `nil` params means none.
     package final func anyService(serviceType: Any.Type, params: Any?) throws -> Any {
-        try locatorStorage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
+        try storage.anyService(ServiceLocatorKeyID(serviceType: serviceType), serviceType: serviceType, params: params)
     }
 }
-
-extension ServiceEasyLocator: ServiceValidationListing {}

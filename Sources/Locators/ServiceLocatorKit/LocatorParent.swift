@@ -10,7 +10,7 @@ package struct LocatorParent: Sendable {
     }
 
     /// `locator` as the parent of another locator.
-    package init(_ locator: some ServiceLocatorProtocol) {
-        self.init(locator: locator, storage: locator.locatorStorage)
+    package init(_ locator: some StorageBackedLocator) {
+        self.init(locator: locator, storage: locator.storage)
     }
 }

@@ -1,23 +1,22 @@
-/// The services and state of a `ServiceLocator` or a `ServiceEasyLocator`
-/// (``ServiceLocatorProtocol/locatorStorage``), made by the locator's initializer: it has no
-/// public API.
-//
-// Every get goes through one look-up, `slot(_:)`, and the typed gets are thin wrappers that
-// cast what it finds. A writable locator keeps its slots in `state`, under its lock, held only
-// to read or write the dictionaries, never while a provider runs, so a factory may use the
-// same locator; whatever a change replaces or removes is released after the lock, so a
-// service's `deinit` may use the locator too. `setReadOnly` publishes the slots in `frozen`,
-// a `OnceCell`: from then on a get reads them with one acquire load and no lock.
-//
-// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
-// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorSlot]`
-// dictionary, a slot being one reference.
-//
-// A service added as an instance of exactly the class that names its slot is kept in the slot
-// as it is (`LocatorSlot.instance`), without a provider: a get reads it with one class cast. Its
-// provider is made when something asks for one (`getServiceProvider`, a recorded get, a
-// validation, a clone) and kept in `state`, so that every such ask gets the same provider.
-public final class LocatorStorage: Sendable {
+/// The services of a locator, shared by `ServiceLocator` and `ServiceEasyLocator`.
+///
+/// Every get goes through one look-up, `slot(_:)`, and the typed gets are thin wrappers that
+/// cast what it finds. A writable locator keeps its slots in `state`, under its lock, held only
+/// to read or write the dictionaries, never while a provider runs, so a factory may use the
+/// same locator; whatever a change replaces or removes is released after the lock, so a
+/// service's `deinit` may use the locator too. `setReadOnly` publishes the slots in `frozen`,
+/// a `OnceCell`: from then on a get reads them with one acquire load and no lock.
+///
+/// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
+/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorSlot]`
+/// dictionary, a slot being one reference.
+///
+/// A service added as an instance of exactly the class that names its slot is kept in the slot
+/// as it is (`LocatorSlot.instance`), without a provider: a get reads it with one class cast. Its
+/// provider is made when something asks for one (`getServiceProvider`, a recorded get, a
+/// validation, a clone) and kept in `state`, so that every such ask gets the same provider.
+@usableFromInline
+package final class LocatorStorage: Sendable {
     private let state: Locked<LocatorState>
     /// The slots and parent of a read-only locator, published once by `setReadOnly`.
     private let frozen = OnceCell<FrozenSlots?>()

@@ -17,13 +17,16 @@
 /// `parent` chain.
 ///
 /// Subclass it to give an app a shared instance (see ``SharedServiceLocator``).
-open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
-    /// The locator's services and state, which synchronize themselves.
-    public let locatorStorage: LocatorStorage
+open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open, which Swift never checks; its let is `Sendable`
+    // All state lives in `storage`, which synchronizes itself.
+    @usableFromInline package let storage: LocatorStorage
+
+    /// The kind of locator asked for the services this one lacks (``ServiceLocatorProtocol``).
+    public typealias ParentLocator = ServiceLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
     public required init(parent: ServiceLocator? = nil) {
-        locatorStorage = LocatorStorage(parent: parent.map { LocatorParent($0) })
+        storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
 
     // MARK: - Adding
@@ -42,7 +45,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.add(key.keyID, entry: provider, owner: self, at: CallSite(file: file, line: line))
+        storage.add(key.keyID, entry: provider, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores the params `provider` under `key`. When its params are optional, the service can
@@ -55,7 +58,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
         let entry = ParamsServiceEntry(paramsProvider: provider)
-        return locatorStorage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores an existing `service` under `key` (like an `atOne` factory).
@@ -66,7 +69,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.add(key.keyID, service: service, owner: self, at: CallSite(file: file, line: line))
+        storage.add(key.keyID, service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a provider of `factory` under `key`.
@@ -104,7 +107,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
     ) -> Result<Void, ServiceLocatorError>
     where Factory.ServiceType == Key.ServiceType, Factory.ParamsType == Key.ParamsType? {
         let entry = ParamsServiceEntry(paramsProvider: factory.serviceProvider())
-        return locatorStorage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
+        return storage.add(key.keyID, entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
@@ -142,7 +145,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self, at: CallSite(file: file, line: line))
+        storage.remove(key.keyID, serviceType: Key.ServiceType.self, owner: self, at: CallSite(file: file, line: line))
     }
 
     // MARK: - Getting
@@ -150,12 +153,12 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
     @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
-        locatorStorage.optionalService(key.keyID, as: Key.ServiceType.self)
+        storage.optionalService(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
     public final func getService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) -> Key.ServiceType? {
-        try? locatorStorage.service(key.keyID, as: Key.ServiceType.self, params: params)
+        try? storage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
 
     /// The service stored under `key`.
@@ -164,7 +167,7 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
     ///   in a parent, `.wrongParams` when the service needs params, or the provider's
     ///   `ServiceObtainError` when its factory fails.
     public final func tryService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
-        try locatorStorage.service(key.keyID, as: Key.ServiceType.self)
+        try storage.service(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`.
@@ -174,33 +177,31 @@ open class ServiceLocator: ServiceLocatorProtocol, @unchecked Sendable {  // ope
     public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
         -> Key.ServiceType
     {
-        try locatorStorage.service(key.keyID, as: Key.ServiceType.self, params: params)
+        try storage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
 
     /// The service stored under `key`, or the error, as a `Result`.
     public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
-        Result { try locatorStorage.service(key.keyID, as: Key.ServiceType.self) }
+        Result { try storage.service(key.keyID, as: Key.ServiceType.self) }
     }
 
     /// The provider that gives the service under `key` without params (for a params service
     /// with optional params: the one made with `nil` params), or `nil`.
     @inlinable
     public final func getServiceProvider<Key: ServiceLocatorKey>(key: Key) -> ServiceProvider<Key.ServiceType>? {
-        locatorStorage.plainProvider(key.keyID, as: Key.ServiceType.self)
+        storage.plainProvider(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The params provider stored under `key`, or `nil`.
     public final func getServiceProvider<Key: ServiceLocatorParamsKey>(key: Key)
         -> ServiceParamsProvider<Key.ServiceType, Key.ParamsType>?
     {
-        try? locatorStorage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
+        try? storage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
     }
 
     /// The service under `key` as `Any`, for callers with untyped params (Objective-C style
     /// wrappers); `nil` params means none.
     package final func anyService<Key: ServiceLocatorKey>(key: Key, params: Any?) throws -> Any {
-        try locatorStorage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
+        try storage.anyService(key.keyID, serviceType: Key.ServiceType.self, params: params)
     }
 }
-
-extension ServiceLocator: ServiceValidationListing {}

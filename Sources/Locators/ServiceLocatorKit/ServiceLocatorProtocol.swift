@@ -1,6 +1,6 @@
 /// What `ServiceLocator` and `ServiceEasyLocator` share: a parent chain, a read-only regime and
-/// clones, written once here for both, and for the subclasses an app makes of them. Code that
-/// sets up or protects a locator of either kind can take one of these.
+/// clones. Both take these members from one implementation, and code that counts, protects,
+/// chains or copies a locator of either kind can take one of these.
 ///
 /// ```swift
 /// func finishSetup(of locator: some ServiceLocatorProtocol) {
@@ -13,32 +13,26 @@
 /// let copy = locator.clone()  // writable, with the same services
 /// ```
 ///
-/// Only the package's two locators conform: `locatorStorage` is the one a locator's initializer
-/// makes, and it has no public API.
+/// Adding and getting services are not part of it: a keyed locator and an easy one do them
+/// differently. `setParent` needs the locator's own kind of parent, so it is called on a
+/// concrete locator or through `some ServiceLocatorProtocol`, not on an
+/// `any ServiceLocatorProtocol`.
 public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     /// The kind of locator asked for the services this one lacks: `ServiceLocator` or
     /// `ServiceEasyLocator`, whatever subclass this one is.
     associatedtype ParentLocator: ServiceLocatorProtocol
 
-    /// The locator's services and state.
-    var locatorStorage: LocatorStorage { get }
-
-    /// A new, empty, writable locator that asks `parent` for the services it lacks.
-    init(parent: ParentLocator?)
-}
-
-extension ServiceLocatorProtocol {
     /// The locator asked for the services this one lacks.
-    public var parent: ParentLocator? { locatorStorage.parentLocator(as: ParentLocator.self) }
+    var parent: ParentLocator? { get }
 
     /// Whether changes are refused (after `setReadOnly`).
-    public var readOnly: Bool { locatorStorage.isReadOnly }
+    var readOnly: Bool { get }
 
     /// Whether `clone()` is refused.
-    public var denyClone: Bool { locatorStorage.denyClone }
+    var denyClone: Bool { get }
 
     /// The number of services stored in this locator, its parents' not counted.
-    public var count: Int { locatorStorage.count }
+    var count: Int { get }
 
     /// Protects the locator from changes: from now on every add, remove and parent change is
     /// refused, leaving the locator as it is.
@@ -48,24 +42,17 @@ extension ServiceLocatorProtocol {
     /// ```
     ///
     /// - Parameters:
-    ///   - denyClone: whether `clone()` is refused too.
+    ///   - denyClone: whether `clone()` is refused too (`true` when left out).
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
-    ///     debug build). A refusal is always reported to the ``ServiceLocatorLogger``s and returned.
-    ///   - file: the caller's file, named by the assertion of a refusal.
-    ///   - line: the caller's line, named by the assertion of a refusal.
+    ///     debug build; `true` when left out). A refusal is always reported to the
+    ///     ``ServiceLocatorLogger``s and returned.
+    ///   - file: the caller's file, named by the assertion of a refusal (`#fileID` when left out).
+    ///   - line: the caller's line, named by the assertion of a refusal (`#line` when left out).
     /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
     ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult
-    public func setReadOnly(
-        denyClone: Bool = true,
-        assertionFailure: Bool = true,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.setReadOnly(
-            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
-        )
-    }
+    func setReadOnly(denyClone: Bool, assertionFailure: Bool, file: StaticString, line: UInt)
+        -> Result<Void, ServiceLocatorError>
 
     /// Sets the locator asked for the services this one lacks.
     ///
@@ -76,31 +63,91 @@ extension ServiceLocatorProtocol {
     ///
     /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
     ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
-    ///   assertion of a refusal names the caller's `file` and `line`.
+    ///   assertion of a refusal names the caller's `file` and `line` (`#fileID` and `#line`
+    ///   when left out).
+    @discardableResult
+    func setParent(_ parent: ParentLocator?, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError>
+
+    /// A writable locator of the same type holding the same providers (a lazy singleton made
+    /// before the clone is the same instance in both) and the same parent.
+    ///
+    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
+    /// and `line`, `#fileID` and `#line` when left out, when `setReadOnly` asked for it), and a
+    /// new, empty, writable locator is returned instead.
+    func clone(file: StaticString, line: UInt) -> Self
+}
+
+// The forms with defaults: a protocol's requirements cannot have any.
+extension ServiceLocatorProtocol {
+    /// ``setReadOnly(denyClone:assertionFailure:file:line:)``, with `denyClone` and
+    /// `assertionFailure` `true` unless given, naming the caller's line.
+    @discardableResult
+    public func setReadOnly(
+        denyClone: Bool = true,
+        assertionFailure: Bool = true,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        setReadOnly(denyClone: denyClone, assertionFailure: assertionFailure, file: file, line: line)
+    }
+
+    /// ``setParent(_:file:line:)``, naming the caller's line.
     @discardableResult
     public func setParent(
         _ parent: ParentLocator?,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        locatorStorage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
+        setParent(parent, file: file, line: line)
     }
 
-    /// A writable locator of the same type holding the same providers (a lazy singleton made
-    /// before the clone is the same instance in both) and the same parent.
-    ///
-    /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
-    /// and `line`, when `setReadOnly` asked for it), and a new, empty, writable locator is
-    /// returned instead.
+    /// ``clone(file:line:)``, naming the caller's line.
     public func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
+        clone(file: file, line: line)
+    }
+}
+
+/// Either locator class, as the storage code sees it: an object that keeps its services in a
+/// `LocatorStorage`, which implements `ServiceLocatorProtocol` once for both.
+package protocol StorageBackedLocator: ServiceLocatorProtocol, ServiceValidationListing
+where ParentLocator: StorageBackedLocator {
+    var storage: LocatorStorage { get }
+
+    init(parent: ParentLocator?)
+}
+
+extension StorageBackedLocator {
+    public var parent: ParentLocator? { storage.parentLocator(as: ParentLocator.self) }
+
+    public var readOnly: Bool { storage.isReadOnly }
+
+    public var denyClone: Bool { storage.denyClone }
+
+    public var count: Int { storage.count }
+
+    @discardableResult
+    public func setReadOnly(denyClone: Bool, assertionFailure: Bool, file: StaticString, line: UInt)
+        -> Result<Void, ServiceLocatorError>
+    {
+        storage.setReadOnly(
+            denyClone: denyClone, assertionFailure: assertionFailure, owner: self, at: CallSite(file: file, line: line)
+        )
+    }
+
+    @discardableResult
+    public func setParent(_ parent: ParentLocator?, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError> {
+        storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
+    }
+
+    public func clone(file: StaticString, line: UInt) -> Self {
         let copy = Self(parent: nil)
-        locatorStorage.fillClone(copy.locatorStorage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
+        storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
         return copy
     }
 
-    /// Every entry, for `ServiceValidator` and `ServiceShutdown` (`ServiceValidationListing`).
-    package var validationEntries: [(name: String, value: Any)] { locatorStorage.validationEntries }
+    /// Every entry, for `ServiceValidator` and `ServiceShutdown`.
+    package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
 
-    /// The parent, whose entries `ServiceValidator` walks too (`ServiceValidationListing`).
-    package var validationParent: AnyObject? { locatorStorage.validationParent }
+    /// The parent, whose entries `ServiceValidator` walks too.
+    package var validationParent: AnyObject? { storage.validationParent }
 }
