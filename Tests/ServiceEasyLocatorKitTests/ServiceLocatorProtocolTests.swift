@@ -81,7 +81,12 @@ struct ServiceLocatorProtocolTests {
         #expect(locators.map(\.readOnly) == [true, true])
         #expect(locators.map(\.denyClone) == [true, true])
         #expect(locators.map { $0.clone().count } == [0, 0])  // denied: empty copies
-        easy.addService(ManyService(), file: "App/Setup.swift", line: 12)
+        let refused = easy.addService(ManyService(), file: "App/Setup.swift", line: 12)
+        guard case .failure(let error) = refused else {
+            Issue.record("a read-only locator took a service")
+            return
+        }
+        #expect(error.description.contains("ServiceEasyLocatorKit.ServiceEasyLocator is read-only"))
         #expect(easy.count == 2)
     }
 }
