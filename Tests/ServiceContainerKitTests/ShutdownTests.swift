@@ -308,6 +308,61 @@ struct ShutdownTests {
         #expect(typeName(service) == typeName(Closing.self))
     }
 
+    @Test("A shut-down provider of any kind, once released, leaves nothing in the registry")
+    func releasedKeys() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.releasedKeysInItsOwnProcess() }
+    }
+
+    /// One provider of each kind of key a shutdown registers (`ShutdownRegistry`'s invariant):
+    /// its keys while it is alive, and weak references that say when the keys died.
+    private static func shutDownKeys() async throws -> (ids: [ObjectIdentifier], objects: [WeakKey]) {
+        struct Failing: Error {}
+        let journal = CloseJournal()
+        let mediator = ServiceSessionMediator(session: PartSession(user: 1))
+        let params = ServiceParamsProvider<Closing, String> { Closing($0, journal) }
+        var recorded: ServiceProvider<Closing>?
+        _ = ServiceValidator.validate(building: {
+            let provider = ServiceProvider<Closing>(mode: .lazy) { Closing("recorded", journal) }
+            recorded = provider
+            return provider
+        })
+        let providers: [any ShutdownProvider] = [
+            ServiceProvider<Closing>(mode: .lazy) { Closing("lazy", journal) },
+            ServiceProvider<Closing>(mode: .weak) { Closing("weak", journal) },
+            ServiceProvider<Closing>(mode: .many) { Closing("many", journal) },
+            ServiceProvider<Closing>(mode: .scoped) { Closing("scoped", journal) },
+            ServiceProvider<Closing>(mode: .atOne) { Closing("atOne", journal) },
+            ServiceProvider<Closing>(mode: .atOne) { throw Failing() },
+            ServiceProvider<Closing>(Closing("instance", journal)),
+            ServiceSafeProvider<Closing>(mode: .lazy, safeThread: .lock) { Closing("safe", journal) },
+            PartSessionFactory(journal: journal).serviceProvider(mediator: mediator),
+            try #require(recorded),
+            params,
+            params.convert(params: "converted"),
+            ServiceAsyncProvider<Closing>(mode: .lazy) { Closing("async", journal) },
+            ServiceAsyncParamsProvider<Closing, String> { Closing($0, journal) },
+            ServiceMainActorProvider<Closing>(mode: .lazy) { Closing("main actor", journal) },
+        ]
+        _ = await ServiceShutdown.close(providers)
+        let keys = providers.map(\.shutdownKey)
+        #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 15)
+        return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
+    }
+
+    private struct WeakKey {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
+
+    static func releasedKeysInItsOwnProcess() async throws {
+        let (ids, objects) = try await shutDownKeys()
+        // Every key is another object, and none is alive: no task or cache keeps one.
+        #expect(Set(ids).count == 15)
+        #expect(objects.filter { $0.object != nil }.count == 0)
+        // A key still registered would make a new object at its address refuse its gets.
+        #expect(ids.filter(ShutdownRegistry.isShutDown).count == 0)
+    }
+
     @Test("Providers outside the container and other containers keep working")
     func othersKeepWorking() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.othersKeepWorkingInItsOwnProcess() }

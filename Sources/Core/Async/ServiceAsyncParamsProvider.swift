@@ -20,6 +20,8 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         self.factory = factory
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
         try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }

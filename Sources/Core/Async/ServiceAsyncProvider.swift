@@ -40,6 +40,8 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
         ready = source.cell
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     /// A provider that always gives `service`.
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
     public convenience init(_ service: ServiceType) {

@@ -217,6 +217,8 @@ final class RecordedSource<Service>: Sendable {
         }
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     @usableFromInline
     func get() throws(ServiceObtainError) -> Service {
         guard GetRecording.isOn else {

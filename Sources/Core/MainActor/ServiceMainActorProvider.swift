@@ -77,6 +77,8 @@ public final class ServiceMainActorProvider<ServiceType> {
         }
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     /// Whether the caller runs on the main actor: on the main thread, or in a block of the main
     /// queue, which is the main actor's executor and which Linux does not tie to the main thread.
     private nonisolated static var isOnMainActor: Bool {

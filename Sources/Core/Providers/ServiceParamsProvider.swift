@@ -115,6 +115,8 @@ final class ParamsMaker<Service, Params>: Sendable {
         self.factory = factory
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     @inlinable @inline(__always)
     func make(_ params: Params) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self) {

@@ -61,6 +61,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         }
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     /// A provider of `source` alone; while this thread records (a validation builds its
     /// container, or a graph recorder runs), a recorded one (`RecordedSource`), under `node`
     /// when one is given.

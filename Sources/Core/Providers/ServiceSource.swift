@@ -106,6 +106,8 @@ final class FailedSource<Service>: Sendable {
     init(_ error: ServiceObtainError) {
         self.error = error
     }
+
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
 }
 
 // MARK: - lazy
@@ -148,6 +150,8 @@ final class LazySource<Stored: OptionalValue>: Sendable {
         self.inProgress = Locked(nil)
         self.factory = factory
     }
+
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
 
     /// The service, or `nil` before it is made: one acquire load and a read, as `OnceCell.value`.
     @inlinable
@@ -249,6 +253,8 @@ final class WeakSource<Service>: Sendable {
         self.factory = factory
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         if let service = state.withLock({ $0.held?.load() }) {
@@ -298,6 +304,8 @@ final class ManySource<Service>: Sendable {
         self.id = id
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         let node = ObjectIdentifier(self)
@@ -325,6 +333,8 @@ final class ScopedSource<Service>: Sendable {
     init(factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
     }
+
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
 
     // Inlinable, as the other sources' gets are: compiled where `ServiceSource.get()` is, for
     // the service type, the making of a scoped service asks for no metadata at run time.
@@ -423,6 +433,8 @@ final class SafeSource<Service>: Sendable {
         self.inner = inner
         self.innerLazy = inner.lazy
     }
+
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {

@@ -70,6 +70,7 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     deinit {
+        ShutdownRegistry.keyReleased(self)  // a shutdown key: see its invariant
         if let subscription {
             mediator.unsubscribe(subscription)
         }
