@@ -363,6 +363,32 @@ struct ShutdownTests {
         #expect(ids.filter(ShutdownRegistry.isShutDown).count == 0)
     }
 
+    @Test("A provider made by convert(params:) is refused with its shut-down params provider, also once that one is released")
+    func convertedFollowsItsParamsProvider() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.convertedInItsOwnProcess() }
+    }
+
+    static func convertedInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        var params: ServiceParamsProvider<Closing, String>? = ServiceParamsProvider { Closing($0, journal) }
+        var asyncParams: ServiceAsyncParamsProvider<Closing, String>? = ServiceAsyncParamsProvider { Closing($0, journal) }
+        let converted = try #require(params).convert(params: "converted")
+        let asyncConverted = try #require(asyncParams).convert(params: "async converted")
+        #expect(try converted.getService().name == "converted")
+        #expect(try await asyncConverted.getService().name == "async converted")
+        _ = await ServiceShutdown.close((params: params, asyncParams: asyncParams))
+        let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
+            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more"
+        #expect(converted.getServiceAsResult().failure?.description == message)
+        #expect(await asyncConverted.getServiceAsResult().failure?.description == message)
+        // The converted providers make their services with the released ones' factories: they
+        // keep them, and stay refused.
+        params = nil
+        asyncParams = nil
+        #expect(converted.getServiceAsResult().failure?.description == message)
+        #expect(await asyncConverted.getServiceAsResult().failure?.description == message)
+    }
+
     @Test("Providers outside the container and other containers keep working")
     func othersKeepWorking() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.othersKeepWorkingInItsOwnProcess() }

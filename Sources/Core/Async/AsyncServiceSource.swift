@@ -252,19 +252,20 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
 @usableFromInline
 final class AsyncManySource<Service: Sendable>: Sendable {
     @usableFromInline let factory: @Sendable () async throws -> Service
-    /// What the cycle check tracks: this source, or the params provider whose params it binds.
-    @usableFromInline let id: ObjectIdentifier?
+    /// What the cycle check tracks when it is not this source: the params provider whose params
+    /// it binds, held as `ManySource.countsAs` is.
+    @usableFromInline let countsAs: (any AnyObject & Sendable)?
 
-    init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () async throws -> Service) {
+    init(countsAs: (any AnyObject & Sendable)? = nil, factory: @escaping @Sendable () async throws -> Service) {
         self.factory = factory
-        self.id = id
+        self.countsAs = countsAs
     }
 
     // Inlinable, so that the factory's call and its result are compiled for the service type:
     // only what does not depend on it (the cycle check and the task's context) is called.
     @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
-        try await Self.make(id: id ?? ObjectIdentifier(self), factory)
+        try await Self.make(id: ObjectIdentifier(countsAs ?? self), factory)
     }
 
     /// Runs `factory` in the current task with `id` being obtained.

@@ -45,7 +45,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// provider in the cycle check.
     public func convert(params: ParamsType) -> ServiceAsyncProvider<ServiceType> {
         let factory = self.factory
-        let source = AsyncManySource(id: ObjectIdentifier(self)) { try await factory(params) }
+        let source = AsyncManySource(countsAs: self) { try await factory(params) }
         return ServiceAsyncProvider(instance: nil, source: .many(source))
     }
 }

@@ -132,7 +132,7 @@ final class ParamsMaker<Service, Params>: Sendable {
         // The params are handed to every call of the factory, on any thread, as a kept service
         // is; captured as they are (see `Unchecked.swift`, "Values a closure captures").
         nonisolated(unsafe) let params = params
-        return ManySource(id: ObjectIdentifier(self)) { try factory(params) }
+        return ManySource(countsAs: self) { try factory(params) }
     }
 }
 

@@ -295,13 +295,15 @@ final class WeakSource<Service>: Sendable {
 @usableFromInline
 final class ManySource<Service>: Sendable {
     @usableFromInline let factory: @Sendable () throws -> Service
-    /// What the cycle check tracks: this source, or the params provider whose params it binds.
-    @usableFromInline let id: ObjectIdentifier?
+    /// What the cycle check tracks when it is not this source: the maker of the params provider
+    /// whose params it binds. Held, so that no other object takes its identity while this source
+    /// lives: a get is refused once that params provider was shut down (`ShutdownRegistry`).
+    @usableFromInline let countsAs: (any AnyObject & Sendable)?
 
     @inlinable
-    init(id: ObjectIdentifier? = nil, factory: @escaping @Sendable () throws -> Service) {
+    init(countsAs: (any AnyObject & Sendable)? = nil, factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
-        self.id = id
+        self.countsAs = countsAs
     }
 
     deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
@@ -309,7 +311,7 @@ final class ManySource<Service>: Sendable {
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
         let node = ObjectIdentifier(self)
-        return try ThreadContext.withEntered(id ?? node, service: Service.self, node: node) {
+        return try ThreadContext.withEntered(countsAs.map(ObjectIdentifier.init) ?? node, service: Service.self, node: node) {
             () throws(ServiceObtainError) -> Service in
             try ServiceMaking.make(Service.self, factory)
         }

@@ -12,7 +12,8 @@ import Synchronization
 /// **Invariant.** An identity is here only while its object lives: every class whose instances
 /// can be a key calls `keyReleased(_:)` in its `deinit`, which takes the identity out before the
 /// object's memory can be reused by another object, so no object ever finds the identity of a
-/// dead one. The keys are the sources of `ServiceSource`'s cases, `ServiceProvider` (for the
+/// dead one. A source that checks under another object's identity (`ManySource.countsAs`, for a
+/// provider that `convert(params:)` made) holds that object, so the identity stays its own. The keys are the sources of `ServiceSource`'s cases, `ServiceProvider` (for the
 /// providers that hold their service), `ParamsMaker`, and the async and main-actor providers;
 /// `ShutdownTests` shuts down and releases one of each and checks that nothing stays.
 ///
