@@ -127,7 +127,8 @@ enum AsyncCases {
     /// A `many` service, made anew by each get in a task: against the same get of a
     /// synchronous `many` provider. Both make the same object; the async get also marks its
     /// provider in the task's context while the factory runs (the cycle check), which is a
-    /// task-local value bound for the factory's call and a copy of the chain of providers.
+    /// task-local value bound for the factory's call, with one link added to the chain of
+    /// providers.
     static var manyGetInTask: BenchmarkCase {
         getsCase("core/async many get, task", baseline: "sync many get", target: 10.0) {
             MadeGets(

@@ -13,8 +13,8 @@
 /// of suspending for ever.
 @usableFromInline
 struct TaskContext: Sendable {
-    /// The providers whose service is being obtained, outermost first.
-    var obtaining: [ObjectIdentifier] = []
+    /// The providers whose service is being obtained, innermost first.
+    var obtaining: ObtainingChain?
     /// The making whose creation this task runs, if any.
     var making: ObjectIdentifier?
     /// The innermost singleton whose making this chain of tasks runs, if any: a scoped get
@@ -26,12 +26,21 @@ struct TaskContext: Sendable {
     /// This context with `provider` being obtained, and `making` as the making it runs and
     /// `keeper` as the singleton it makes, if given.
     func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
-        TaskContext(obtaining: obtaining + [provider], making: making ?? self.making, keeper: keeper ?? self.keeper)
+        TaskContext(
+            obtaining: ObtainingChain(provider, outer: obtaining),
+            making: making ?? self.making,
+            keeper: keeper ?? self.keeper
+        )
     }
 
     /// The cycle error when `provider` is already being obtained in this chain of tasks.
     func cycle(at provider: ObjectIdentifier, _ service: Any.Type) -> ServiceObtainError? {
-        obtaining.contains(provider) ? ThreadContext.cycleError(service) : nil
+        var link = obtaining
+        while let current = link {
+            if current.provider == provider { return ThreadContext.cycleError(service) }
+            link = current.outer
+        }
+        return nil
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task with
@@ -63,6 +72,19 @@ struct TaskContext: Sendable {
         _ body: () async -> Value
     ) async -> Value {
         await $current.withValue(context, operation: body)
+    }
+}
+
+/// The providers a chain of tasks is obtaining, innermost first: each get adds a link in front of
+/// the ones it found, which stay shared, so that entering a provider allocates one small object
+/// instead of copying an array of all of them.
+final class ObtainingChain: Sendable {
+    let provider: ObjectIdentifier
+    let outer: ObtainingChain?
+
+    init(_ provider: ObjectIdentifier, outer: ObtainingChain?) {
+        self.provider = provider
+        self.outer = outer
     }
 }
 
