@@ -265,7 +265,7 @@ final class AsyncManySource<Service: Sendable>: Sendable {
     // only what does not depend on it (the cycle check and the task's context) is called.
     @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
-        try await Self.make(id: ObjectIdentifier(countsAs ?? self), factory)
+        try await Self.make(id: countsAs.map(ObjectIdentifier.init) ?? ObjectIdentifier(self), factory)
     }
 
     /// Runs `factory` in the current task with `id` being obtained.

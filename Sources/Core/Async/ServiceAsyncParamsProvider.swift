@@ -20,7 +20,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {

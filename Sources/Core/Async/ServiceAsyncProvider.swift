@@ -40,7 +40,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
         ready = source.cell
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     /// A provider that always gives `service`.
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`

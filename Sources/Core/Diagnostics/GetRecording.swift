@@ -217,7 +217,7 @@ final class RecordedSource<Service>: Sendable {
         }
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     @usableFromInline
     func get() throws(ServiceObtainError) -> Service {

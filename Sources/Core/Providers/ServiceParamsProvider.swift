@@ -115,7 +115,7 @@ final class ParamsMaker<Service, Params>: Sendable {
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     @inlinable @inline(__always)
     func make(_ params: Params) throws(ServiceObtainError) -> Service {

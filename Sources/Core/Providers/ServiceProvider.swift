@@ -61,7 +61,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         }
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key: see its invariant
+    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     /// A provider of `source` alone; while this thread records (a validation builds its
     /// container, or a graph recorder runs), a recorded one (`RecordedSource`), under `node`

@@ -70,7 +70,7 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     deinit {
-        ShutdownRegistry.keyReleased(self)  // a shutdown key: see its invariant
+        ShutdownRegistry.keyReleased(self)  // a shutdown key (`ShutdownRegistry`)
         if let subscription {
             mediator.unsubscribe(subscription)
         }

@@ -12,10 +12,11 @@ import Synchronization
 /// **Invariant.** An identity is here only while its object lives: every class whose instances
 /// can be a key calls `keyReleased(_:)` in its `deinit`, which takes the identity out before the
 /// object's memory can be reused by another object, so no object ever finds the identity of a
-/// dead one. A source that checks under another object's identity (`ManySource.countsAs`, for a
-/// provider that `convert(params:)` made) holds that object, so the identity stays its own. The keys are the sources of `ServiceSource`'s cases, `ServiceProvider` (for the
+/// dead one. The keys are the sources of `ServiceSource`'s cases, `ServiceProvider` (for the
 /// providers that hold their service), `ParamsMaker`, and the async and main-actor providers;
-/// `ShutdownTests` shuts down and releases one of each and checks that nothing stays.
+/// `ShutdownTests` shuts down and releases one of each and checks that nothing stays. A source
+/// checked under another object's identity (`ManySource.countsAs`, for a provider that
+/// `convert(params:)` made) holds that object, so the identity stays its own.
 ///
 /// **Pays for** the weak references the registry held before, one per provider shut down: a
 /// weak reference gives its object a side table, whose release takes the runtime's slow path,
@@ -24,7 +25,7 @@ import Synchronization
 /// own (missing its target of 1.0; medians of 1.5–1.7 ms a container), and 0.73–0.75 times
 /// (1.15–1.25 ms) without them. What it costs: a load and a branch in the release of every key,
 /// about 10 instructions per `lazy` provider released (`hand-written/cold start`, which releases
-/// its 200 providers, went from 868,724 instructions a container to 873,524).
+/// its 200 providers, went from 868,724 instructions a container to 871,124).
 enum ShutdownRegistry {
     private static let keys = Locked(Set<ObjectIdentifier>())
 

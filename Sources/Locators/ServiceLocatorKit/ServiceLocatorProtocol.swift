@@ -77,7 +77,9 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     func clone(file: StaticString, line: UInt) -> Self
 }
 
-// The forms with defaults: a protocol's requirements cannot have any.
+// The forms with defaults: a protocol's requirements cannot have any. Each passes every argument
+// on, and a call that names them all resolves to the requirement (the locator's own member),
+// which Swift ranks above an extension member of the same signature: no form calls itself.
 extension ServiceLocatorProtocol {
     /// ``setReadOnly(denyClone:assertionFailure:file:line:)``, with `denyClone` and
     /// `assertionFailure` `true` unless given, naming the caller's line.
