@@ -8,6 +8,68 @@ private final class LoggedService: Sendable {}
 private final class LoggedDependent: Sendable {}
 private final class QueuedService: Sendable {}
 private final class MainQueuedService: Sendable {}
+final class RefusedService: Sendable {}
+final class RefusingDependent: Sendable {}
+
+/// The gets the package refuses before any factory runs, each provoked through a `many`
+/// dependent, whose get only adds itself to the error's path.
+enum RefusedGet: String, CaseIterable, Sendable {
+    case scopeRequired, asyncScopeRequired, scopeClosed, shutDown, dependencyCycle, captiveDependency, wrongParams
+    case scopedOnMainActor
+
+    /// The dependent's error: the refused get of a `RefusedService` made it.
+    func provoke() async -> ServiceObtainError? {
+        switch self {
+        case .scopeRequired:
+            let scoped = ServiceProvider<RefusedService>(mode: .scoped) { RefusedService() }
+            return Self.dependent { _ = try scoped.getService() }.getServiceAsResult().failure
+        case .asyncScopeRequired:
+            let scoped = ServiceAsyncProvider<RefusedService>(mode: .scoped) { RefusedService() }
+            return await scoped.getServiceAsResult().failure
+        case .scopeClosed:
+            let scoped = ServiceProvider<RefusedService>(mode: .scoped) { RefusedService() }
+            let scope = ServiceScope(label: "request 7")
+            _ = await scope.close()
+            return scope.run { Self.dependent { _ = try scoped.getService() }.getServiceAsResult().failure }
+        case .shutDown:
+            let provider = ServiceProvider<RefusedService>(mode: .lazy) { RefusedService() }
+            _ = await ServiceShutdown.close(provider)
+            return Self.dependent { _ = try provider.getService() }.getServiceAsResult().failure
+        case .dependencyCycle:
+            let cycle = Locked<ServiceProvider<RefusedService>?>(nil)
+            let provider = ServiceProvider<RefusedService>(mode: .many) {
+                _ = try cycle.withLock { $0 }!.getService()
+                return RefusedService()
+            }
+            cycle.withLock { $0 = provider }
+            defer { cycle.withLock { $0 = nil } }
+            return Self.dependent { _ = try provider.getService() }.getServiceAsResult().failure
+        case .captiveDependency:
+            let scoped = ServiceProvider<RefusedService>(mode: .scoped) { RefusedService() }
+            let singleton = ServiceProvider<RefusingDependent>(mode: .lazy) {
+                _ = try scoped.getService()
+                return RefusingDependent()
+            }
+            return ServiceScope().run { singleton.getServiceAsResult().failure }
+        case .wrongParams:
+            let params = ServiceParamsProvider<RefusedService, Int> { _ in RefusedService() }
+            return Self.dependent { _ = try params.getServiceAsResult(untypedParams: "seven").get() }.getServiceAsResult().failure
+        case .scopedOnMainActor:
+            return await MainActor.run {
+                let scoped = ServiceMainActorProvider<RefusedService>(mode: .scoped) { RefusedService() }
+                return ServiceScope().run { scoped.getServiceAsResult().failure }
+            }
+        }
+    }
+
+    /// A `many` provider whose factory runs `body`.
+    static func dependent(_ body: @escaping @Sendable () throws -> Void) -> ServiceProvider<RefusingDependent> {
+        ServiceProvider(mode: .many) {
+            try body()
+            return RefusingDependent()
+        }
+    }
+}
 
 // Loggers are registered process-wide: the tests that count one service type's failures run one
 // at a time, or each would count the other's.
@@ -30,6 +92,21 @@ struct LoggerTests {
         #expect(reported.count == 1)
         #expect(reported.first?.error as? TestError == TestError(code: 5))
         #expect(logger.failures(of: LoggedDependent.self).isEmpty)
+    }
+
+    @Test("A get the package refuses is reported once, by the provider that refuses it", arguments: RefusedGet.allCases)
+    func refusal(_ refusal: RefusedGet) async throws {
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+        let error = try #require(await refusal.provoke())
+        #expect(error.error is ServiceFactoryError)
+        #expect(sameType(error.service, RefusedService.self))
+        let reported = logger.failures(of: RefusedService.self)
+        #expect(reported.count == 1)
+        #expect(reported.first.map { "\($0.error)" } == "\(error.error)")
+        #expect(reported.first.map { typeList($0.pathServices) } == [String(describing: RefusedService.self)])
+        #expect(logger.failures(of: RefusingDependent.self).isEmpty)
     }
 
     @Test("A factory that stops because its task is cancelled is not reported; other errors are")

@@ -304,7 +304,7 @@ final class AsyncScopedSource<Service: Sendable>: Sendable {
             throw captive
         }
         guard let scope = ServiceScope.current else {
-            throw ServiceObtainError(service: Service.self, error: ServiceFactoryError.scopeRequired(service: Service.self))
+            throw .refused(Service.self, .scopeRequired(service: Service.self))
         }
         let cell = try scope.cell(for: self, service: Service.self) { AsyncScopedCell<Service>(source: self) }
         return try await cell.get(in: scope)

@@ -32,6 +32,16 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         self.error = error
     }
 
+    /// The error of a get of `service` that the package refuses for `cause` (a cycle, a missing or
+    /// closed scope, a captive dependency, a provider shut down...), reported to the registered
+    /// `ProvidersLogger`s where it starts: the gets it passes through only add to its path.
+    @usableFromInline
+    static func refused(_ service: Any.Type, _ cause: ServiceFactoryError) -> ServiceObtainError {
+        let error = ServiceObtainError(service: service, error: cause)
+        LogRecorder.recorder.providerMakeFailure(type: service, error: error)
+        return error
+    }
+
     private init(service: Any.Type, pathServices: [Any.Type], error: any Error) {
         self.service = service
         self.pathServices = pathServices

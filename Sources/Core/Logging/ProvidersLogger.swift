@@ -1,11 +1,14 @@
 /// Receives the events of service providers. Register it with ``Logger/register()``.
 public protocol ProvidersLogger: Logger {
-    /// A factory of a `type` service failed, obtaining it found a dependency cycle, or it was
-    /// asked for with params of another type than its factory's.
+    /// A get of a `type` service failed: its factory threw, or the get was refused (a dependency
+    /// cycle, params of another type than its factory's, a session of another type, a scoped
+    /// service with no scope current or in a closed scope, a singleton that would keep a scoped
+    /// service, a provider shut down).
     ///
     /// Reported once, by the provider where the failure started; the providers that obtained it
     /// as a dependency only add themselves to the error's path. A `CancellationError` that a
     /// factory throws while the get's task is cancelled is not a failure, and is not reported.
+    /// A session of another type is reported when the session changes, not on every get.
     func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError)
 
     /// A `type` service was requested through an Objective-C style wrapper, but it is not an

@@ -106,7 +106,7 @@ public final class ServiceMainActorProvider<ServiceType> {
             preconditionFailure("a provider of an instance has no factory")
         }
         guard mode != .scoped else {
-            throw ServiceObtainError(service: ServiceType.self, error: ServiceFactoryError.scopedOnMainActor(service: ServiceType.self))
+            throw .refused(ServiceType.self, .scopedOnMainActor(service: ServiceType.self))
         }
         switch make(factory) {
         case .success(let service):

@@ -164,12 +164,7 @@ package struct ThreadContext {
         if let id, GetRecording.isOn {
             GetRecording.recordCycle(node: id, service: service)
         }
-        let error = ServiceObtainError(
-            service: service,
-            error: ServiceFactoryError.dependencyCycle(service: service)
-        )
-        LogRecorder.recorder.providerMakeFailure(type: service, error: error)
-        return error
+        return .refused(service, .dependencyCycle(service: service))
     }
 
     /// What this thread records, if it ever recorded.

@@ -84,12 +84,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     @usableFromInline
     final func wrongParams(_ params: Any?) -> ServiceObtainError {
         let received: Any.Type? = params.map { type(of: $0) }
-        let error = ServiceObtainError(
-            service: ServiceType.self,
-            error: ServiceFactoryError.wrongParams(expected: ParamsType.self, received: received)
-        )
-        LogRecorder.recorder.providerMakeFailure(type: ServiceType.self, error: error)
-        return error
+        return .refused(ServiceType.self, .wrongParams(expected: ParamsType.self, received: received))
     }
 
     /// A provider of this service made with fixed `params` on every get.

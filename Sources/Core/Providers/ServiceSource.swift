@@ -348,7 +348,7 @@ final class ScopedSource<Service>: Sendable {
             throw captive
         }
         guard let scope = ServiceScope.current else {
-            throw ServiceObtainError(service: Service.self, error: ServiceFactoryError.scopeRequired(service: Service.self))
+            throw .refused(Service.self, .scopeRequired(service: Service.self))
         }
         return try scope.cell(for: self, service: Service.self) { ScopedCell<Service>(source: self) }.get(in: scope)
     }

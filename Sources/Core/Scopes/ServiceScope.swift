@@ -179,10 +179,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         ended?.resume()
     }
 
-    /// The error of a get in this scope once it is closed.
+    /// The error of a get in this scope once it is closed; it is logged.
     @usableFromInline
     func closedError(_ service: Any.Type) -> ServiceObtainError {
-        ServiceObtainError(service: service, error: ServiceFactoryError.scopeClosed(service: service, scope: description))
+        .refused(service, .scopeClosed(service: service, scope: description))
     }
 
     /// Closes the scope: it stops making and handing out services at once, waits for the

@@ -35,11 +35,9 @@ struct SingletonKeeper: Sendable {
     @usableFromInline
     static func captiveError<Service>(getting scoped: Service.Type) -> ServiceObtainError? {
         guard let keeper = ThreadContext.current.pointee.keeper ?? TaskContext.current.keeper else { return nil }
-        let error = ServiceObtainError(
-            service: Service.self,
-            error: ServiceFactoryError.captiveDependency(singleton: keeper.service, singletonKind: keeper.kind.phrase, scoped: Service.self)
+        return .refused(
+            Service.self,
+            .captiveDependency(singleton: keeper.service, singletonKind: keeper.kind.phrase, scoped: Service.self)
         )
-        LogRecorder.recorder.providerMakeFailure(type: Service.self, error: error)
-        return error
     }
 }

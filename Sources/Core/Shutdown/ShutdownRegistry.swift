@@ -73,9 +73,9 @@ enum ShutdownRegistry {
         }
     }
 
-    /// The error of a get of `service` whose provider was shut down.
+    /// The error of a get of `service` whose provider was shut down; it is logged.
     static func shutDownError(_ service: Any.Type) -> ServiceObtainError {
-        ServiceObtainError(service: service, error: ServiceFactoryError.shutDown(service: service))
+        .refused(service, .shutDown(service: service))
     }
 }
 
