@@ -18,6 +18,17 @@ private struct PartSessionFactory: ServiceSessionFactory {
     func deactivateService(_ service: Closing, session: PartSession) -> Bool { true }  // kept for the session
 }
 
+/// Makes its service for every new session at once, and counts the makings.
+private struct AtOnePartSessionFactory: ServiceSessionFactory {
+    let journal: CloseJournal
+    let made: Counter
+    let mode: ServiceSessionFactoryMode = .atOne
+    func makeService(session: PartSession) throws -> Closing {
+        made.increment()
+        return Closing("session \(session.user)", journal)
+    }
+}
+
 private func typeName(_ type: Any.Type) -> String { String(reflecting: type) }
 
 /// Each test shuts down in a process of its own (an exit test): a shutdown turns on the slow path
@@ -55,7 +66,7 @@ struct ShutdownTests {
         #expect(journal.closed == ["repository", "pool", "cache"])
     }
 
-    @Test("Every kind that keeps a service closes it; many, instances, main-actor and scoped services do not")
+    @Test("Every kind that keeps a service closes it, wrapped or not; many, instances, main-actor and scoped services do not")
     func whatCloses() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.whatClosesInItsOwnProcess() }
     }
@@ -72,6 +83,9 @@ struct ShutdownTests {
             let asyncAtOne: ServiceAsyncProvider<Closing>
             let asyncLazy: ServiceAsyncProvider<Closing>
             let asyncWeak: ServiceAsyncProvider<Closing>
+            let wrappedAtOne: ServiceAsyncProvider<Closing>
+            let wrappedLazy: ServiceAsyncProvider<Closing>
+            let wrappedInstance: ServiceAsyncProvider<Closing>
             let session: ServiceProvider<Closing>
             let many: ServiceProvider<Closing>
             let instance: ServiceProvider<Closing>
@@ -89,6 +103,9 @@ struct ShutdownTests {
             asyncAtOne: ServiceAsyncProvider(mode: .atOne) { Closing("async atOne", journal) },
             asyncLazy: ServiceAsyncProvider(mode: .lazy) { Closing("async lazy", journal) },
             asyncWeak: ServiceAsyncProvider(mode: .weak) { Closing("async weak", journal) },
+            wrappedAtOne: ServiceAsyncProvider(ServiceProvider(mode: .atOne) { Closing("wrapped atOne", journal) }),
+            wrappedLazy: ServiceAsyncProvider(ServiceProvider(mode: .lazy) { Closing("wrapped lazy", journal) }),
+            wrappedInstance: ServiceAsyncProvider(ServiceProvider(Closing("wrapped instance", journal))),
             session: PartSessionFactory(journal: journal).serviceProvider(mediator: mediator),
             many: ServiceProvider(mode: .many) { Closing("many", journal) },
             instance: ServiceProvider(Closing("instance", journal)),
@@ -108,6 +125,9 @@ struct ShutdownTests {
             _ = try await services.asyncAtOne.getService()
             _ = try await services.asyncLazy.getService()
             let asyncWeak = try await services.asyncWeak.getService()
+            _ = try await services.wrappedAtOne.getService()
+            _ = try await services.wrappedLazy.getService()
+            _ = try await services.wrappedInstance.getService()
             _ = try services.session.getService()
             mediator.updateSession(PartSession(user: 2))
             _ = try services.session.getService()
@@ -120,9 +140,12 @@ struct ShutdownTests {
         withExtendedLifetime(held) {}
         #expect(
             Set(journal.closed)
-                == ["atOne", "lazy", "weak", "safe", "async atOne", "async lazy", "async weak", "session 1", "session 2"]
+                == [
+                    "atOne", "lazy", "weak", "safe", "async atOne", "async lazy", "async weak", "wrapped atOne",
+                    "wrapped lazy", "session 1", "session 2",
+                ]
         )
-        #expect(report.closedCount == 9 && report.isClean)
+        #expect(report.closedCount == 11 && report.isClean)
         #expect(neverMadeCalls.count == 0)
         _ = await scope.close()
         #expect(journal.closed.last == "scoped")
@@ -308,6 +331,36 @@ struct ShutdownTests {
         #expect(typeName(service) == typeName(Closing.self))
     }
 
+    @Test("After a shutdown a session change makes nothing, also behind a safe, async or recorded provider")
+    func sessionChangeAfterShutdown() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.sessionChangeAfterShutdownInItsOwnProcess() }
+    }
+
+    static func sessionChangeAfterShutdownInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let made = Counter()
+        let mediator = ServiceSessionMediator(session: PartSession(user: 1))
+        let factory = AtOnePartSessionFactory(journal: journal, made: made)
+        var recorded: ServiceProvider<Closing>?
+        _ = ServiceValidator.validate(building: {
+            let provider = factory.serviceProvider(mediator: mediator)
+            recorded = provider
+            return provider
+        })
+        let services = (
+            plain: factory.serviceProvider(mediator: mediator),
+            safe: factory.serviceSafeProvider(mediator: mediator, safeThread: .lock),
+            async: ServiceAsyncProvider(factory.serviceProvider(mediator: mediator)),
+            recorded: try #require(recorded)
+        )
+        #expect(made.count == 4)
+        let report = await ServiceShutdown.close(services)
+        #expect(report.closedCount == 4)
+        mediator.updateSession(PartSession(user: 2))
+        #expect(made.count == 4)
+        #expect(journal.closed == ["session 1", "session 1", "session 1", "session 1"])
+    }
+
     @Test("A shut-down provider of any kind, once released, leaves nothing in the registry")
     func releasedKeys() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.releasedKeysInItsOwnProcess() }
@@ -340,12 +393,14 @@ struct ShutdownTests {
             params,
             params.convert(params: "converted"),
             ServiceAsyncProvider<Closing>(mode: .lazy) { Closing("async", journal) },
+            ServiceAsyncProvider<Closing>(ServiceProvider(mode: .weak) { Closing("wrapped", journal) }),
             ServiceAsyncParamsProvider<Closing, String> { Closing($0, journal) },
             ServiceMainActorProvider<Closing>(mode: .lazy) { Closing("main actor", journal) },
         ]
         _ = await ServiceShutdown.close(providers)
-        let keys = providers.map(\.shutdownKey)
-        #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 15)
+        // With the keys of what the safe, recorded and wrapping async providers wrap.
+        let keys = providers.flatMap { [$0.shutdownKey] + $0.wrappedShutdownKeys }
+        #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 19)
         return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
     }
 
@@ -357,7 +412,7 @@ struct ShutdownTests {
     static func releasedKeysInItsOwnProcess() async throws {
         let (ids, objects) = try await shutDownKeys()
         // Every key is another object, and none is alive: no task or cache keeps one.
-        #expect(Set(ids).count == 15)
+        #expect(Set(ids).count == 19)
         #expect(objects.filter { $0.object != nil }.count == 0)
         // A key still registered would make a new object at its address refuse its gets.
         #expect(ids.filter(ShutdownRegistry.isShutDown).count == 0)

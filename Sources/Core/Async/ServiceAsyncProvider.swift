@@ -68,13 +68,11 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// callers await every service.
     ///
     /// A get calls `provider.getService()`: a service that another thread is making is waited
-    /// for as a synchronous provider waits, on the caller's thread.
+    /// for as a synchronous provider waits, on the caller's thread. A service `provider` holds
+    /// (an instance, or a made `atOne` one) is read here directly; a shutdown still finds, through
+    /// `provider`, the `atOne` service it made, and closes it.
     public convenience init(_ provider: ServiceProvider<ServiceType>) {
-        if let instance = provider.instance {
-            self.init(instance: instance, source: .holdsService)
-        } else {
-            self.init(instance: nil, source: .sync(provider))
-        }
+        self.init(instance: provider.instance, source: .sync(provider))
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.

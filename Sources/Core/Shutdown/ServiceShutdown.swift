@@ -50,7 +50,8 @@ public enum ServiceShutdown {
     /// services they made that close, in the order their makings ended (the last closes first).
     static func shutDown(_ container: Any) -> [MadeService] {
         let found = ContainerWalk(container, includesParents: false).found
-        let isFresh = ShutdownRegistry.add(found.compactMap { $0.found.shutdownProvider?.shutdownKey })
+        let providers = found.compactMap(\.found.shutdownProvider)
+        let isFresh = ShutdownRegistry.add(providers.map(\.shutdownKey), wrapped: providers.flatMap(\.wrappedShutdownKeys))
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
         var index = 0

@@ -29,13 +29,18 @@ import Synchronization
 enum ShutdownRegistry {
     private static let keys = Locked(Set<ObjectIdentifier>())
 
-    /// Shuts down the providers checked under `keys`, from now on, and says for each key
-    /// whether it was shut down now (`false`: an earlier shutdown did, or it is listed twice).
-    static func add(_ keys: [AnyObject]) -> [Bool] {
+    /// Shuts down the providers checked under `keys`, and those they wrap (`wrapped`), from now
+    /// on, and says for each of `keys` whether it was shut down now (`false`: an earlier
+    /// shutdown did, or it is listed twice).
+    static func add(_ keys: [AnyObject], wrapped: [AnyObject]) -> [Bool] {
         GetRecording.noteShutdown()
         return self.keys.withLock { registered in
-            registered.reserveCapacity(registered.count + keys.count)
-            return keys.map { registered.insert(ObjectIdentifier($0)).inserted }
+            registered.reserveCapacity(registered.count + keys.count + wrapped.count)
+            let isFresh = keys.map { registered.insert(ObjectIdentifier($0)).inserted }
+            for key in wrapped {
+                registered.insert(ObjectIdentifier(key))
+            }
+            return isFresh
         }
     }
 
@@ -97,6 +102,11 @@ enum MakingClock {
 protocol ShutdownProvider: AnyObject {
     /// The object its gets are checked under once it is shut down.
     var shutdownKey: AnyObject { get }
+    /// The keys of the providers it wraps (a safe provider's inner one, the synchronous provider
+    /// an async one gets from, a recorded provider's source), shut down with it: what runs in
+    /// them checks their own key, such as the making of a session's `atOne` service when the
+    /// session changes.
+    var wrappedShutdownKeys: [AnyObject] { get }
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes.
     func addMadeClosables(to made: inout [MadeService], path: String)
@@ -119,6 +129,15 @@ extension ServiceSource {
         case .safe(let source): source
         case .failed(let source): source
         case .recorded(let source): source
+        }
+    }
+
+    /// The keys of the providers this source wraps (`ShutdownProvider.wrappedShutdownKeys`).
+    var wrappedShutdownKeys: [AnyObject] {
+        switch self {
+        case .safe(let source): [source.inner.shutdownKey] + source.inner.wrappedShutdownKeys
+        case .recorded(let source): (source.source.shutdownKey.map { [$0] } ?? []) + source.source.wrappedShutdownKeys
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed: []
         }
     }
 
@@ -171,6 +190,7 @@ extension WeakSource {
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
+    var wrappedShutdownKeys: [AnyObject] { source.wrappedShutdownKeys }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(instance: { instance }, to: &made, path: path)
@@ -199,6 +219,11 @@ extension AsyncServiceSource {
 extension ServiceAsyncProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
+    var wrappedShutdownKeys: [AnyObject] {
+        guard case .sync(let provider) = source else { return [] }
+        return [provider.shutdownKey] + provider.wrappedShutdownKeys
+    }
+
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
     }
@@ -207,12 +232,14 @@ extension ServiceAsyncProvider: ShutdownProvider {
 extension ServiceParamsProvider: ShutdownProvider {
     /// The maker, whose making every get runs (`GetRecording.recordMaking` checks it).
     var shutdownKey: AnyObject { maker }
+    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
 
 extension ServiceAsyncParamsProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
+    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
@@ -221,6 +248,7 @@ extension ServiceMainActorProvider: ShutdownProvider {
     /// Its services belong to the main actor and are not closed by a shutdown; its gets are
     /// refused afterwards.
     nonisolated var shutdownKey: AnyObject { self }
+    nonisolated var wrappedShutdownKeys: [AnyObject] { [] }
 
     nonisolated func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
