@@ -403,6 +403,43 @@ struct AsyncCycleTests {
         }
     }
 
+    @Test(
+        "Work a factory starts with Task {} belongs to its making, which may await it; Task.detached work does not",
+        arguments: [false, true]
+    )
+    func startedTasks(detached: Bool) async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let warmUp = Locked<Task<Result<NodeB, ServiceObtainError>, Never>?>(nil)
+            graph.a = ServiceAsyncProvider(mode: .lazy) {
+                // A get of B, whose factory gets A: awaited by A's making when started with
+                // Task {} (a cycle, which must not hang), not awaited when detached.
+                let task =
+                    detached
+                    ? Task.detached { await graph.b.getServiceAsResult() } : Task { await graph.b.getServiceAsResult() }
+                warmUp.withLock { $0 = task }
+                if !detached {
+                    _ = await task.value
+                }
+                return NodeA()
+            }
+            graph.b = ServiceAsyncProvider(mode: .lazy) {
+                _ = try await graph.a.getService()
+                return NodeB()
+            }
+            _ = try await graph.a.getService()
+            let result = await warmUp.withLock { $0 }!.value
+            if detached {
+                #expect(result.failure == nil)
+            } else {
+                // The task inherits the task-local chain, A in it: B's get of A is a cycle.
+                // (Were it not a cycle, A's making would wait for ever for B's, and B's for A's.)
+                #expect(result.failure?.isDependencyCycle == true)
+                #expect(result.failure.map { typeList($0.pathServices) } == typeList([NodeB.self, NodeA.self]))
+            }
+        }
+    }
+
     @Test("Async providers that share a dependency are not a cycle")
     func diamond() async throws {
         let shared = ServiceAsyncProvider<NodeB>(mode: .lazy) { NodeB() }
