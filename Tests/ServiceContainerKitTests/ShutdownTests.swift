@@ -399,7 +399,7 @@ struct ShutdownTests {
         ]
         _ = await ServiceShutdown.close(providers)
         // With the keys of what the safe, recorded and wrapping async providers wrap.
-        let keys = providers.flatMap { [$0.shutdownKey] + $0.wrappedShutdownKeys }
+        let keys = providers.flatMap(\.shutdownKeys)
         #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 19)
         return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
     }

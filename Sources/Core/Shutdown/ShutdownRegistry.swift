@@ -112,6 +112,11 @@ protocol ShutdownProvider: AnyObject {
     func addMadeClosables(to made: inout [MadeService], path: String)
 }
 
+extension ShutdownProvider {
+    /// Its key and those of the providers it wraps: every key its shutdown registers.
+    var shutdownKeys: [AnyObject] { [shutdownKey] + wrappedShutdownKeys }
+}
+
 // MARK: - The providers
 
 extension ServiceSource {
@@ -135,7 +140,7 @@ extension ServiceSource {
     /// The keys of the providers this source wraps (`ShutdownProvider.wrappedShutdownKeys`).
     var wrappedShutdownKeys: [AnyObject] {
         switch self {
-        case .safe(let source): [source.inner.shutdownKey] + source.inner.wrappedShutdownKeys
+        case .safe(let source): source.inner.shutdownKeys
         case .recorded(let source): (source.source.shutdownKey.map { [$0] } ?? []) + source.source.wrappedShutdownKeys
         case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed: []
         }
@@ -221,7 +226,7 @@ extension ServiceAsyncProvider: ShutdownProvider {
 
     var wrappedShutdownKeys: [AnyObject] {
         guard case .sync(let provider) = source else { return [] }
-        return [provider.shutdownKey] + provider.wrappedShutdownKeys
+        return provider.shutdownKeys
     }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
