@@ -17,10 +17,20 @@ enum ServiceObjCFailure: Error {
     /// `serviceType` is the type asked for, named in the report and the error.
     @inlinable
     static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
-        if let object = service as? NSObject {
+        if let object = nsObject(service) {
             return object
         }
         throw refuse(service, as: serviceType)
+    }
+
+    /// `value` as an `NSObject`, if it is one: cast from `Any` in code compiled once, never in
+    /// code specialized for the service type. swiftc -O (Swift 6.3) compiles a generic
+    /// `as? NSObject` specialized to an optional of an `NSObject` subclass into a call of
+    /// `swift_dynamicCastClass` that crashes on a `nil` optional (as it does for the cast in
+    /// `ServiceHolder.load()`), and sees through a conversion to `Any` written where it inlines.
+    @usableFromInline @inline(never)
+    static func nsObject(_ value: Any) -> NSObject? {
+        value as? NSObject
     }
 
     @usableFromInline
