@@ -21,6 +21,8 @@ struct ServiceLocatorReadOnlyTests {
             locator.addService(key: Keys.number, factory: NumberServiceFactory()).failure,
             locator.removeService(key: Keys.first).failure,
             locator.setParent(ServiceLocator()).failure,
+            // A parent that would loop too: read-only is what is said.
+            locator.setParent(ServiceLocator(parent: locator)).failure,
         ]
         for refusal in refusals {
             guard case .readOnly(let type, _)? = refusal else {

@@ -83,6 +83,18 @@ struct ServiceLocatorTests {
         #expect(try #require(plain).getService().text == "default")
     }
 
+    /// docs/locators.md, "Getting": a params provider of `P?` under a key of `P` is not the key's.
+    @Test func paramsProviderOfTheOptionalOfTheKeysParamsIsFoundWithAKeyOfTheOptional() throws {
+        let locator = ServiceLocator()
+        let key = ServiceLocatorParamsEasyKey<ParamsService, String>()
+        locator.addService(key: key, factory: ParamsServiceFactory())
+        #expect(try locator.tryService(key: key, params: "given").text == "given")
+        let exact: ServiceParamsProvider<ParamsService, String>? = locator.getServiceProvider(key: key)
+        #expect(exact == nil)
+        let stored = locator.getServiceProvider(key: ServiceLocatorParamsEasyKey<ParamsService, String?>())
+        #expect(try #require(stored).getService(params: nil).text == "default")
+    }
+
     @Test func missingKeyIsServiceNotFound() {
         let locator = ServiceLocator()
         #expect(locator.getService(key: Keys.lazy) == nil)

@@ -552,7 +552,8 @@ package final class LocatorStorage: Sendable {
         }
     }
 
-    /// Sets the parent, unless the locator is read-only or the chain would loop.
+    /// Sets the parent, unless the locator is read-only (which is said first, as for every other
+    /// change) or the chain would loop.
     package func setParent(
         _ newParent: LocatorParent?,
         owner: AnyObject & Sendable,
@@ -560,6 +561,12 @@ package final class LocatorStorage: Sendable {
     ) -> Result<Void, ServiceLocatorError> {
         var replaced = newParent
         let refusal: (error: ServiceLocatorError, assert: Bool)? = Self.parentChanges.withLock { _ in
+            let readOnly = { (state: inout LocatorState) -> (error: ServiceLocatorError, assert: Bool)? in
+                state.isReadOnly ? (.readOnly(locator: type(of: owner), change: "set parent"), state.assertOnRefusal) : nil
+            }
+            if let refusal = state.withLock(readOnly) {
+                return refusal
+            }
             var ancestor = newParent?.storage
             while let current = ancestor {
                 if current === self {
@@ -567,9 +574,11 @@ package final class LocatorStorage: Sendable {
                 }
                 ancestor = current.slots.parent?.storage
             }
+            // Read-only again under the lock that changes the parent: `setReadOnly()` may have
+            // run meanwhile.
             return state.withLock { state in
-                if state.isReadOnly {
-                    return (.readOnly(locator: type(of: owner), change: "set parent"), state.assertOnRefusal)
+                if let refusal = readOnly(&state) {
+                    return refusal
                 }
                 swap(&state.slots.parent, &replaced)
                 return nil
