@@ -149,17 +149,16 @@ final class InjectRegistry: Sendable {
         var staleBoxes: [CachedBox] = []
         let result: (ids: [UInt64], duplicates: [Any.Type]) = state.withLock { state in
             staleBoxes = state.takeBoxes()
-            var duplicates: [Any.Type] = []
-            for value in values {
-                let type = Swift.type(of: value)
-                let id = ObjectIdentifier(type)
-                if state.entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == id }) {
-                    duplicates.append(type)
-                }
-            }
             let first = state.entries.count
+            var duplicates: [Any.Type] = []
             var ids: [UInt64] = []
             for value in values {
+                // A duplicate of one registered before or of one earlier in `values`.
+                let type = Swift.type(of: value)
+                let typeID = ObjectIdentifier(type)
+                if state.entries.contains(where: { ObjectIdentifier(Swift.type(of: $0.value)) == typeID }) {
+                    duplicates.append(type)
+                }
                 let id = state.nextID()
                 ids.append(id)
                 state.entries.append(Entry(id: id, value: value, firstInject: firstInject))

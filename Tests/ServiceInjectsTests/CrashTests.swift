@@ -69,6 +69,11 @@ enum Misregistration {
         ServiceInjectResolver.registerSome([TestServices.make(), CrashServices.make()])
     }
 
+    static let withinSomeLine: UInt = #line + 2
+    static func registerSomeWithTwoOfOneType() {
+        ServiceInjectResolver.registerSome([CrashServices.make(), TestServices.make(), CrashServices.make()])
+    }
+
     static let scopeLine: UInt = #line + 3
     static let inScopeLine: UInt = #line + 4
     static func registerTwiceInAScope() {
@@ -235,6 +240,19 @@ extension InjectsTests {
                 Misregistration.registerSomeAfterRegister()
             }
             let line = Misregistration.someLine
+            expectAssertion(result, line: line,
+                "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): a container of type "
+                + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
+        }
+
+        @Test func twoOfOneTypeInOneRegisterSomeAssertAtTheCallerAndAreLogged() async {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+                StandardErrorInjectLogger().register()
+                Misregistration.registerSomeWithTwoOfOneType()
+            }
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
+            let line = Misregistration.withinSomeLine
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
