@@ -56,6 +56,26 @@ struct ServiceLocatorSlotTests {
         }
     }
 
+    /// A key of a protocol whose `keyID` names the slot of a type that adopts it.
+    struct ProtocolKeyOfTheTypeSlot: ServiceLocatorKey {
+        typealias ServiceType = any FirstServicing
+        var storeKey: String { "unused" }
+        var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: FirstService.self) }
+    }
+
+    @Test("A key of another type than its slot's gets nothing, however the slot holds its service")
+    func keyOfAProtocolOnATypeSlot() {
+        let instance = ServiceLocator()
+        instance.addService(key: Keys.first, service: FirstService(name: "instance"))
+        let provider = ServiceLocator()
+        provider.addService(key: Keys.first, provider: ServiceProvider(FirstService(name: "provider")))
+        for locator in [instance, provider] {
+            #expect(locator.getService(key: ProtocolKeyOfTheTypeSlot()) == nil)
+            #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: ProtocolKeyOfTheTypeSlot()) }
+            #expect(locator.getService(key: Keys.first) != nil)
+        }
+    }
+
     @Test func cloneKeepsBothKinds() throws {
         let locator = ServiceLocator()
         locator.addService(key: Keys.first, service: FirstService(name: "type"))

@@ -89,6 +89,24 @@ package func classReference<Value>(_ value: Value) -> AnyObject? {
     Value.self is AnyClass ? unsafeBitCast(value, to: AnyObject.self) : nil
 }
 
+/// `object` as a `Value` when the type it has at run time is `Value` itself (not a subclass, not
+/// a protocol it conforms to); `nil` otherwise.
+///
+/// ```swift
+/// let service = exactly(object, as: Settings.self)  // the same object, typed; or nil
+/// ```
+///
+/// **Invariant.** The object's run-time type is `Value`, so `Value` is a class type and the
+/// object is one strong reference of it, which `unsafeBitCast` hands over as it is.
+///
+/// **Pays for** `lookup among 1,000 types`: a locator's get of an instance it keeps compared the
+/// slot's type and then cast with `as?`, a call of `swift_dynamicCastClass`; the instance's type
+/// is the slot's, so the compare alone decides.
+@inlinable @inline(__always)
+package func exactly<Value>(_ object: AnyObject, as type: Value.Type) -> Value? {
+    ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(Value.self) ? unsafeBitCast(object, to: Value.self) : nil
+}
+
 /// `value`'s object when the type it has at run time is a class; `nil` for any other value.
 ///
 /// ```swift

@@ -160,14 +160,15 @@ package final class LocatorStorage: Sendable {
         object as! any LocatorEntry
     }
 
-    /// The service of an instance slot read by a get of a `Service`: the instance, when it is a
-    /// `Service` (a `ServiceLocatorKey` names its slot as it likes, so the get's service type
-    /// may be another) and no get is recorded now (a recorded get goes through the instance's
-    /// provider, whose identity it is recorded under).
+    /// The service of an instance slot read by a get of a `Service`: the instance, when its type
+    /// is `Service` itself, which is the slot's (a `ServiceLocatorKey` names its slot as it
+    /// likes, so the get's service type may be another, a protocol of the instance's included,
+    /// which `tryService` refuses too), and no get is recorded now (a recorded get goes through
+    /// the instance's provider, whose identity it is recorded under).
     @inlinable @inline(__always)
     package static func instance<Service>(_ object: AnyObject, as type: Service.Type) -> Service? {
         guard !GetRecording.isOn else { return nil }
-        return object as? Service
+        return exactly(object, as: Service.self)
     }
 
     /// The `Service` service for `id` without params, or `nil` when there is none (missing, of
