@@ -17,20 +17,31 @@ enum ServiceObjCFailure: Error {
     /// `serviceType` is the type asked for, named in the report and the error.
     @inlinable
     static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
-        if let object = nsObject(service) {
+        // Both checks are decided where `Service` is known (a class is never an optional, and
+        // asking it first spares a class the look-up of a conformance): an optional service is
+        // cast out of line, any other one where it is. The optional's path uses `service` no
+        // more after the call, or a class's get would retain and release it once more.
+        if !(Service.self is AnyClass), Service.self is any OptionalValue.Type {
+            return try optionalObject(service, as: serviceType)
+        }
+        if let object = service as? NSObject {
             return object
         }
         throw refuse(service, as: serviceType)
     }
 
-    /// `value` as an `NSObject`, if it is one: cast from `Any` in code compiled once, never in
-    /// code specialized for the service type. swiftc -O (Swift 6.3) compiles a generic
-    /// `as? NSObject` specialized to an optional of an `NSObject` subclass into a call of
-    /// `swift_dynamicCastClass` that crashes on a `nil` optional (as it does for the cast in
-    /// `ServiceHolder.load()`), and sees through a conversion to `Any` written where it inlines.
+    /// The object of an optional service, or its refusal: cast from `Any` in code compiled
+    /// once, never in code specialized for the service type. swiftc -O (Swift 6.3)
+    /// compiles a generic `as? NSObject` specialized to an optional of an `NSObject` subclass
+    /// into a call of `swift_dynamicCastClass` that crashes on a `nil` optional (as it does for
+    /// the cast in `ServiceHolder.load()`), and sees through a conversion to `Any` written where
+    /// it inlines.
     @usableFromInline @inline(never)
-    static func nsObject(_ value: Any) -> NSObject? {
-        value as? NSObject
+    static func optionalObject(_ service: Any, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
+        if let object = service as? NSObject {
+            return object
+        }
+        throw refuse(service, as: serviceType)
     }
 
     @usableFromInline
