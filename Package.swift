@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MigrationTests",
-            dependencies: ["ServiceLocatorKit", "ServiceEasyLocatorKit"],
+            dependencies: ["ServiceLocatorKit", "ServiceEasyLocatorKit", "TestSupport"],
             path: "Tests/MigrationTests",
             swiftSettings: settings
         ),

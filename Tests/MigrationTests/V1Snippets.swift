@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import ServiceEasyLocatorKit
+import TestSupport
 
 // The 1.x README, adapted as docs/migration.md says: factories declare `mode` and
 // `makeService`, and `ServiceLocator` is the app's own subclass of `ServiceEasyLocator` with the
@@ -72,8 +74,13 @@ enum V1 {
 
         static var shared: ServiceLocator? { sharedHolder.locator }
 
-        static func setupShared(serviceLocator: ServiceLocator, readOnlySharedAfter: Bool = true) {
-            sharedHolder.setup(serviceLocator, readOnlySharedAfter: readOnlySharedAfter)
+        static func setupShared(
+            serviceLocator: ServiceLocator,
+            readOnlySharedAfter: Bool = true,
+            file: StaticString = #fileID,
+            line: UInt = #line
+        ) {
+            sharedHolder.setup(serviceLocator, readOnlySharedAfter: readOnlySharedAfter, file: file, line: line)
         }
 
         static func getServiceFromShared<Service>() -> Service? {
@@ -192,6 +199,27 @@ struct V1SnippetTests {
         #expect(serviceLocator.getService(serviceType: TestServiceShared.self) === sharedTestService)
         let lazySecond: LazySecondService? = serviceLocator.getService()
         #expect(lazySecond != nil)
+    }
+}
+
+/// docs/migration.md: the shared subclass passes its caller's line on to `SharedServiceLocator`.
+@Suite("1.x shared locator: set-up")
+struct V1SharedSetupTests {
+    static let secondSetupLine: UInt = #line + 4
+    static func setUpTwice() {
+        let locator = V1.ServiceLocator()
+        V1.ServiceLocator.setupShared(serviceLocator: locator)
+        V1.ServiceLocator.setupShared(serviceLocator: locator)
+    }
+
+    @Test("A second setupShared of the shared subclass asserts at the line that calls it")
+    func secondSetupNamesItsCaller() async {
+        let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+            V1SharedSetupTests.setUpTwice()
+        }
+        guard assertionStops else { return }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("MigrationTests/V1Snippets.swift:\(Self.secondSetupLine): Fatal error"), "\(stderr)")
     }
 }
 

@@ -39,8 +39,13 @@ enum V2Shared {
 
         public static var readOnlyShared: Bool { holder.readOnly }
 
-        public static func setupShared(_ serviceLocator: ServiceLocator, readOnlySharedAfter: Bool = true) {
-            holder.setup(serviceLocator, readOnlySharedAfter: readOnlySharedAfter)
+        public static func setupShared(
+            _ serviceLocator: ServiceLocator,
+            readOnlySharedAfter: Bool = true,
+            file: StaticString = #fileID,
+            line: UInt = #line
+        ) {
+            holder.setup(serviceLocator, readOnlySharedAfter: readOnlySharedAfter, file: file, line: line)
         }
     }
 }
