@@ -105,7 +105,7 @@ struct GraphRecorderTests {
                 #expect(recorder.isRecording)
             }
             #expect(GetRecording.users == 0)
-            #expect(GetRecording.recorders.withLock { $0.isEmpty })
+            #expect(GetRecording.runningRecorders == 0)
         }
     }
 }

@@ -215,6 +215,28 @@ struct ValidatorTests {
         }
     }
 
+    @Test("A provider whose factory gets itself fails, and the graph draws its edge to itself")
+    func selfCycle() throws {
+        final class Box: @unchecked Sendable {
+            // Written once, before the validation.
+            var provider: ServiceProvider<Service>?
+        }
+        struct Alone {
+            let itself: ServiceProvider<Service>
+        }
+        let box = Box()
+        let itself = ServiceProvider<Service>(mode: .lazy) {
+            _ = try box.provider!.getService()
+            return Service()
+        }
+        box.provider = itself
+        let report = ServiceValidator.validate(Alone(itself: itself))
+        #expect(report.failures.map(\.path) == ["itself"])
+        #expect(report.failures.first?.error.isDependencyCycle == true)
+        #expect(report.graph.description == "itself -> itself (cycle)")
+        box.provider = nil
+    }
+
     @Test("A cycle is marked on every edge of its path, not on the others")
     func cyclePath() {
         final class Ring: @unchecked Sendable {
@@ -454,12 +476,31 @@ struct ValidatorTests {
 
     @Test("A container with nothing but nil optional providers is valid: it was found, with nothing to make")
     func onlyNilProviders() {
-        struct Optionals { let none: ServiceProvider<Service>? = nil }
+        struct Optionals {
+            let none: ServiceProvider<Service>? = nil
+            let noParams: ServiceParamsProvider<Service, Int>? = nil
+            let noAsync: ServiceAsyncProvider<Service>? = nil
+            let noAsyncParams: ServiceAsyncParamsProvider<Service, Int>? = nil
+            let noModel: ServiceMainActorProvider<Service>? = nil
+        }
         let report = ServiceValidator.validate(Optionals())
         #expect(report.isValid)
-        #expect(report.skipped.map(\.path) == ["none"])
+        #expect(report.skipped.map(\.path) == ["none", "noParams", "noAsync", "noAsyncParams", "noModel"])
+        #expect(Set(report.skipped.map(\.reason)) == ["nil: no provider to make"])
         let built = ServiceValidator.validate(building: { AppServices.make() })
         #expect(ObjectIdentifier(built.containerType) == ObjectIdentifier(AppServices.self))
+    }
+
+    @Test("Two entries whose paths print the same are both reported, the second with (2)")
+    func samePrintedPaths() {
+        struct Failing: Error {}
+        struct ByID {
+            let byID: [AnyHashable: ServiceProvider<Service>]
+        }
+        let failing = { ServiceProvider<Service>(mode: .lazy) { throw Failing() } }
+        let report = ServiceValidator.validate(ByID(byID: [1: failing(), "1": failing()]))
+        #expect(report.failures.map(\.path).sorted() == ["byID[1]", "byID[1] (2)"])
+        #expect(report.graph.nodes.map(\.name).sorted() == ["byID[1]", "byID[1] (2)"])
     }
 
     @Test("Validations on several threads at once each see their own gets")

@@ -1,8 +1,13 @@
 /// A provider that ``ServiceValidator``, ``ServiceGraphRecorder`` and ``ServiceShutdown`` find in
 /// a container.
-protocol GraphedProvider: ShutdownProvider {
+/// A provider the walk finds: one it gets (`GraphedProvider`) or one it lists as skipped
+/// (`UngettableProvider`).
+protocol FoundProvider: ShutdownProvider {
     /// The type of the service of every provider of this type.
     static var graphServiceType: Any.Type { get }
+}
+
+protocol GraphedProvider: FoundProvider {
     /// What the graph shows of it.
     var graphFacts: ProviderFacts { get }
     /// Gets the service once; the error when it cannot be had.
@@ -28,8 +33,7 @@ package protocol ServiceValidationListing: AnyObject {
 }
 
 /// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
-protocol UngettableProvider: ShutdownProvider {
-    static var graphServiceType: Any.Type { get }
+protocol UngettableProvider: FoundProvider {
     static var validationSkipReason: String { get }
 }
 
@@ -51,13 +55,13 @@ extension ServiceMainActorProvider: UngettableProvider {
     nonisolated static var validationSkipReason: String { "bound to the main actor: get it there to check it" }
 }
 
-/// An optional provider, found by the walk when it is `nil`.
+/// An optional provider of any kind, found by the walk when it is `nil`.
 protocol OptionalGraphedProvider {
     static var graphServiceType: Any.Type { get }
     var isNone: Bool { get }
 }
 
-extension Optional: OptionalGraphedProvider where Wrapped: GraphedProvider {
+extension Optional: OptionalGraphedProvider where Wrapped: FoundProvider {
     static var graphServiceType: Any.Type { Wrapped.graphServiceType }
 }
 
@@ -86,6 +90,22 @@ struct ContainerWalk {
     /// What was found, in the order of the properties.
     private(set) var found: [(path: String, found: Found)] = []
     private var seen: Set<ObjectIdentifier> = []
+    /// How many entries were found at each path as printed.
+    private var pathCounts: [String: Int] = [:]
+
+    /// Adds what was found at `path`. Paths are printed names, and two may print the same (the
+    /// dictionary keys `1` and `"1"`, a locator's slot of a type and its slot named by the type's
+    /// name): the second is `path (2)`, the third `path (3)`, so that every path names one entry.
+    private mutating func add(_ path: String, _ what: Found) {
+        var unique = path
+        while true {
+            let count = pathCounts[unique, default: 0] + 1
+            pathCounts[unique] = count
+            guard count > 1 else { break }
+            unique = "\(path) (\(count))"
+        }
+        found.append((unique, what))
+    }
 
     /// The providers found, in the order of the properties.
     var providers: [(path: String, provider: any GraphedProvider)] {
@@ -120,9 +140,7 @@ struct ContainerWalk {
         if type(of: value) is AnyClass {
             if visitObject(value, path: path, depth: depth) { return }
         } else if let optional = value as? any OptionalGraphedProvider, optional.isNone {
-            found.append(
-                (path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make", provider: nil))
-            )
+            add(path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make", provider: nil))
             return
         }
         let mirror = Mirror(reflecting: value)
@@ -171,14 +189,14 @@ struct ContainerWalk {
         // The most common first: each failed cast is a look-up of a conformance.
         if let provider = value as? any GraphedProvider {
             if seen.insert(ObjectIdentifier(provider)).inserted {
-                found.append((path, .provider(provider)))
+                add(path, .provider(provider))
             }
             return true
         }
         if let ungettable = value as? any UngettableProvider {
             if seen.insert(ObjectIdentifier(ungettable)).inserted {
                 let kind = type(of: ungettable)
-                found.append((path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable)))
+                add(path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable))
             }
             return true
         }

@@ -1,4 +1,5 @@
 import CServiceContainerKit
+import Synchronization
 
 /// Records which provider's get asked for which, for `ServiceValidator` and
 /// `ServiceGraphRecorder`: the one mechanism behind both.
@@ -47,7 +48,29 @@ package enum GetRecording {
     }
 
     /// The logs of the recorders running on every thread.
-    static let recorders = Locked<[GetLog]>([])
+    private static let recorders = Locked<[GetLog]>([])
+    /// How many recorders run: read without the lock, so that while only validations run, the
+    /// gets of the threads that run none take no lock they would all contend for.
+    private static let recorderCount = Atomic<Int>(0)
+
+    /// How many recorders run.
+    static var runningRecorders: Int { recorders.withLock { $0.count } }
+
+    /// Starts sending every thread's gets to `log` (`ServiceGraphRecorder`).
+    static func addRecorder(_ log: GetLog) {
+        recorders.withLock { recorders in
+            recorders.append(log)
+            recorderCount.store(recorders.count, ordering: .releasing)
+        }
+    }
+
+    /// Stops sending gets to `log`.
+    static func removeRecorder(_ log: GetLog) {
+        recorders.withLock { recorders in
+            recorders.removeAll { $0 === log }
+            recorderCount.store(recorders.count, ordering: .releasing)
+        }
+    }
 
     /// The logs a get on the current thread goes to: the validation running on it, else the
     /// running recorders.
@@ -55,6 +78,7 @@ package enum GetRecording {
         if let log = ThreadContext.recording?.log {
             return [log]
         }
+        guard recorderCount.load(ordering: .acquiring) > 0 else { return [] }
         return recorders.withLock { $0 }
     }
 
@@ -149,12 +173,15 @@ package enum GetRecording {
     }
 
     /// Records a dependency cycle: the innermost get of another provider asked for `node`, which
-    /// is being obtained. (The gets above it are the recorded get of `node`'s own provider.)
+    /// is being obtained. (The gets above it are the recorded get of `node`'s own provider.) When
+    /// every get on the way is `node`'s own, its making asked for itself: the edge is `node`'s
+    /// to itself.
     static func recordCycle(node: ObjectIdentifier, service: Any.Type) {
         let logs = logs()
         guard !logs.isEmpty else { return }
         let frames = ThreadContext.recordingState.frames
-        let asker = frames.last { $0.node != node && !$0.covering.contains(node) }?.node
+        let isOwn = { (frame: ThreadRecording.Frame) in frame.node == node || frame.covering.contains(node) }
+        let asker = frames.last { !isOwn($0) }?.node ?? (frames.contains(where: isOwn) ? node : nil)
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: true)
         }

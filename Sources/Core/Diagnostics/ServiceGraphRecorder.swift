@@ -11,8 +11,8 @@
 ///
 /// Every get that a making asks for is recorded as an edge, whatever the state of the provider
 /// it gets: a read of a service already made is an edge too. Providers made while a recorder
-/// runs also record the time of every get, `atOne` makings included: start the recorder before
-/// the container is built to see every creation time. Such providers cost a call more per get
+/// runs record every get, `atOne` makings included: start the recorder before the container is
+/// built to see what those makings ask for. Such providers cost a call more per get
 /// for as long as they live, recording or not, so use a recorder in a debug build or a test.
 /// While no recorder or validation runs, the other providers pay one relaxed load and a branch
 /// per get.
@@ -24,10 +24,11 @@ public final class ServiceGraphRecorder: Sendable {
     private let log = GetLog()
     private let running = Locked(false)
 
-    /// Starts recording the gets of every thread.
+    /// Starts recording the gets of every thread (but a thread that runs a validation, whose gets
+    /// go to the validation's report).
     public init() {
         running.withLock { $0 = true }
-        GetRecording.recorders.withLock { $0.append(log) }
+        GetRecording.addRecorder(log)
         GetRecording.count(1)
     }
 
@@ -47,9 +48,7 @@ public final class ServiceGraphRecorder: Sendable {
             return running
         }
         guard wasRunning else { return }
-        GetRecording.recorders.withLock { recorders in
-            recorders.removeAll { $0 === log }
-        }
+        GetRecording.removeRecorder(log)
         GetRecording.count(-1)
     }
 
