@@ -1,5 +1,3 @@
-/// A provider that ``ServiceValidator``, ``ServiceGraphRecorder`` and ``ServiceShutdown`` find in
-/// a container.
 /// A provider the walk finds: one it gets (`GraphedProvider`) or one it lists as skipped
 /// (`UngettableProvider`).
 protocol FoundProvider: ShutdownProvider {
@@ -7,6 +5,8 @@ protocol FoundProvider: ShutdownProvider {
     static var graphServiceType: Any.Type { get }
 }
 
+/// A provider that ``ServiceValidator``, ``ServiceGraphRecorder`` and ``ServiceShutdown`` find in
+/// a container and get.
 protocol GraphedProvider: FoundProvider {
     /// What the graph shows of it.
     var graphFacts: ProviderFacts { get }
