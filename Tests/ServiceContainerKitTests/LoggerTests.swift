@@ -14,7 +14,7 @@ final class RefusingDependent: Sendable {}
 /// The gets the package refuses before any factory runs, each provoked through a `many`
 /// dependent, whose get only adds itself to the error's path.
 enum RefusedGet: String, CaseIterable, Sendable {
-    case scopeRequired, asyncScopeRequired, scopeClosed, shutDown, dependencyCycle, captiveDependency, wrongParams
+    case scopeRequired, asyncScopeRequired, scopeClosed, dependencyCycle, captiveDependency, wrongParams
     case scopedOnMainActor
 
     /// The dependent's error: the refused get of a `RefusedService` made it.
@@ -31,10 +31,6 @@ enum RefusedGet: String, CaseIterable, Sendable {
             let scope = ServiceScope(label: "request 7")
             _ = await scope.close()
             return scope.run { Self.dependent { _ = try scoped.getService() }.getServiceAsResult().failure }
-        case .shutDown:
-            let provider = ServiceProvider<RefusedService>(mode: .lazy) { RefusedService() }
-            _ = await ServiceShutdown.close(provider)
-            return Self.dependent { _ = try provider.getService() }.getServiceAsResult().failure
         case .dependencyCycle:
             let cycle = Locked<ServiceProvider<RefusedService>?>(nil)
             let provider = ServiceProvider<RefusedService>(mode: .many) {
@@ -99,7 +95,29 @@ struct LoggerTests {
         let logger = RecordingLogger()
         logger.register()
         defer { logger.unregister() }
-        let error = try #require(await refusal.provoke())
+        try Self.expectReportedOnce(await refusal.provoke(), logger)
+    }
+
+    /// A get after a shutdown, in a process of its own: a shutdown puts every later get of its
+    /// process on the slow path (see `ShutdownTests`).
+    @Test("A get after a shutdown is reported once, by the provider shut down")
+    func shutDownReported() async {
+        await #expect(processExitsWith: .success) { try await LoggerTests.shutDownReportedInItsOwnProcess() }
+    }
+
+    static func shutDownReportedInItsOwnProcess() async throws {
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+        let provider = ServiceProvider<RefusedService>(mode: .lazy) { RefusedService() }
+        _ = await ServiceShutdown.close(provider)
+        try expectReportedOnce(RefusedGet.dependent { _ = try provider.getService() }.getServiceAsResult().failure, logger)
+    }
+
+    /// `error`, a dependent's error from the refused get of a `RefusedService`, was reported
+    /// once, by the refusing provider.
+    static func expectReportedOnce(_ error: ServiceObtainError?, _ logger: RecordingLogger) throws {
+        let error = try #require(error)
         #expect(error.error is ServiceFactoryError)
         #expect(sameType(error.service, RefusedService.self))
         let reported = logger.failures(of: RefusedService.self)
@@ -107,6 +125,38 @@ struct LoggerTests {
         #expect(reported.first.map { "\($0.error)" } == "\(error.error)")
         #expect(reported.first.map { typeList($0.pathServices) } == [String(describing: RefusedService.self)])
         #expect(logger.failures(of: RefusingDependent.self).isEmpty)
+    }
+
+    @Test("A closed scope refused under a cell's lock is reported once that lock is released")
+    func closedScopeReportedAfterTheLock() async throws {
+        /// Takes the cell's lock when told of a failure: under that lock, it would wait for ever.
+        final class LockingLogger: ProvidersLogger {
+            let cell: ScopedCell<RefusedService>
+            let reports = Locked(0)
+            init(_ cell: ScopedCell<RefusedService>) { self.cell = cell }
+            func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+                cell.inProgress.withLock { _ in }
+                reports.withLock { $0 += 1 }
+            }
+        }
+        let source = ScopedSource<RefusedService> { RefusedService() }
+        let scope = ServiceScope(label: "request 9")
+        // The cell is found while the scope is open; the scope closes before its making begins.
+        let cell = try scope.cell(for: source, service: RefusedService.self) { ScopedCell(source: source) }
+        _ = await scope.close()
+        let logger = LockingLogger(cell)
+        logger.register()
+        defer { logger.unregister() }
+        let error = try withTimeLimit { () -> ServiceObtainError? in
+            do throws(ServiceObtainError) {
+                _ = try cell.get(in: scope)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(error?.description.hasSuffix("the scope \"request 9\" is closed: \(TypeName.of(RefusedService.self)), a scoped service, is no longer made or handed out in it") == true)
+        #expect(logger.reports.withLock { $0 } == 1)
     }
 
     @Test("A factory that stops because its task is cancelled is not reported; other errors are")

@@ -336,32 +336,42 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
     /// The making of the service in `scope`, or the wait for the making in progress.
     @usableFromInline
     nonisolated(nonsending) func make(in scope: ServiceScope) async throws(ServiceObtainError) -> Service {
-        // Tracked under the source's identity, as `ScopedCell` does.
-        return try await AsyncMaking.obtain(
-            id: ObjectIdentifier(source),
-            keeper: nil,
-            step: { isCancelled in
-                making.withLock { current in
-                    if let service = cell.value { return .found(service) }
-                    if let other = current { return .wait(other) }
-                    if isCancelled { return .cancelled }
-                    guard scope.beginMaking() else { return .failed(scope.closedError(Service.self)) }
-                    let started = AsyncMaking<Service>()
-                    current = started
-                    return .start(started, source.factory)
-                }
-            },
-            finish: { [self] outcome in
-                scope.recordMade(outcome)  // before any other task can see the service
-                making.withLock { current in
-                    current = nil
-                    if case .success(let service) = outcome {
-                        cell.publish(service)
+        // Tracked under the source's identity, as `ScopedCell` does, which also says why a
+        // refusal of the closed scope is reported after the lock.
+        var refusedAsClosed = false
+        do {
+            return try await AsyncMaking.obtain(
+                id: ObjectIdentifier(source),
+                keeper: nil,
+                step: { isCancelled in
+                    making.withLock { current in
+                        if let service = cell.value { return .found(service) }
+                        if let other = current { return .wait(other) }
+                        if isCancelled { return .cancelled }
+                        guard scope.beginMaking() else {
+                            refusedAsClosed = true
+                            return .failed(scope.closedError(Service.self))
+                        }
+                        let started = AsyncMaking<Service>()
+                        current = started
+                        return .start(started, source.factory)
                     }
+                },
+                finish: { [self] outcome in
+                    scope.recordMade(outcome)  // before any other task can see the service
+                    making.withLock { current in
+                        current = nil
+                        if case .success(let service) = outcome {
+                            cell.publish(service)
+                        }
+                    }
+                    scope.endMaking()
                 }
-                scope.endMaking()
-            }
-        )
+            )
+        } catch {
+            if refusedAsClosed { error.reported() }
+            throw error
+        }
     }
 }
 

@@ -37,9 +37,16 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// `ProvidersLogger`s where it starts: the gets it passes through only add to its path.
     @usableFromInline
     static func refused(_ service: Any.Type, _ cause: ServiceFactoryError) -> ServiceObtainError {
-        let error = ServiceObtainError(service: service, error: cause)
-        LogRecorder.recorder.providerMakeFailure(type: service, error: error)
-        return error
+        ServiceObtainError(service: service, error: cause).reported()
+    }
+
+    /// This error, reported to the registered `ProvidersLogger`s: a refusal made while a lock is
+    /// held is reported this way once it is released, since a logger with no queue runs in the
+    /// call and may take locks of its own.
+    @usableFromInline @discardableResult
+    func reported() -> ServiceObtainError {
+        LogRecorder.recorder.providerMakeFailure(type: service, error: self)
+        return self
     }
 
     private init(service: Any.Type, pathServices: [Any.Type], error: any Error) {

@@ -387,34 +387,43 @@ final class ScopedCell<Service>: ScopeCell {
     func make(in scope: ServiceScope) throws(ServiceObtainError) -> Service {
         // Marked on the thread and recorded under the source's identity, the same in every scope:
         // a making of this scoped service that got it again, even in another scope, fails as a
-        // cycle.
-        return try SingletonMaking.obtain(
-            id: ObjectIdentifier(source),
-            keeper: nil,
-            step: { making in
-                inProgress.withLock { current -> MakingStep<Service, Void> in
-                    if let service = cell.value { return .found(service) }
-                    if let other = current { return .wait(other) }
-                    guard scope.beginMaking() else { return .failed(scope.closedError(Service.self)) }
-                    current = making
-                    return .make(())
-                }
-            },
-            make: { ServiceMaking.result(Service.self, source.factory) },
-            finish: { _, made in
-                // The service joins the scope's closing order before any other thread can see
-                // it: a making that gets it ends later, and the scope closes that one first.
-                scope.recordMade(made)
-                inProgress.withLock { current in
-                    current = nil
-                    if case .success(let service) = made {
-                        cell.publish(service)
+        // cycle. A refusal of the closed scope is made under the cell's lock and reported after.
+        var refusedAsClosed = false
+        do {
+            return try SingletonMaking.obtain(
+                id: ObjectIdentifier(source),
+                keeper: nil,
+                step: { making in
+                    inProgress.withLock { current -> MakingStep<Service, Void> in
+                        if let service = cell.value { return .found(service) }
+                        if let other = current { return .wait(other) }
+                        guard scope.beginMaking() else {
+                            refusedAsClosed = true
+                            return .failed(scope.closedError(Service.self))
+                        }
+                        current = making
+                        return .make(())
                     }
+                },
+                make: { ServiceMaking.result(Service.self, source.factory) },
+                finish: { _, made in
+                    // The service joins the scope's closing order before any other thread can see
+                    // it: a making that gets it ends later, and the scope closes that one first.
+                    scope.recordMade(made)
+                    inProgress.withLock { current in
+                        current = nil
+                        if case .success(let service) = made {
+                            cell.publish(service)
+                        }
+                    }
+                    scope.endMaking()
+                    return made
                 }
-                scope.endMaking()
-                return made
-            }
-        )
+            )
+        } catch {
+            if refusedAsClosed { error.reported() }
+            throw error
+        }
     }
 }
 
