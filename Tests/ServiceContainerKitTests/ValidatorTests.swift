@@ -234,6 +234,23 @@ struct ValidatorTests {
         #expect(report.failures.map(\.path) == ["itself"])
         #expect(report.failures.first?.error.isDependencyCycle == true)
         #expect(report.graph.description == "itself -> itself (cycle)")
+        // Asked for by another provider, which is on no cycle, recorded or not.
+        struct Asked {
+            let outer: ServiceProvider<Service>
+            let itself: ServiceProvider<Service>
+        }
+        let asked = {
+            Asked(
+                outer: ServiceProvider(mode: .lazy) {
+                    _ = try? box.provider!.getService()
+                    return Service()
+                },
+                itself: itself
+            )
+        }
+        for report in [ServiceValidator.validate(asked()), ServiceValidator.validate(building: asked)] {
+            #expect(report.graph.description == "outer -> itself\nitself -> itself (cycle)")
+        }
         box.provider = nil
     }
 

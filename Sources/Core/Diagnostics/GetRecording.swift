@@ -172,16 +172,19 @@ package enum GetRecording {
         return try record(node: node ?? id, service: service, isMaking: true, running: running, body)
     }
 
-    /// Records a dependency cycle: the innermost get of another provider asked for `node`, which
-    /// is being obtained. (The gets above it are the recorded get of `node`'s own provider.) When
-    /// every get on the way is `node`'s own, its making asked for itself: the edge is `node`'s
-    /// to itself.
+    /// Records a dependency cycle: the get that asked for `node`, which is being obtained, is
+    /// the innermost one below the refused get itself (the recorded gets of `node`'s own
+    /// provider, innermost): another provider's making, or `node`'s own when its factory asked
+    /// for itself, an edge to itself.
     static func recordCycle(node: ObjectIdentifier, service: Any.Type) {
         let logs = logs()
         guard !logs.isEmpty else { return }
         let frames = ThreadContext.recordingState.frames
-        let isOwn = { (frame: ThreadRecording.Frame) in frame.node == node || frame.covering.contains(node) }
-        let asker = frames.last { !isOwn($0) }?.node ?? (frames.contains(where: isOwn) ? node : nil)
+        var end = frames.count
+        while end > 0, frames[end - 1].covering.contains(node) {
+            end -= 1
+        }
+        let asker = end > 0 ? frames[end - 1].node : nil
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: true)
         }
