@@ -19,8 +19,9 @@ enum ServiceObjCFailure: Error {
     static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
         // Both checks are decided where `Service` is known (a class is never an optional, and
         // asking it first spares a class the look-up of a conformance): an optional service is
-        // cast out of line, any other one where it is. The optional's path uses `service` no
-        // more after the call, or a class's get would retain and release it once more.
+        // cast out of line, any other one where it is. The out-of-line function also makes the
+        // refusal: were `service` used again here after its call, the optimizer would keep it
+        // alive across the cast, and a class service's get would retain and release it once more.
         if !(Service.self is AnyClass), Service.self is any OptionalValue.Type {
             return try optionalObject(service, as: serviceType)
         }

@@ -361,6 +361,30 @@ struct ShutdownTests {
         #expect(journal.closed == ["session 1", "session 1", "session 1", "session 1"])
     }
 
+    @Test("A wrapped provider closes its service once, and refuses through its wrapper, whichever is shut down first")
+    func wrappedOnce() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.wrappedOnceInItsOwnProcess() }
+    }
+
+    static func wrappedOnceInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
+            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more"
+        for innerFirst in [true, false] {
+            let name = innerFirst ? "inner first" : "wrapper first"
+            let inner = ServiceProvider<Closing>(mode: .atOne) { Closing(name, journal) }
+            let wrapper = ServiceAsyncProvider(inner)
+            _ = try await wrapper.getService()
+            let first = await ServiceShutdown.close(innerFirst ? [inner] : [])
+            #expect(await wrapper.getServiceAsResult().failure?.description == (innerFirst ? message : nil))
+            let second = await ServiceShutdown.close([wrapper])
+            #expect(first.closedCount + second.closedCount == 1)
+            #expect(journal.closed.filter { $0 == name }.count == 1)
+            #expect(inner.getServiceAsResult().failure?.description == message)
+            #expect(await wrapper.getServiceAsResult().failure?.description == message)
+        }
+    }
+
     @Test("A shut-down provider of any kind, once released, leaves nothing in the registry")
     func releasedKeys() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.releasedKeysInItsOwnProcess() }
@@ -399,7 +423,7 @@ struct ShutdownTests {
         ]
         _ = await ServiceShutdown.close(providers)
         // With the keys of what the safe, recorded and wrapping async providers wrap.
-        let keys = providers.flatMap(\.shutdownKeys)
+        let keys = providers.flatMap(\.withWrappedProviders).flatMap { [$0.shutdownKey] + $0.wrappedShutdownKeys }
         #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 19)
         return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
     }

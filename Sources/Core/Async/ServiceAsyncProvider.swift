@@ -69,8 +69,9 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     ///
     /// A get calls `provider.getService()`: a service that another thread is making is waited
     /// for as a synchronous provider waits, on the caller's thread. A service `provider` holds
-    /// (an instance, or a made `atOne` one) is read here directly; a shutdown still finds, through
-    /// `provider`, the `atOne` service it made, and closes it.
+    /// (an instance, or a made `atOne` one) is read here directly, and refused once `provider` is
+    /// shut down; a shutdown of this provider shuts `provider` down too, and closes the `atOne`
+    /// service it made.
     public convenience init(_ provider: ServiceProvider<ServiceType>) {
         self.init(instance: provider.instance, source: .sync(provider))
     }
@@ -95,6 +96,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     @usableFromInline @inline(never)
     func checkGet() throws(ServiceObtainError) {
         try ShutdownRegistry.check(self, ServiceType.self)
+        // A wrapped provider's service read here directly is refused as the provider refuses it.
+        if case .sync(let provider) = source {
+            try ShutdownRegistry.check(provider.shutdownKey, ServiceType.self)
+        }
     }
 
     /// The service or the error, as a `Result`.

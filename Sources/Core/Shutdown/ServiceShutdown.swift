@@ -49,18 +49,18 @@ public enum ServiceShutdown {
     /// Shuts down the providers of `container` that were not shut down yet, and gives the
     /// services they made that close, in the order their makings ended (the last closes first).
     static func shutDown(_ container: Any) -> [MadeService] {
-        let found = ContainerWalk(container, includesParents: false).found
-        let providers = found.compactMap(\.found.shutdownProvider)
-        let isFresh = ShutdownRegistry.add(providers.map(\.shutdownKey), wrapped: providers.flatMap(\.wrappedShutdownKeys))
+        // The providers found, and those they wrap at their paths.
+        let providers = ContainerWalk(container, includesParents: false).found.flatMap { path, found in
+            (found.shutdownProvider?.withWrappedProviders ?? []).map { (path: path, provider: $0) }
+        }
+        let isFresh = ShutdownRegistry.add(
+            providers.map(\.provider.shutdownKey),
+            wrapped: providers.flatMap(\.provider.wrappedShutdownKeys)
+        )
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
-        var index = 0
-        for (path, found) in found {
-            guard let provider = found.shutdownProvider else { continue }
-            defer { index += 1 }
-            if isFresh[index] {
-                provider.addMadeClosables(to: &made, path: path)
-            }
+        for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
+            provider.addMadeClosables(to: &made, path: path)
         }
         made.sort { $0.madeAt < $1.madeAt }
         return made

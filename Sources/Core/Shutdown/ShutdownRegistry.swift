@@ -102,19 +102,23 @@ enum MakingClock {
 protocol ShutdownProvider: AnyObject {
     /// The object its gets are checked under once it is shut down.
     var shutdownKey: AnyObject { get }
-    /// The keys of the providers it wraps (a safe provider's inner one, the synchronous provider
-    /// an async one gets from, a recorded provider's source), shut down with it: what runs in
-    /// them checks their own key, such as the making of a session's `atOne` service when the
-    /// session changes.
+    /// The providers it wraps (a safe provider's inner one, the synchronous provider an async one
+    /// gets from), shut down with it as providers of their own at its path: what runs in them
+    /// checks their own key (the making of a session's `atOne` service when the session changes),
+    /// and each closes what it made once, however many shutdowns meet it.
+    var wrappedProviders: [any ShutdownProvider] { get }
+    /// The keys of what it wraps that is no provider of its own (a recorded provider's source).
     var wrappedShutdownKeys: [AnyObject] { get }
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
-    /// those handed in, not `many` ones, not those of scopes.
+    /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
     func addMadeClosables(to made: inout [MadeService], path: String)
 }
 
 extension ShutdownProvider {
-    /// Its key and those of the providers it wraps: every key its shutdown registers.
-    var shutdownKeys: [AnyObject] { [shutdownKey] + wrappedShutdownKeys }
+    /// It and the providers it wraps, and theirs: every provider its shutdown shuts down.
+    var withWrappedProviders: [any ShutdownProvider] {
+        [self] + wrappedProviders.flatMap(\.withWrappedProviders)
+    }
 }
 
 // MARK: - The providers
@@ -137,12 +141,20 @@ extension ServiceSource {
         }
     }
 
-    /// The keys of the providers this source wraps (`ShutdownProvider.wrappedShutdownKeys`).
+    /// The provider this source wraps (`ShutdownProvider.wrappedProviders`).
+    var wrappedProviders: [any ShutdownProvider] {
+        switch self {
+        case .safe(let source): [source.inner]
+        case .recorded(let source): source.source.wrappedProviders
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed: []
+        }
+    }
+
+    /// The keys of what this source wraps that is no provider (`ShutdownProvider.wrappedShutdownKeys`).
     var wrappedShutdownKeys: [AnyObject] {
         switch self {
-        case .safe(let source): source.inner.shutdownKeys
         case .recorded(let source): (source.source.shutdownKey.map { [$0] } ?? []) + source.source.wrappedShutdownKeys
-        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed: []
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: []
         }
     }
 
@@ -163,11 +175,9 @@ extension ServiceSource {
             source.addMadeClosable(to: &made, path: path)
         case .session(let cell):
             cell.addMadeClosables(to: &made, path: path)
-        case .safe(let source):
-            source.inner.addMadeClosables(to: &made, path: path)
         case .recorded(let source):
             source.source.addMadeClosables(instance: { source.instance?.value }, to: &made, path: path)
-        case .holdsService, .many, .scoped, .failed:
+        case .holdsService, .many, .scoped, .safe, .failed:  // a safe provider's inner one is its own
             return
         }
     }
@@ -195,6 +205,7 @@ extension WeakSource {
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
+    var wrappedProviders: [any ShutdownProvider] { source.wrappedProviders }
     var wrappedShutdownKeys: [AnyObject] { source.wrappedShutdownKeys }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
@@ -213,9 +224,7 @@ extension AsyncServiceSource {
             source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
             source.addMadeClosable(to: &made, path: path)
-        case .sync(let provider):
-            provider.addMadeClosables(to: &made, path: path)
-        case .holdsService, .many, .scoped:
+        case .holdsService, .many, .scoped, .sync:  // a wrapped synchronous provider is its own
             return
         }
     }
@@ -224,10 +233,12 @@ extension AsyncServiceSource {
 extension ServiceAsyncProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
-    var wrappedShutdownKeys: [AnyObject] {
+    var wrappedProviders: [any ShutdownProvider] {
         guard case .sync(let provider) = source else { return [] }
-        return provider.shutdownKeys
+        return [provider]
     }
+
+    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
@@ -237,6 +248,7 @@ extension ServiceAsyncProvider: ShutdownProvider {
 extension ServiceParamsProvider: ShutdownProvider {
     /// The maker, whose making every get runs (`GetRecording.recordMaking` checks it).
     var shutdownKey: AnyObject { maker }
+    var wrappedProviders: [any ShutdownProvider] { [] }
     var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
@@ -244,6 +256,7 @@ extension ServiceParamsProvider: ShutdownProvider {
 
 extension ServiceAsyncParamsProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
+    var wrappedProviders: [any ShutdownProvider] { [] }
     var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
@@ -253,6 +266,7 @@ extension ServiceMainActorProvider: ShutdownProvider {
     /// Its services belong to the main actor and are not closed by a shutdown; its gets are
     /// refused afterwards.
     nonisolated var shutdownKey: AnyObject { self }
+    nonisolated var wrappedProviders: [any ShutdownProvider] { [] }
     nonisolated var wrappedShutdownKeys: [AnyObject] { [] }
 
     nonisolated func addMadeClosables(to made: inout [MadeService], path: String) {}

@@ -12,7 +12,8 @@
 /// dictionary, a slot being one reference.
 ///
 /// A service added as an instance of exactly the class that names its slot is kept in the slot
-/// as it is (`LocatorSlot.instance`), without a provider: a get reads it with one class cast. Its
+/// as it is (`LocatorSlot.instance`), without a provider: a get compares its type with the one
+/// asked for and hands it out (`exactly(_:as:)`). Its
 /// provider is made when something asks for one (`getServiceProvider`, a recorded get, a
 /// validation, a clone) and kept in `state`, so that every such ask gets the same provider.
 @usableFromInline
