@@ -423,7 +423,10 @@ struct ShutdownTests {
         ]
         _ = await ServiceShutdown.close(providers)
         // With the keys of what the safe, recorded and wrapping async providers wrap.
-        let keys = providers.flatMap(\.withWrappedProviders).flatMap { [$0.shutdownKey] + $0.wrappedShutdownKeys }
+        func keys(of provider: any ShutdownProvider) -> [AnyObject] {
+            [provider.shutdownKey] + (provider.wrapped?.keys ?? []) + (provider.wrapped?.providers ?? []).flatMap(keys(of:))
+        }
+        let keys = providers.flatMap(keys(of:))
         #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 19)
         return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
     }

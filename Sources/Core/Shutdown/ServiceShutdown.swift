@@ -49,14 +49,26 @@ public enum ServiceShutdown {
     /// Shuts down the providers of `container` that were not shut down yet, and gives the
     /// services they made that close, in the order their makings ended (the last closes first).
     static func shutDown(_ container: Any) -> [MadeService] {
-        // The providers found, and those they wrap at their paths.
-        let providers = ContainerWalk(container, includesParents: false).found.flatMap { path, found in
-            (found.shutdownProvider?.withWrappedProviders ?? []).map { (path: path, provider: $0) }
+        // The providers found, and those they wrap at their paths (most wrap none: no array is
+        // made for them).
+        let found = ContainerWalk(container, includesParents: false).found
+        var providers: [(path: String, provider: any ShutdownProvider)] = []
+        var wrappedKeys: [AnyObject] = []
+        providers.reserveCapacity(found.count)
+        func add(_ provider: any ShutdownProvider, at path: String) {
+            providers.append((path, provider))
+            guard let wrapped = provider.wrapped else { return }
+            wrappedKeys += wrapped.keys
+            for inner in wrapped.providers {
+                add(inner, at: path)
+            }
         }
-        let isFresh = ShutdownRegistry.add(
-            providers.map(\.provider.shutdownKey),
-            wrapped: providers.flatMap(\.provider.wrappedShutdownKeys)
-        )
+        for (path, found) in found {
+            if let provider = found.shutdownProvider {
+                add(provider, at: path)
+            }
+        }
+        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), wrapped: wrappedKeys)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {

@@ -102,23 +102,27 @@ enum MakingClock {
 protocol ShutdownProvider: AnyObject {
     /// The object its gets are checked under once it is shut down.
     var shutdownKey: AnyObject { get }
-    /// The providers it wraps (a safe provider's inner one, the synchronous provider an async one
-    /// gets from), shut down with it as providers of their own at its path: what runs in them
-    /// checks their own key (the making of a session's `atOne` service when the session changes),
-    /// and each closes what it made once, however many shutdowns meet it.
-    var wrappedProviders: [any ShutdownProvider] { get }
-    /// The keys of what it wraps that is no provider of its own (a recorded provider's source).
-    var wrappedShutdownKeys: [AnyObject] { get }
+    /// What it wraps, if anything, shut down with it.
+    var wrapped: ShutdownWrapped? { get }
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
     func addMadeClosables(to made: inout [MadeService], path: String)
 }
 
 extension ShutdownProvider {
-    /// It and the providers it wraps, and theirs: every provider its shutdown shuts down.
-    var withWrappedProviders: [any ShutdownProvider] {
-        [self] + wrappedProviders.flatMap(\.withWrappedProviders)
-    }
+    /// Most providers wrap nothing.
+    var wrapped: ShutdownWrapped? { nil }
+}
+
+/// What a provider wraps (`ShutdownProvider.wrapped`).
+struct ShutdownWrapped {
+    /// The providers it wraps (a safe provider's inner one, the synchronous provider an async one
+    /// gets from), shut down with it as providers of their own at its path: what runs in them
+    /// checks their own key (the making of a session's `atOne` service when the session changes),
+    /// and each closes what it made once, however many shutdowns meet it.
+    var providers: [any ShutdownProvider] = []
+    /// The keys of what it wraps that is no provider of its own (a recorded provider's source).
+    var keys: [AnyObject] = []
 }
 
 // MARK: - The providers
@@ -141,20 +145,19 @@ extension ServiceSource {
         }
     }
 
-    /// The provider this source wraps (`ShutdownProvider.wrappedProviders`).
-    var wrappedProviders: [any ShutdownProvider] {
+    /// What a provider of this source wraps (`ShutdownProvider.wrapped`).
+    var wrapped: ShutdownWrapped? {
         switch self {
-        case .safe(let source): [source.inner]
-        case .recorded(let source): source.source.wrappedProviders
-        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed: []
-        }
-    }
-
-    /// The keys of what this source wraps that is no provider (`ShutdownProvider.wrappedShutdownKeys`).
-    var wrappedShutdownKeys: [AnyObject] {
-        switch self {
-        case .recorded(let source): (source.source.shutdownKey.map { [$0] } ?? []) + source.source.wrappedShutdownKeys
-        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: []
+        case .safe(let source):
+            return ShutdownWrapped(providers: [source.inner])
+        case .recorded(let source):
+            var wrapped = source.source.wrapped ?? ShutdownWrapped()
+            if let key = source.source.shutdownKey {
+                wrapped.keys.insert(key, at: 0)
+            }
+            return wrapped
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed:
+            return nil
         }
     }
 
@@ -205,8 +208,7 @@ extension WeakSource {
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
-    var wrappedProviders: [any ShutdownProvider] { source.wrappedProviders }
-    var wrappedShutdownKeys: [AnyObject] { source.wrappedShutdownKeys }
+    var wrapped: ShutdownWrapped? { source.wrapped }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(instance: { instance }, to: &made, path: path)
@@ -233,12 +235,10 @@ extension AsyncServiceSource {
 extension ServiceAsyncProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
-    var wrappedProviders: [any ShutdownProvider] {
-        guard case .sync(let provider) = source else { return [] }
-        return [provider]
+    var wrapped: ShutdownWrapped? {
+        guard case .sync(let provider) = source else { return nil }
+        return ShutdownWrapped(providers: [provider])
     }
-
-    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
@@ -248,16 +248,12 @@ extension ServiceAsyncProvider: ShutdownProvider {
 extension ServiceParamsProvider: ShutdownProvider {
     /// The maker, whose making every get runs (`GetRecording.recordMaking` checks it).
     var shutdownKey: AnyObject { maker }
-    var wrappedProviders: [any ShutdownProvider] { [] }
-    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
 
 extension ServiceAsyncParamsProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
-    var wrappedProviders: [any ShutdownProvider] { [] }
-    var wrappedShutdownKeys: [AnyObject] { [] }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
@@ -266,8 +262,6 @@ extension ServiceMainActorProvider: ShutdownProvider {
     /// Its services belong to the main actor and are not closed by a shutdown; its gets are
     /// refused afterwards.
     nonisolated var shutdownKey: AnyObject { self }
-    nonisolated var wrappedProviders: [any ShutdownProvider] { [] }
-    nonisolated var wrappedShutdownKeys: [AnyObject] { [] }
 
     nonisolated func addMadeClosables(to made: inout [MadeService], path: String) {}
 }
