@@ -53,12 +53,12 @@ public enum ServiceShutdown {
         // made for them).
         let found = ContainerWalk(container, includesParents: false).found
         var providers: [(path: String, provider: any ShutdownProvider)] = []
-        var wrappedKeys: [AnyObject] = []
+        var innerKeys: [AnyObject] = []
         providers.reserveCapacity(found.count)
         func add(_ provider: any ShutdownProvider, at path: String) {
             providers.append((path, provider))
             guard let wrapped = provider.wrapped else { return }
-            wrappedKeys += wrapped.keys
+            innerKeys += wrapped.keys
             for inner in wrapped.providers {
                 add(inner, at: path)
             }
@@ -68,7 +68,7 @@ public enum ServiceShutdown {
                 add(provider, at: path)
             }
         }
-        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), wrapped: wrappedKeys)
+        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {

@@ -29,15 +29,15 @@ import Synchronization
 enum ShutdownRegistry {
     private static let keys = Locked(Set<ObjectIdentifier>())
 
-    /// Shuts down the providers checked under `keys`, and those they wrap (`wrapped`), from now
-    /// on, and says for each of `keys` whether it was shut down now (`false`: an earlier
-    /// shutdown did, or it is listed twice).
-    static func add(_ keys: [AnyObject], wrapped: [AnyObject]) -> [Bool] {
+    /// Shuts down the providers checked under `keys`, and the sources checked under `innerKeys`
+    /// (`ShutdownWrapped.keys`), from now on, and says for each of `keys` whether it was shut
+    /// down now (`false`: an earlier shutdown did, or it is listed twice).
+    static func add(_ keys: [AnyObject], innerKeys: [AnyObject]) -> [Bool] {
         GetRecording.noteShutdown()
         return self.keys.withLock { registered in
-            registered.reserveCapacity(registered.count + keys.count + wrapped.count)
+            registered.reserveCapacity(registered.count + keys.count + innerKeys.count)
             let isFresh = keys.map { registered.insert(ObjectIdentifier($0)).inserted }
-            for key in wrapped {
+            for key in innerKeys {
                 registered.insert(ObjectIdentifier(key))
             }
             return isFresh
@@ -153,7 +153,7 @@ extension ServiceSource {
         case .recorded(let source):
             var wrapped = source.source.wrapped ?? ShutdownWrapped()
             if let key = source.source.shutdownKey {
-                wrapped.keys.insert(key, at: 0)
+                wrapped.keys.append(key)
             }
             return wrapped
         case .holdsService, .madeAtOne, .lazy, .weak, .many, .scoped, .session, .failed:
