@@ -613,3 +613,66 @@ struct ServiceGraphRenderingTests {
         #expect(graph.description.isEmpty)
     }
 }
+
+@Suite("ServiceValidator, converted safe params providers")
+struct ConvertedSafeGraphTests {
+    @Test("Providers converted from one safe params provider are nodes of their own, with no edge between them")
+    func convertedSafeProviders() {
+        struct Logs {
+            let log: ServiceParamsProvider<String, String>
+            let http: ServiceProvider<String>
+            let sql: ServiceProvider<String>
+            let user: ServiceProvider<Job>
+        }
+        let report = ServiceValidator.validate(building: {
+            let log = ServiceParamsSafeProvider<String, String> { "log.\($0)" }
+            let http = log.convert(params: "http")
+            let sql = log.convert(params: "sql")
+            return Logs(
+                log: log, http: http, sql: sql,
+                user: ServiceProvider(mode: .lazy) { Job(pool: Pool(url: try sql.getService())) }
+            )
+        })
+        #expect(report.isValid)
+        #expect(report.made == ["http", "sql", "user"])
+        #expect(report.graph.description == "http -> log\nsql -> log\nuser -> sql")
+    }
+
+    @Test("Without their params provider in the container, converted safe providers have no edge between them")
+    func convertedWithoutTheirParamsProvider() {
+        struct Logs {
+            let http: ServiceProvider<String>
+            let sql: ServiceProvider<String>
+        }
+        let log = ServiceParamsSafeProvider<String, String> { "log.\($0)" }
+        let report = ServiceValidator.validate(Logs(http: log.convert(params: "http"), sql: log.convert(params: "sql")))
+        #expect(report.isValid)
+        // Each runs the factory of the params provider, which is drawn by its service type.
+        #expect(report.graph.nodes.map(\.name) == ["http", "sql", "String"])
+        #expect(report.graph.description == "http -> String\nsql -> String")
+    }
+
+    @Test("A converted safe provider whose making asks for another of the same serialization: a cycle edge between the two")
+    func cycleThroughTheSharedSerialization() {
+        final class Logs: @unchecked Sendable {
+            // Written once, before any get.
+            var http: ServiceProvider<String>!
+            var sql: ServiceProvider<String>!
+        }
+        let logs = Logs()
+        let log = ServiceParamsSafeProvider<String, String> { name in
+            name == "http" ? "log.http+" + (try logs.sql.getService()) : "log.\(name)"
+        }
+        logs.http = log.convert(params: "http")
+        logs.sql = log.convert(params: "sql")
+        #expect(throws: ServiceObtainError.self) { try logs.http.getService() }
+        struct Container {
+            let http: ServiceProvider<String>
+            let sql: ServiceProvider<String>
+        }
+        let report = ServiceValidator.validate(Container(http: logs.http, sql: logs.sql))
+        #expect(!report.isValid)
+        #expect(report.graph.description == "http -> sql (cycle)\nhttp -> String\nsql -> String")
+        #expect(report.failures.map(\.path) == ["http"])
+    }
+}

@@ -237,7 +237,7 @@ extension ServiceSource {
         case .scoped(let source): [ObjectIdentifier(source)]
         case .session(let cell): [ObjectIdentifier(cell)]
         case .safe(let source):
-            [ObjectIdentifier(source.serializer)] + source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner)]
+            [ObjectIdentifier(source)] + source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner)]
         case .recorded(let source): [ObjectIdentifier(source.node)] + source.source.recordingIdentities
         }
     }
@@ -253,7 +253,7 @@ extension ServiceSource {
         case .many(let source): ObjectIdentifier(source)
         case .scoped(let source): ObjectIdentifier(source)
         case .session(let cell): ObjectIdentifier(cell)
-        case .safe(let source): ObjectIdentifier(source.serializer)
+        case .safe(let source): ObjectIdentifier(source)
         case .recorded(let source): ObjectIdentifier(source.node)
         }
     }
@@ -298,7 +298,7 @@ extension ServiceParamsProvider: GraphedProvider {
     var graphFacts: ProviderFacts {
         ProviderFacts(
             service: ServiceType.self, mode: .params, isSafe: serializer != nil, params: ParamsType.self,
-            identities: [ObjectIdentifier(maker)] + (serializer.map { [ObjectIdentifier($0)] } ?? [])
+            identities: [ObjectIdentifier(maker)]
         )
     }
 

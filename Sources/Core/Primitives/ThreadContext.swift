@@ -122,11 +122,11 @@ package struct ThreadContext {
     /// Runs `body` with `id` marked as being obtained on this thread, whether or not it is
     /// already: a get of `id` that `body` makes fails as a cycle.
     @inlinable
-    static func withMarked<Value>(_ id: ObjectIdentifier, _ body: () -> Value) -> Value {
+    static func withMarked<Value, Failure>(_ id: ObjectIdentifier, _ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         let context = current
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
-        return body()
+        return try body()
     }
 
     /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one.

@@ -12,7 +12,10 @@ import Foundation
 /// A get that re-enters the same serializer on its thread (a factory that asks for its own
 /// service, directly or through other providers) fails with a dependency cycle instead of
 /// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
-/// and a get that finds the serializer busy looks for that mark before it waits. A get of a
+/// and a get that finds the serializer busy looks for that mark before it waits. The mark is
+/// not recorded for a validation or a graph: a serializer is shared by the providers
+/// `convert(params:)` makes, which are nodes of their own; the gets it runs record themselves,
+/// and a cycle it finds is recorded under the node of the provider whose get it refused. A get of a
 /// made service reads it, then takes the lock and leaves, with no mark and no cycle check
 /// (`readyWhenFree`).
 @usableFromInline
@@ -54,21 +57,23 @@ final class Serializer: Sendable {
 
     /// Runs a get serialized: the value `ready` gives when it has one (a read: nothing else
     /// runs), else what `make` makes, with this serializer marked on the thread while it runs.
+    /// `node` is the identity the get is recorded under, which a cycle is recorded against.
     @inlinable @inline(__always)
     func run<Service, Value>(
         _ service: Service.Type,
+        node: ObjectIdentifier,
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         guard primitive == nil else {
-            return try runSlowly(Service.self, ready: ready, make: make)
+            return try runSlowly(Service.self, node: node, ready: ready, make: make)
         }
         if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
         }) {
             return value
         }
-        try checkCycle(Service.self)
+        try checkCycle(Service.self, node: node)
         return try lock.withLock { _ throws(ServiceObtainError) -> Value in
             try readyOrMade(Service.self, ready: ready, make: make)
         }
@@ -84,15 +89,16 @@ final class Serializer: Sendable {
         if let value = ready() {
             return value
         }
-        return try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self, make)
+        // This thread holds the serializer now, so it was not marked: `withMarked` need not look.
+        return try ThreadContext.withMarked(ObjectIdentifier(self), make)
     }
 
     /// Fails when this thread is making a value under this serializer: waiting for the
-    /// serializer would wait for itself.
+    /// serializer would wait for itself. The cycle is recorded against `node`.
     @usableFromInline
-    func checkCycle<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+    func checkCycle<Service>(_ service: Service.Type, node: ObjectIdentifier) throws(ServiceObtainError) {
         if ThreadContext.isObtaining(ObjectIdentifier(self)) {
-            throw ThreadContext.cycleError(Service.self, id: ObjectIdentifier(self))
+            throw ThreadContext.cycleError(Service.self, id: node)
         }
     }
 
@@ -100,18 +106,19 @@ final class Serializer: Sendable {
     @usableFromInline
     func runSlowly<Service, Value>(
         _ service: Service.Type,
+        node: ObjectIdentifier,
         ready: () -> Value?,
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         if let semaphore = primitive as? DispatchSemaphore {
             if semaphore.wait(timeout: .now()) != .success {
-                try checkCycle(Service.self)
+                try checkCycle(Service.self, node: node)
                 semaphore.wait()
             }
             defer { semaphore.signal() }
             return try readyOrMade(Service.self, ready: ready, make: make)
         }
-        try checkCycle(Service.self)
+        try checkCycle(Service.self, node: node)
         return try (primitive as! DispatchQueue).sync {
             Result { () throws(ServiceObtainError) -> Value in try readyOrMade(Service.self, ready: ready, make: make) }
         }.get()

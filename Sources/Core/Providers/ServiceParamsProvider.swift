@@ -37,7 +37,13 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
         guard let serializer else {
             return try maker.make(params)
         }
-        return try serializer.run(ServiceType.self) { () throws(ServiceObtainError) -> ServiceType in
+        return try getSerialized(params: params, by: serializer)
+    }
+
+    /// The get of a safe provider, out of line: a get of a plain one is compiled without it.
+    @usableFromInline @inline(never)
+    final func getSerialized(params: ParamsType, by serializer: Serializer) throws(ServiceObtainError) -> ServiceType {
+        try serializer.run(ServiceType.self, node: ObjectIdentifier(maker)) { () throws(ServiceObtainError) -> ServiceType in
             try maker.make(params)
         }
     }

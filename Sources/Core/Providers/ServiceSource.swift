@@ -464,6 +464,7 @@ final class SafeSource<Service>: Sendable {
     func getSerialized() throws(ServiceObtainError) -> Service {
         try serializer.run(
             Service.self,
+            node: ObjectIdentifier(self),
             ready: { readyService },
             make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
         )
