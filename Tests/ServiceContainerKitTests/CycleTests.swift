@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -86,6 +87,89 @@ struct CycleTests {
         }
         let result = try withTimeLimit { graph.b.getServiceAsResult() }
         expectCycle(result.failure, path: [NodeB.self, NodeC.self, NodeA.self, NodeB.self], repeated: NodeB.self)
+    }
+
+    @Test("A cycle between two threads through safe providers fails instead of deadlocking", arguments: safeKinds)
+    func betweenThreadsThroughSafeProviders(kind: ServiceSafeProviderKind) throws {
+        let graph = Graph()
+        let aEntered = DispatchSemaphore(value: 0)
+        let bEntered = DispatchSemaphore(value: 0)
+        let aMakes = Counter()
+        let bMakes = Counter()
+        // The first making of each waits until both hold their serializers.
+        graph.a = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
+            if aMakes.increment() == 1 {
+                aEntered.signal()
+                bEntered.wait()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        graph.b = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
+            if bMakes.increment() == 1 {
+                bEntered.signal()
+                aEntered.wait()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            _ = try graph.a.getService()
+            return NodeB()
+        }
+        let errors = Mutex<[ServiceObtainError]>([])
+        let done = DispatchSemaphore(value: 0)
+        let gets: [@Sendable () -> Result<Void, ServiceObtainError>] = [
+            { graph.a.getServiceAsResult().map { _ in () } }, { graph.b.getServiceAsResult().map { _ in () } },
+        ]
+        for get in gets {
+            Thread {
+                if case .failure(let error) = get() { errors.withLock { $0.append(error) } }
+                done.signal()
+            }.start()
+        }
+        try waitWithTimeLimit(done, "the two safe gets wait for each other")
+        try waitWithTimeLimit(done, "the two safe gets wait for each other")
+        // The thread that closes the loop fails; the other then meets the cycle on its own thread.
+        let found = errors.withLock { $0 }
+        #expect(found.count == 2)
+        #expect(found.allSatisfy { $0.isDependencyCycle }, "\(found.map(\.fatalMessage))")
+    }
+
+    @Test("A session hook that asks for its safe provider while another thread holds it fails as a cycle", arguments: safeKinds)
+    func sessionHookThroughSafeProvider(kind: ServiceSafeProviderKind) throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let provider = WeakProvider()
+        let inHook = DispatchSemaphore(value: 0)
+        let otherWaits = DispatchSemaphore(value: 0)
+        let hookResult = Mutex<Result<SessionService, ServiceObtainError>?>(nil)
+        var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
+        factory.onDeactivate = { _, _ in
+            inHook.signal()
+            otherWaits.wait()
+            Thread.sleep(forTimeInterval: 0.1)  // the other thread holds the serializer and waits for this switch
+            let result = provider.value!.getServiceAsResult()
+            hookResult.withLock { $0 = result }
+        }
+        let safe = factory.serviceSafeProvider(mediator: mediator, safeThread: kind)
+        provider.value = safe
+        #expect(try safe.getService().userId == 1)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            mediator.updateSession(UserSession(userId: 2))
+            done.signal()
+        }.start()
+        try waitWithTimeLimit(inHook, "the switch runs the hook")
+        let otherResult = Mutex<Result<SessionService, ServiceObtainError>?>(nil)
+        Thread {
+            otherWaits.signal()
+            let result = safe.getServiceAsResult()
+            otherResult.withLock { $0 = result }
+            done.signal()
+        }.start()
+        try waitWithTimeLimit(done, "the switch and the get wait for each other")
+        try waitWithTimeLimit(done, "the switch and the get wait for each other")
+        let hook = hookResult.withLock { $0 }
+        #expect(hook?.failure?.fatalMessage == "Failed to obtain service ServiceContainerKitTests.SessionService: dependency cycle: the making of ServiceContainerKitTests.SessionService led back to a get of ServiceContainerKitTests.SessionService")
+        #expect(try otherResult.withLock { $0 }?.get().userId == 2)
     }
 
     @Test("A params provider whose factory asks for it again fails with a cycle")

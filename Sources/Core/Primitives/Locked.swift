@@ -19,9 +19,10 @@ import Synchronization
 /// ```
 ///
 /// Never run user code (factories, hooks, `deinit`s of services) inside `withLock`: take values
-/// out, and release what the state lets go after the lock. The two locks that exist to be held
-/// while a factory runs, a making's `makingLock` and a safe provider's `Serializer`, hold no
-/// state, and a thread never waits for one it holds itself (each checks for a cycle first).
+/// out, and release what the state lets go after the lock. The one lock that exists to be held
+/// while a factory runs, a `Making`'s `makingLock` (which a safe provider's `Serializer` holds
+/// too), holds no state, and a thread never waits for one held by itself or by a thread that
+/// waits for it (`Making.wait` checks for a cycle first).
 @usableFromInline
 package struct Locked<State>: ~Copyable {
     @usableFromInline let mutex: Mutex<UncheckedSendable<State>>

@@ -4,29 +4,28 @@ import Foundation
 /// the one serialization of both `ServiceSafeProvider` and `ServiceParamsSafeProvider` (and the
 /// providers made by `convert(params:)`, which share their params provider's serializer).
 ///
-/// The `.lock` kind holds the package's lock, a `Locked` with no state (a mutex, as `NSLock`
-/// was in 3.0), while the get runs; the other kinds hold the primitive the user picks, a
-/// `DispatchSemaphore` or a serial `DispatchQueue`. None of them guards state of the package's,
-/// which all lives in the `Locked` that guards it.
+/// A get holds the serializer as a making holds a singleton's cell: it puts its thread's
+/// `Making` mark in `holder`, runs holding the mark's `makingLock`, and clears `holder` at the
+/// end. A get that finds `holder` set waits for that mark with `Making.wait`, the one wait of the
+/// package, so a wait that would close a loop fails as a dependency cycle instead of
+/// deadlocking: on one thread (a factory that asks for its own service, directly or through
+/// other providers) and between threads (thread 1 runs A's factory and waits for B, whose
+/// factory thread 2 runs and which waits for A), whether the other wait is for a serializer, a
+/// singleton's making or a session switch. The cycle is recorded for a validation or a graph
+/// against the node of the provider whose get was refused: a serializer is shared by the
+/// providers `convert(params:)` makes, which are nodes of their own.
 ///
-/// A get that re-enters the same serializer on its thread (a factory that asks for its own
-/// service, directly or through other providers) fails with a dependency cycle instead of
-/// deadlocking: a get that runs user code marks the serializer on the thread's `ThreadContext`,
-/// and a get that finds the serializer busy looks for that mark before it waits. The mark is
-/// not recorded for a validation or a graph: a serializer is shared by the providers
-/// `convert(params:)` makes, which are nodes of their own; the gets it runs record themselves,
-/// and a cycle it finds is recorded under the node of the provider whose get it refused. A get of a
-/// made service reads it, then takes the lock and leaves, with no mark and no cycle check
-/// (`readyWhenFree`).
+/// The `.lock` kind holds nothing else; the other kinds also hold the primitive the user picks,
+/// a `DispatchSemaphore` or a serial `DispatchQueue`, while the get runs, which `holder` leaves
+/// free for it. A get of a service the inner provider holds ready (an instance, an `atOne` or a
+/// made `lazy` one) reads it without the serializer (`SafeSource.get()`): it is published once
+/// and never changes, so the read runs nothing a serialization could order.
 @usableFromInline
 final class Serializer: Sendable {
-    /// Held by every get of the `.lock` kind, user code included (a factory runs under it, as
-    /// under `Making.makingLock`); it is never taken twice on one thread, which a `Mutex`
-    /// does not allow: a get that finds it busy checks for a cycle before it waits. Kept for
-    /// every kind, so that the default kind's get tests no optional.
-    @usableFromInline let lock = Locked(())
+    /// The mark of the get that holds the serializer, whose thread runs it; `nil` when none does.
+    @usableFromInline let holder = Locked<Making?>(nil)
     /// The `DispatchSemaphore` or the serial `DispatchQueue` of the other kinds; `nil` for
-    /// `.lock`, whose get tests this one reference.
+    /// `.lock`.
     @usableFromInline let primitive: (any AnyObject & Sendable)?
 
     init(kind: ServiceSafeProviderKind) {
@@ -40,24 +39,9 @@ final class Serializer: Sendable {
         }
     }
 
-    /// A ready value, read without the lock, once no other get holds it; `nil` when `ready`
-    /// has none, when the lock is busy (or this thread holds it) or for the other kinds: the
-    /// get then goes through `run`. The fast path of a safe provider's get of a made service.
-    ///
-    /// A ready value is published once and never changes, so it is read before the lock; the
-    /// get still takes the lock and leaves it, so that it waits for a get in progress as every
-    /// get does.
-    @inlinable @inline(__always)
-    func readyWhenFree<Value>(_ ready: () -> Value?) -> Value? {
-        guard primitive == nil, let value = ready(), lock.withLockIfAvailable({ _ in true }) != nil else {
-            return nil
-        }
-        return value
-    }
-
     /// Runs a get serialized: the value `ready` gives when it has one (a read: nothing else
-    /// runs), else what `make` makes, with this serializer marked on the thread while it runs.
-    /// `node` is the identity the get is recorded under, which a cycle is recorded against.
+    /// runs), else what `make` makes. `node` is the identity the get is recorded under, which a
+    /// cycle is recorded against.
     @inlinable @inline(__always)
     func run<Service, Value>(
         _ service: Service.Type,
@@ -65,62 +49,57 @@ final class Serializer: Sendable {
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        guard primitive == nil else {
-            return try runSlowly(Service.self, node: node, ready: ready, make: make)
-        }
-        if let value = try lock.withLockIfAvailable({ _ throws(ServiceObtainError) -> Value in
-            try readyOrMade(Service.self, ready: ready, make: make)
-        }) {
-            return value
-        }
-        try checkCycle(Service.self, node: node)
-        return try lock.withLock { _ throws(ServiceObtainError) -> Value in
-            try readyOrMade(Service.self, ready: ready, make: make)
+        while true {
+            let outcome: MakingStep<Value, Never> = Making.holdingOne { making in
+                let other: Making? = holder.withLock { holder in
+                    if let holder { return holder }
+                    holder = making
+                    return nil
+                }
+                if let other {
+                    return .wait(other)
+                }
+                defer { holder.withLock { $0 = nil } }
+                if let value = ready() {
+                    return .found(value)
+                }
+                do throws(ServiceObtainError) {
+                    return .found(try holdingPrimitive(make))
+                } catch {
+                    return .failed(error)
+                }
+            }
+            switch outcome {
+            case .found(let value): return value
+            case .failed(let error): throw error
+            case .wait(let other): try other.wait(Service.self, node: node)
+            }
         }
     }
 
-    /// What `run` does once serialized.
+    /// Runs `body` holding the primitive of the semaphore and queue kinds; nothing else waits for
+    /// it, since only the get that holds the serializer takes it.
     @inlinable @inline(__always)
-    func readyOrMade<Service, Value>(
-        _ service: Service.Type,
-        ready: () -> Value?,
-        make: () throws(ServiceObtainError) -> Value
-    ) throws(ServiceObtainError) -> Value {
-        if let value = ready() {
-            return value
+    func holdingPrimitive<Value>(_ body: () throws(ServiceObtainError) -> Value) throws(ServiceObtainError) -> Value {
+        guard let primitive else {
+            return try body()
         }
-        // This thread holds the serializer now, so it was not marked: `withMarked` need not look.
-        return try ThreadContext.withMarked(ObjectIdentifier(self), make)
+        return try runHoldingPrimitive(primitive, body)
     }
 
-    /// Fails when this thread is making a value under this serializer: waiting for the
-    /// serializer would wait for itself. The cycle is recorded against `node`.
+    /// `holdingPrimitive` for the semaphore and queue kinds.
     @usableFromInline
-    func checkCycle<Service>(_ service: Service.Type, node: ObjectIdentifier) throws(ServiceObtainError) {
-        if ThreadContext.isObtaining(ObjectIdentifier(self)) {
-            throw ThreadContext.cycleError(Service.self, id: node)
-        }
-    }
-
-    /// `run` for the semaphore and queue kinds.
-    @usableFromInline
-    func runSlowly<Service, Value>(
-        _ service: Service.Type,
-        node: ObjectIdentifier,
-        ready: () -> Value?,
-        make: () throws(ServiceObtainError) -> Value
+    func runHoldingPrimitive<Value>(
+        _ primitive: any AnyObject & Sendable,
+        _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         if let semaphore = primitive as? DispatchSemaphore {
-            if semaphore.wait(timeout: .now()) != .success {
-                try checkCycle(Service.self, node: node)
-                semaphore.wait()
-            }
+            semaphore.wait()
             defer { semaphore.signal() }
-            return try readyOrMade(Service.self, ready: ready, make: make)
+            return try body()
         }
-        try checkCycle(Service.self, node: node)
         return try (primitive as! DispatchQueue).sync {
-            Result { () throws(ServiceObtainError) -> Value in try readyOrMade(Service.self, ready: ready, make: make) }
+            Result { () throws(ServiceObtainError) -> Value in try body() }
         }.get()
     }
 }

@@ -430,9 +430,8 @@ final class ScopedCell<Service>: ScopeCell {
 // MARK: - safe
 
 /// The source of a `ServiceSafeProvider`: every get of the plain provider inside it runs under
-/// the serializer. A get of a service the inner provider holds ready reads it, then takes the
-/// lock and leaves; any other get runs the inner provider's source (which may run a factory)
-/// under the lock, marked on the thread, so that a re-entry fails as a cycle.
+/// the serializer (`Serializer.swift`), but a get of a service the inner provider holds ready,
+/// which reads it as a plain provider's get does: published once, it runs nothing to order.
 @usableFromInline
 final class SafeSource<Service>: Sendable {
     @usableFromInline let serializer: Serializer
@@ -451,15 +450,14 @@ final class SafeSource<Service>: Sendable {
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
-        if let service = serializer.readyWhenFree({ readyService }) {
+        if let service = readyService {
             return service
         }
         return try getSerialized()
     }
 
-    /// A get that runs under the lock: the service is not made yet (or not kept), the lock is
-    /// busy, or the kind is another. Out of line, so that a get of a made service is compiled
-    /// without it.
+    /// A get of a service the inner provider does not hold ready, serialized. Out of line, so
+    /// that a get of a made service is compiled without it.
     @inlinable @inline(never)
     func getSerialized() throws(ServiceObtainError) -> Service {
         try serializer.run(
@@ -563,13 +561,14 @@ final class WeakObject {
 
 /// Marks a making of a singleton (or a session switch) in progress: the thread doing it holds
 /// `makingLock` from the moment it marks the provider until the service is published, its
-/// factory included, and another get of the same service waits by taking that lock. With the
-/// lock of a safe provider's `Serializer`, it is one of the two locks of the package held while
-/// user code runs, and only gets of that same service wait on it.
+/// factory included, and another get of the same service waits by taking that lock. It is the
+/// one lock of the package held while user code runs: a safe provider's `Serializer` is held the
+/// same way, by a mark of its get.
 ///
-/// A thread waits for a making only through `wait(_:)`, which keeps a graph of who waits for
-/// whom: a wait that would close a loop (thread 1 makes A and waits for B, which thread 2 makes
-/// and waits for A) fails as a dependency cycle instead of deadlocking.
+/// A thread waits for a making, a session switch or a serializer only through `wait(_:)`, which
+/// keeps a graph of who waits for whom: a wait that would close a loop (thread 1 makes A and
+/// waits for B, which thread 2 makes and waits for A) fails as a dependency cycle instead of
+/// deadlocking.
 @usableFromInline
 final class Making: Sendable {
     @usableFromInline let makingLock = Locked(())
@@ -646,9 +645,10 @@ final class Making: Sendable {
     ///
     /// - Throws: a dependency cycle for `Service` when its owner waits, directly or through
     ///   other threads, for a making of this thread: waiting would never end. A making that
-    ///   has ended holds no one up, so a chain that reaches one is no loop.
+    ///   has ended holds no one up, so a chain that reaches one is no loop. The cycle is
+    ///   recorded against `node` when one is given (`ThreadContext.cycleError`).
     @usableFromInline
-    func wait<Service>(_ service: Service.Type) throws(ServiceObtainError) {
+    func wait<Service>(_ service: Service.Type, node: ObjectIdentifier? = nil) throws(ServiceObtainError) {
         let thread = ThreadContext.currentThread
         let closesLoop: Bool = Self.waits.withLock { waits in
             var making = self
@@ -665,7 +665,7 @@ final class Making: Sendable {
             return false
         }
         if closesLoop {
-            throw ThreadContext.cycleError(Service.self)
+            throw ThreadContext.cycleError(Service.self, id: node)
         }
         makingLock.withLock { _ in }
         Self.waits.withLock { $0[thread] = nil }
