@@ -440,6 +440,67 @@ struct AsyncCycleTests {
         }
     }
 
+    @Test(
+        "A task a factory started with Task {} that gets the provider once the making has ended gets the service",
+        arguments: [ServiceFactoryMode.lazy, .weak, .many]
+    )
+    func taskOutlivesTheMaking(mode: ServiceFactoryMode) async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let later = Locked<Task<Result<NodeA, ServiceObtainError>, Never>?>(nil)
+            let makings = Counter()
+            let madeFirst = AsyncGate()
+            graph.a = ServiceAsyncProvider(mode: mode) {
+                if makings.increment() == 1 {
+                    // Runs once this making is over: a retry (lazy, after the failure), a new
+                    // service (weak, once the first died; many), never a cycle.
+                    later.withLock {
+                        $0 = Task {
+                            await madeFirst.wait()
+                            return await graph.a.getServiceAsResult()
+                        }
+                    }
+                    if mode == .lazy { throw TestError() }
+                }
+                return NodeA()
+            }
+            do {
+                let first = await graph.a.getServiceAsResult()  // released at the end of this block
+                #expect((first.failure != nil) == (mode == .lazy))
+            }
+            madeFirst.open()
+            let result = await later.withLock { $0 }!.value
+            #expect(result.failure == nil, "\(result.failure?.fatalMessage ?? "")")
+            #expect(makings.count == 2)
+        }
+    }
+
+    @Test("A task a singleton's factory started opens a scope of its own once the making has ended")
+    func taskOfASingletonGetsScopedServicesLater() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let scopedAsync = ServiceAsyncProvider<NodeB>(mode: .scoped) { NodeB() }
+            let scopedSync = ServiceProvider<NodeB>(mode: .scoped) { NodeB() }
+            let later = Locked<Task<(Bool, Bool), Never>?>(nil)
+            let made = AsyncGate()
+            let worker = ServiceAsyncProvider<NodeA>(mode: .lazy) {
+                later.withLock {
+                    $0 = Task {
+                        await made.wait()
+                        return await withServiceScope {
+                            (await scopedAsync.getServiceAsResult().failure == nil, scopedSync.getServiceAsResult().failure == nil)
+                        }
+                    }
+                }
+                return NodeA()
+            }
+            _ = try await worker.getService()
+            made.open()
+            let (asyncGot, syncGot) = await later.withLock { $0 }!.value
+            #expect(asyncGot)
+            #expect(syncGot)
+        }
+    }
+
     @Test("Async providers that share a dependency are not a cycle")
     func diamond() async throws {
         let shared = ServiceAsyncProvider<NodeB>(mode: .lazy) { NodeB() }

@@ -424,6 +424,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         )
         Task {
             let outcome = await TaskContext.with(inner, make)
+            inner.end()
             finish(outcome)
             self.complete(with: outcome)
         }

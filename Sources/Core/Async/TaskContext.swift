@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the current task is obtaining for the async providers: the async counterpart of
 /// `ThreadContext`, carried by the task (a task-local value) instead of the thread, since an
 /// async factory may resume on any thread.
@@ -15,32 +17,49 @@
 struct TaskContext: Sendable {
     /// The providers whose service is being obtained, innermost first.
     var obtaining: ObtainingChain?
-    /// The making whose creation this task runs, if any.
-    var making: ObjectIdentifier?
-    /// The innermost singleton whose making this chain of tasks runs, if any: a scoped get
-    /// made meanwhile fails as a captive dependency.
-    var keeper: SingletonKeeper?
 
     @TaskLocal static var current = TaskContext()
 
     /// This context with `provider` being obtained, and `making` as the making it runs and
     /// `keeper` as the singleton it makes, if given.
     func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
-        TaskContext(
-            obtaining: ObtainingChain(provider, outer: obtaining),
-            making: making ?? self.making,
-            keeper: keeper ?? self.keeper
-        )
+        TaskContext(obtaining: ObtainingChain(provider, making: making, keeper: keeper, outer: obtaining))
+    }
+
+    /// Marks the obtaining this context was entered for (`entering`) as over.
+    func end() {
+        obtaining?.end()
+    }
+
+    /// The innermost link that `matches`, among the obtainings that still run.
+    ///
+    /// A task that a factory starts with `Task {}` inherits the context of the factory's get:
+    /// while that get runs, a get of the task that leads back to it is a cycle (the factory may
+    /// await the task), and a scoped get of the task is kept by the singleton being made. Once
+    /// the get has ended, its link and the ones outside it no longer count for the task.
+    private func innermostLink(where matches: (ObtainingChain) -> Bool) -> ObtainingChain? {
+        var link = obtaining
+        while let current = link, !current.hasEnded {
+            if matches(current) { return current }
+            link = current.outer
+        }
+        return nil
+    }
+
+    /// The making whose creation this task runs, if any.
+    var making: ObjectIdentifier? {
+        innermostLink { $0.making != nil }?.making
+    }
+
+    /// The innermost singleton whose making this chain of tasks runs, if any: a scoped get
+    /// made meanwhile fails as a captive dependency.
+    var keeper: SingletonKeeper? {
+        innermostLink { $0.keeper != nil }?.keeper
     }
 
     /// The cycle error when `provider` is already being obtained in this chain of tasks.
     func cycle(at provider: ObjectIdentifier, _ service: Any.Type) -> ServiceObtainError? {
-        var link = obtaining
-        while let current = link {
-            if current.provider == provider { return ThreadContext.cycleError(service) }
-            link = current.outer
-        }
-        return nil
+        innermostLink { $0.provider == provider } == nil ? nil : ThreadContext.cycleError(service)
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task with
@@ -62,7 +81,9 @@ struct TaskContext: Sendable {
         if let cycle = context.cycle(at: provider, service) {
             throw cycle
         }
-        await $current.withValue(context.entering(provider), operation: body)
+        let inner = context.entering(provider)
+        await $current.withValue(inner, operation: body)
+        inner.end()
     }
 
     /// Runs `body` in a context with `provider` being obtained (and `making` run), and returns
@@ -77,14 +98,31 @@ struct TaskContext: Sendable {
 
 /// The providers a chain of tasks is obtaining, innermost first: each get adds a link in front of
 /// the ones it found, which stay shared, so that entering a provider allocates one small object
-/// instead of copying an array of all of them.
+/// instead of copying an array of all of them. A link says which making it runs and which
+/// singleton that making keeps, when it is the one that starts them, and whether its obtaining
+/// has ended (`TaskContext.innermostLink(where:)` says why).
 final class ObtainingChain: Sendable {
     let provider: ObjectIdentifier
+    let making: ObjectIdentifier?
+    let keeper: SingletonKeeper?
     let outer: ObtainingChain?
+    private let ended = Atomic<Bool>(false)
 
-    init(_ provider: ObjectIdentifier, outer: ObtainingChain?) {
+    init(_ provider: ObjectIdentifier, making: ObjectIdentifier?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
         self.provider = provider
+        self.making = making
+        self.keeper = keeper
         self.outer = outer
+    }
+
+    /// Whether the obtaining of `provider` has ended.
+    var hasEnded: Bool {
+        ended.load(ordering: .acquiring)
+    }
+
+    /// Marks the obtaining of `provider` as over.
+    func end() {
+        ended.store(true, ordering: .releasing)
     }
 }
 
