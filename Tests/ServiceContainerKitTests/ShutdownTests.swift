@@ -169,6 +169,26 @@ struct ShutdownTests {
         withExtendedLifetime(held) {}
     }
 
+    @Test("An instance handed to a provider is not closed, also when another provider's factory returns it")
+    func handedInInstanceIsNotClosed() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.handedInInstanceIsNotClosedInItsOwnProcess() }
+    }
+
+    static func handedInInstanceIsNotClosedInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let handedIn = ServiceProvider(Closing("handed in", journal))
+        let alias = ServiceProvider<Closing>(mode: .lazy) { try handedIn.getService() }
+        let asyncHandedIn = ServiceAsyncProvider(Closing("async handed in", journal))
+        let asyncAlias = ServiceAsyncProvider<Closing>(mode: .lazy) { try await asyncHandedIn.getService() }
+        _ = try alias.getService()
+        _ = try await asyncAlias.getService()
+        let report = await ServiceShutdown.close(
+            (handedIn: handedIn, alias: alias, asyncHandedIn: asyncHandedIn, asyncAlias: asyncAlias)
+        )
+        #expect(journal.closed.isEmpty)
+        #expect(report.closedCount == 0)
+    }
+
     @Test("A shared object closes at the place of the making that made it, after what was made from it since")
     func sharedInstanceClosesAfterItsDependents() async {
         await #expect(processExitsWith: .success) {

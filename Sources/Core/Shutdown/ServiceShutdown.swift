@@ -18,6 +18,8 @@ public enum ServiceShutdown {
     /// order of the end of their makings, across the whole container. A repository made after
     /// the pool it uses is closed before it. An object two providers hold closes once, at the
     /// place of the making that made it; a service that is a value closes once per provider.
+    /// Shut down containers that share objects in one call (`close((app, jobs))`): two calls
+    /// that reach one object through different providers close it in each.
     ///
     /// ```swift
     /// let report = await ServiceShutdown.close(services)
@@ -26,7 +28,9 @@ public enum ServiceShutdown {
     /// What closes: the services of `atOne`, `lazy` and `weak` providers (a `weak` one while it
     /// is alive), plain, safe and async, and the current and kept services of session providers.
     /// What does not: `many` services, which nobody tracks, instances handed to
-    /// `ServiceProvider(_:)` (whoever made them closes them), main-actor services, and the
+    /// `ServiceProvider(_:)` (whoever made them closes them; also when another provider's
+    /// factory returns one, when the provider it was handed to is in the container), main-actor
+    /// services, and the
     /// services of scopes (their scope closes them). A provider that never made its service
     /// makes nothing now. A provider that an earlier shutdown already shut down closes nothing
     /// again.
@@ -73,6 +77,12 @@ public enum ServiceShutdown {
         made.reserveCapacity(isFresh.count)
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
             provider.addMadeClosables(to: &made, path: path)
+        }
+        // An instance handed to a provider of the container is left alone, also where a factory
+        // of another provider returned it.
+        let handedIn = Set(providers.compactMap { $0.provider.handedInObject.map(ObjectIdentifier.init) })
+        if !handedIn.isEmpty {
+            made.removeAll { objectReference(of: $0.service).map { handedIn.contains(ObjectIdentifier($0)) } ?? false }
         }
         made.sort { $0.madeAt < $1.madeAt }
         return made

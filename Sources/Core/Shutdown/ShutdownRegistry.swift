@@ -107,11 +107,16 @@ protocol ShutdownProvider: AnyObject {
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
     func addMadeClosables(to made: inout [MadeService], path: String)
+    /// The object it was handed (`ServiceProvider(_:)`), which no shutdown closes, even when a
+    /// factory of another provider returns it too.
+    var handedInObject: AnyObject? { get }
 }
 
 extension ShutdownProvider {
     /// Most providers wrap nothing.
     var wrapped: ShutdownWrapped? { nil }
+    /// Most providers hold no service handed in.
+    var handedInObject: AnyObject? { nil }
 }
 
 /// What a provider wraps (`ShutdownProvider.wrapped`).
@@ -185,6 +190,15 @@ extension ServiceSource {
         }
     }
 
+    /// The object of the service a provider of this source was handed, `instance` giving it.
+    func handedInObject(instance: () -> Service?) -> AnyObject? {
+        switch self {
+        case .holdsService: instance().flatMap { objectReference(of: $0) }
+        case .recorded(let source): source.source.handedInObject { source.instance?.value }
+        case .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: nil
+        }
+    }
+
     /// Adds the service an `atOne` provider made and holds, if it closes.
     @inline(never)
     private static func addHeld(_ instance: () -> Service?, madeAt: UInt64, to made: inout [MadeService], path: String) {
@@ -212,6 +226,10 @@ extension ServiceProvider: ShutdownProvider {
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(instance: { instance }, to: &made, path: path)
+    }
+
+    var handedInObject: AnyObject? {
+        source.handedInObject { instance }
     }
 }
 
@@ -242,6 +260,11 @@ extension ServiceAsyncProvider: ShutdownProvider {
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
+    }
+
+    var handedInObject: AnyObject? {
+        guard case .holdsService = source else { return nil }
+        return instance.flatMap { objectReference(of: $0) }
     }
 }
 
