@@ -68,7 +68,9 @@ public enum EntityInjectResolver {
     }
 
     /// Registers `entity` until its first injection: it is removed at the main-loop turn after
-    /// that, so every `@EntityInject` made within the same turn gets it.
+    /// that, so every `@EntityInject` made within the same turn of the main thread gets it. Off
+    /// the main actor, code runs beside that turn, which may remove the entity at any moment after
+    /// its first injection: there, use `register(_:)` and release the token instead.
     ///
     /// - Parameters:
     ///   - entity: the entity to hand to the first `@EntityInject` that asks for it.
