@@ -381,6 +381,43 @@ struct ShutdownTests {
         #expect(journal.closed == ["session 1", "session 1", "session 1", "session 1"])
     }
 
+    @Test("After a shutdown a session change runs no hook on the closed services, plain or safe")
+    func sessionHooksAfterShutdown() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.sessionHooksAfterShutdownInItsOwnProcess() }
+    }
+
+    static func sessionHooksAfterShutdownInItsOwnProcess() async throws {
+        /// Keeps each session's service and logs its hooks.
+        struct HookLoggingFactory: ServiceSessionFactory {
+            let journal: CloseJournal
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
+            func deactivateService(_ service: Closing, session: PartSession) -> Bool {
+                journal.add("deactivate \(session.user)")
+                return true
+            }
+            func activateService(_ service: Closing, session: PartSession) {
+                journal.add("activate \(session.user)")
+            }
+        }
+        let journal = CloseJournal()
+        let mediator = ServiceSessionMediator(session: PartSession(user: 1))
+        let factory = HookLoggingFactory(journal: journal)
+        let services = (plain: factory.serviceProvider(mediator: mediator), safe: factory.serviceSafeProvider(mediator: mediator))
+        _ = try services.plain.getService()
+        _ = try services.safe.getService()
+        mediator.updateSession(PartSession(user: 2))
+        _ = try services.plain.getService()
+        _ = try services.safe.getService()
+        #expect(journal.closed == ["deactivate 1", "deactivate 1"])
+        let report = await ServiceShutdown.close(services)
+        #expect(report.closedCount == 4)  // each provider's current and kept services
+        let closed = journal.closed
+        mediator.updateSession(PartSession(user: 1))
+        mediator.updateSession(PartSession(user: 3), remakePolicy: .clearAll)
+        #expect(journal.closed == closed)
+    }
+
     @Test("A wrapped provider closes its service once, and refuses through its wrapper, whichever is shut down first")
     func wrappedOnce() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.wrappedOnceInItsOwnProcess() }

@@ -187,8 +187,14 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
-    /// kept for the new session is activated, and an `atOne` service is made if none is.
+    /// kept for the new session is activated, and an `atOne` service is made if none is. Once
+    /// the provider was shut down, its services were closed: they are dropped with no hook, and
+    /// nothing is made.
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
+        if ShutdownRegistry.isShutDown(ObjectIdentifier(self)) {
+            released += [plan.old, plan.reactivate].compactMap { $0 }
+            return
+        }
         if let old = plan.old {
             if let service = old.load(), let session = plan.oldSession,
                 factory.deactivate(service, session), plan.mayKeepOld
@@ -206,9 +212,7 @@ final class SessionServiceCell<Service>: Sendable {
                 released.append(kept)
             }
         }
-        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession,
-            !ShutdownRegistry.isShutDown(ObjectIdentifier(self))
-        {
+        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
             let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
                 ServiceMaking.result(Service.self, { try factory.make(session) })
             }
