@@ -37,7 +37,9 @@ struct TaskContext: Sendable {
     /// while that get runs, a get of the task that leads back to it is a cycle (the factory may
     /// await the task), and a scoped get of the task is kept by the singleton being made. Once
     /// the get has ended, its link and the ones outside it no longer count for the task.
+    @inline(__always)
     private func innermostLink(where matches: (ObtainingChain) -> Bool) -> ObtainingChain? {
+        guard obtaining != nil else { return nil }  // outside every making: a scoped get's check
         var link = obtaining
         while let current = link, !current.hasEnded {
             if matches(current) { return current }
@@ -53,6 +55,7 @@ struct TaskContext: Sendable {
 
     /// The innermost singleton whose making this chain of tasks runs, if any: a scoped get
     /// made meanwhile fails as a captive dependency.
+    @inline(__always)
     var keeper: SingletonKeeper? {
         innermostLink { $0.keeper != nil }?.keeper
     }
