@@ -1,4 +1,5 @@
-/// A provider whose every get is serialized, `many` factories with mutable state included.
+/// A provider whose every get is serialized, `many` factories with mutable state included (a
+/// get of a service already made only reads it).
 ///
 /// It is a ``ServiceProvider``, so it can be stored and passed as one. It is also the provider
 /// that takes a factory (type or closure) that is not `Sendable`, such as a class that counts

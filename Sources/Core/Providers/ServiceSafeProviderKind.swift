@@ -1,12 +1,20 @@
 import Dispatch
 
 /// How a safe provider serializes its gets.
+///
+/// Whatever the kind, one get runs at a time, and a get that would wait for a get of another
+/// thread that waits for it fails as a dependency cycle instead. A get of a service already made
+/// (`atOne`, or `lazy` once made) only reads it, with no serialization.
+///
+/// ```swift
+/// let ids = ServiceSafeProvider(mode: .many, safeThread: .queue(label: "ids")) { nextID() }
+/// ```
 public enum ServiceSafeProviderKind: Sendable {
-    /// Each get holds a lock (a `Synchronization.Mutex`; an `NSLock` in 3.0).
+    /// One get at a time, and nothing else (an `NSLock` in 3.0).
     case lock
-    /// Each get holds a `DispatchSemaphore` with a value of 1.
+    /// Each get also holds a `DispatchSemaphore` with a value of 1.
     case semaphore
-    /// Each get runs synchronously on a serial queue of its own.
+    /// Each get also runs synchronously on a serial queue of its own.
     case queue(qos: DispatchQoS = .default, label: String = "ServiceContainerKit.ServiceSafeProvider")
 
     /// The kind used when none is given: `.lock`.
