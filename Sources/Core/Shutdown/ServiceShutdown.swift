@@ -30,9 +30,8 @@ public enum ServiceShutdown {
     /// What does not: `many` services, which nobody tracks, instances handed to
     /// `ServiceProvider(_:)` (whoever made them closes them; also when another provider's
     /// factory returns one, when the provider it was handed to is in the container), main-actor
-    /// services, and the
-    /// services of scopes (their scope closes them). A provider that never made its service
-    /// makes nothing now. A provider that an earlier shutdown already shut down closes nothing
+    /// services, and the services of scopes (their scope closes them). A provider that never
+    /// made its service makes nothing now. A provider that an earlier shutdown already shut down closes nothing
     /// again.
     ///
     /// A get of a shut-down provider fails with `ServiceFactoryError.shutDown`, made or not:
