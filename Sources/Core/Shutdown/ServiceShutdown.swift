@@ -11,7 +11,9 @@
 /// The container is walked as ``ServiceValidator`` walks one: a struct or class of providers,
 /// nested containers (paths like `storage.pool`), optional providers, arrays and dictionaries of
 /// them, or a `ServiceLocator` or `ServiceEasyLocator` (its own keys: a parent locator's
-/// services belong to the parent and are not closed).
+/// services belong to the parent and are not closed), or a single provider. A value in which
+/// the walk finds no provider closes nothing, and its report says `closed 0 services`:
+/// ``ServiceValidator`` tells whether a value holds providers.
 public enum ServiceShutdown {
     /// Shuts `container` down: every provider found in it refuses gets from now on, and every
     /// service those providers made that is a ``ClosableService`` is closed, once, in reverse
