@@ -475,6 +475,29 @@ struct AsyncCycleTests {
         }
     }
 
+    @Test("A task a nested making started belongs to the outer making while it runs: awaited there, a cycle")
+    func taskOfANestedMakingAwaitedOutside() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            final class Holder: @unchecked Sendable {
+                // Written once, before any get.
+                var outer: ServiceAsyncProvider<NodeA>!
+            }
+            let holder = Holder()
+            // A `many` making that starts a task and ends at once; the task gets the outer service.
+            let starter = ServiceAsyncProvider<Task<Result<NodeA, ServiceObtainError>, Never>>(mode: .many) {
+                Task { await holder.outer.getServiceAsResult() }
+            }
+            holder.outer = ServiceAsyncProvider<NodeA>(mode: .lazy) {
+                let task = try await starter.getService()
+                if case .failure(let error) = await task.value { throw error }
+                return NodeA()
+            }
+            let result = await holder.outer.getServiceAsResult()
+            #expect(result.failure?.isDependencyCycle == true)
+            #expect(result.failure.map { typeList($0.pathServices) } == typeList([NodeA.self, NodeA.self]))
+        }
+    }
+
     @Test("A task a singleton's factory started opens a scope of its own once the making has ended")
     func taskOfASingletonGetsScopedServicesLater() async throws {
         try await withAsyncTimeLimit { () async throws in

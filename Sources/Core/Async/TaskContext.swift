@@ -36,13 +36,15 @@ struct TaskContext: Sendable {
     /// A task that a factory starts with `Task {}` inherits the context of the factory's get:
     /// while that get runs, a get of the task that leads back to it is a cycle (the factory may
     /// await the task), and a scoped get of the task is kept by the singleton being made. Once
-    /// the get has ended, its link and the ones outside it no longer count for the task.
+    /// that get has ended, its link no longer counts for the task; the links outside it count
+    /// while their gets run (a making that got the service whose factory started the task may
+    /// await the task too).
     @inline(__always)
     private func innermostLink(where matches: (ObtainingChain) -> Bool) -> ObtainingChain? {
         guard obtaining != nil else { return nil }  // outside every making: a scoped get's check
         var link = obtaining
-        while let current = link, !current.hasEnded {
-            if matches(current) { return current }
+        while let current = link {
+            if !current.hasEnded, matches(current) { return current }
             link = current.outer
         }
         return nil
