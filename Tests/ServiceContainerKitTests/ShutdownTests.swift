@@ -189,6 +189,23 @@ struct ShutdownTests {
         #expect(report.closedCount == 0)
     }
 
+    @Test("A service a provider made, then handed to another provider, closes at the place of its making")
+    func madeThenHandedInCloses() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.madeThenHandedInClosesInItsOwnProcess() }
+    }
+
+    static func madeThenHandedInClosesInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let handedOn = ServiceProvider(try pool.getService())
+        let alias = ServiceProvider<Closing>(mode: .lazy) { try handedOn.getService() }
+        _ = try alias.getService()
+        let report = await ServiceShutdown.close((handedOn: handedOn, alias: alias, pool: pool))
+        #expect(journal.closed == ["pool"])
+        #expect(report.closedCount == 1)
+        #expect(report.description == "closed 1 service, 0 failed")
+    }
+
     @Test("A shared object closes at the place of the making that made it, after what was made from it since")
     func sharedInstanceClosesAfterItsDependents() async {
         await #expect(processExitsWith: .success) {

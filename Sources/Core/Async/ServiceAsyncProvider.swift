@@ -45,7 +45,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// A provider that always gives `service`.
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
     public convenience init(_ service: ServiceType) {
-        self.init(instance: service, source: .holdsService)
+        self.init(instance: service, source: .holdsService(HeldMark(since: MakingClock.tick())))
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.

@@ -37,7 +37,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// A provider of a service handed in, never recorded: the provider a locator makes for a
     /// service it kept without one, when something asks for it.
     package convenience init(instance service: ServiceType) {
-        self.init(instance: service, source: .holdsService)
+        self.init(instance: service, source: .holdsService(HeldMark(since: MakingClock.tick())))
     }
 
     /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
@@ -79,7 +79,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// (`locator/register a service` counts it).
     @inlinable
     convenience init(holding service: ServiceType, node: RecordingNode? = nil, madeAt: UInt64? = nil) {
-        let held: ServiceSource<ServiceType> = madeAt.map { .madeAtOne(AtOneMark(madeAt: $0)) } ?? .holdsService
+        let held: ServiceSource<ServiceType> =
+            madeAt.map { .madeAtOne(HeldMark(since: $0)) } ?? .holdsService(HeldMark(since: MakingClock.tick()))
         if let node = node ?? GetRecording.nodeForNewProvider() {
             self.init(only: Self.recorded(holding: service, node: node, source: held))
         } else {

@@ -24,11 +24,12 @@ import Synchronization
 /// provider's `source` borrows the payload without retaining it.
 @usableFromInline
 enum ServiceSource<Service>: Sendable {
-    /// A provider of an instance handed in, which holds it itself (in `instance`).
-    case holdsService
+    /// A provider of an instance handed in, which holds it itself (in `instance`); the mark says
+    /// when it was handed in, for a shutdown.
+    case holdsService(HeldMark)
     /// An `atOne` provider whose factory made its service, which it holds itself (in
     /// `instance`); the mark says when the making ended, for a shutdown.
-    case madeAtOne(AtOneMark)
+    case madeAtOne(HeldMark)
     case lazy(LazySource<Service?>)
     case weak(WeakSource<Service>)
     case many(ManySource<Service>)
@@ -85,15 +86,17 @@ enum ServiceSource<Service>: Sendable {
     }
 }
 
-/// When the making of an `atOne` provider's service ended (`MakingClock`): the one allocation
-/// an `atOne` making adds, so that a shutdown closes its service in order.
+/// When a provider that holds its service began to hold it (`MakingClock`): when the making of
+/// an `atOne` provider's service ended, so that a shutdown closes it in order, or when an
+/// instance was handed in, so that a shutdown leaves it alone where a making that ended later
+/// returned it. The one allocation such a provider adds.
 @usableFromInline
-final class AtOneMark: Sendable {
-    @usableFromInline let madeAt: UInt64
+final class HeldMark: Sendable {
+    @usableFromInline let since: UInt64
 
     @inlinable
-    init(madeAt: UInt64) {
-        self.madeAt = madeAt
+    init(since: UInt64) {
+        self.since = since
     }
 }
 

@@ -31,7 +31,8 @@ public enum ServiceShutdown {
     /// is alive), plain, safe and async, and the current and kept services of session providers.
     /// What does not: `many` services, which nobody tracks, instances handed to
     /// `ServiceProvider(_:)` (whoever made them closes them; also when another provider's
-    /// factory returns one, when the provider it was handed to is in the container), main-actor
+    /// factory returns one later, when the provider it was handed to is in the container; one
+    /// that a provider of the container made before is closed as that provider's), main-actor
     /// services, and the services of scopes (their scope closes them). A provider that never
     /// made its service makes nothing now. A provider that an earlier shutdown already shut down closes nothing
     /// again.
@@ -79,11 +80,20 @@ public enum ServiceShutdown {
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
             provider.addMadeClosables(to: &made, path: path)
         }
-        // An instance handed to a provider of the container is left alone, also where a factory
-        // of another provider returned it.
-        let handedIn = Set(providers.compactMap { $0.provider.handedInObject.map(ObjectIdentifier.init) })
+        // An instance handed to a provider of the container is left alone where a factory of
+        // another provider returned it later; one that a making made before it was handed in
+        // closes at that making's place.
+        var handedIn: [ObjectIdentifier: UInt64] = [:]
+        for case let given? in providers.lazy.map(\.provider.handedIn) {
+            handedIn[ObjectIdentifier(given.object)] = min(given.since, handedIn[ObjectIdentifier(given.object)] ?? .max)
+        }
         if !handedIn.isEmpty {
-            made.removeAll { objectReference(of: $0.service).map { handedIn.contains(ObjectIdentifier($0)) } ?? false }
+            made.removeAll { entry in
+                guard let object = objectReference(of: entry.service), let since = handedIn[ObjectIdentifier(object)] else {
+                    return false
+                }
+                return since < entry.madeAt
+            }
         }
         made.sort { $0.madeAt < $1.madeAt }
         return made

@@ -107,16 +107,23 @@ protocol ShutdownProvider: AnyObject {
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
     func addMadeClosables(to made: inout [MadeService], path: String)
-    /// The object it was handed (`ServiceProvider(_:)`), which no shutdown closes, even when a
-    /// factory of another provider returns it too.
-    var handedInObject: AnyObject? { get }
+    /// The object it was handed (`ServiceProvider(_:)`), and when: a shutdown closes none, even
+    /// where a factory of another provider returned it, unless a making that ended before made
+    /// it.
+    var handedIn: HandedIn? { get }
 }
 
 extension ShutdownProvider {
     /// Most providers wrap nothing.
     var wrapped: ShutdownWrapped? { nil }
     /// Most providers hold no service handed in.
-    var handedInObject: AnyObject? { nil }
+    var handedIn: HandedIn? { nil }
+}
+
+/// An object handed to a provider, and when (`MakingClock`).
+struct HandedIn {
+    let object: AnyObject
+    let since: UInt64
 }
 
 /// What a provider wraps (`ShutdownProvider.wrapped`).
@@ -176,7 +183,7 @@ extension ServiceSource {
     func addMadeClosables(instance: () -> Service?, to made: inout [MadeService], path: String) {
         switch self {
         case .madeAtOne(let mark):
-            Self.addHeld(instance, madeAt: mark.madeAt, to: &made, path: path)
+            Self.addHeld(instance, madeAt: mark.since, to: &made, path: path)
         case .lazy(let source):
             source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
@@ -191,10 +198,10 @@ extension ServiceSource {
     }
 
     /// The object of the service a provider of this source was handed, `instance` giving it.
-    func handedInObject(instance: () -> Service?) -> AnyObject? {
+    func handedIn(instance: () -> Service?) -> HandedIn? {
         switch self {
-        case .holdsService: instance().flatMap { objectReference(of: $0) }
-        case .recorded(let source): source.source.handedInObject { source.instance?.value }
+        case .holdsService(let mark): instance().flatMap(objectReference).map { HandedIn(object: $0, since: mark.since) }
+        case .recorded(let source): source.source.handedIn { source.instance?.value }
         case .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: nil
         }
     }
@@ -228,8 +235,8 @@ extension ServiceProvider: ShutdownProvider {
         source.addMadeClosables(instance: { instance }, to: &made, path: path)
     }
 
-    var handedInObject: AnyObject? {
-        source.handedInObject { instance }
+    var handedIn: HandedIn? {
+        source.handedIn { instance }
     }
 }
 
@@ -262,9 +269,9 @@ extension ServiceAsyncProvider: ShutdownProvider {
         source.addMadeClosables(to: &made, path: path)
     }
 
-    var handedInObject: AnyObject? {
-        guard case .holdsService = source else { return nil }
-        return instance.flatMap { objectReference(of: $0) }
+    var handedIn: HandedIn? {
+        guard case .holdsService(let mark) = source else { return nil }
+        return instance.flatMap(objectReference).map { HandedIn(object: $0, since: mark.since) }
     }
 }
 
