@@ -77,4 +77,24 @@ struct ServiceLocatorShutdownTests {
             return
         }
     }
+
+    @Test("A locator's shutdown leaves alone an instance it was handed, also where a lazy service returned it")
+    func handedInstanceLeftAlone() async {
+        await #expect(processExitsWith: .success) {
+            try await ServiceLocatorShutdownTests.handedInstanceLeftAloneInItsOwnProcess()
+        }
+    }
+
+    static func handedInstanceLeftAloneInItsOwnProcess() async throws {
+        let closed = Counter()
+        let locator = ServiceLocator()
+        let instanceKey = NamedKey<ClosingPart>(storeKey: "instance")
+        let aliasKey = NamedKey<ClosingPart>(storeKey: "alias")
+        locator.addService(key: instanceKey, service: ClosingPart("handed in", closed: closed))
+        locator.addLazyService(key: aliasKey) { [locator] in try locator.tryService(key: instanceKey) }
+        #expect(try locator.tryService(key: aliasKey).name == "handed in")
+        let report = await ServiceShutdown.close(locator)
+        #expect(report.closedCount == 0 && report.isClean)
+        #expect(closed.value == 0)
+    }
 }

@@ -35,9 +35,11 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     // `instance` in unspecialized code would look up its metadata on every provider made.
 
     /// A provider of a service handed in, never recorded: the provider a locator makes for a
-    /// service it kept without one, when something asks for it.
+    /// service it kept without one, when something asks for it. The locator does not keep when
+    /// it was handed the service, so it counts as handed in before every making: a shutdown
+    /// never closes it, wherever else it is found.
     package convenience init(instance service: ServiceType) {
-        self.init(instance: service, source: .holdsService(HeldMark(since: MakingClock.tick())))
+        self.init(instance: service, source: .holdsService(HeldMark(since: 0)))
     }
 
     /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
