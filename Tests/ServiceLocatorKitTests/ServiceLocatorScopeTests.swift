@@ -78,7 +78,7 @@ struct ServiceLocatorShutdownTests {
         }
     }
 
-    @Test("A locator's shutdown leaves alone an instance it was handed, also where a lazy service returned it")
+    @Test("A locator's shutdown leaves alone an instance it was handed, also where a lazy service made or returned it")
     func handedInstanceLeftAlone() async {
         await #expect(processExitsWith: .success) {
             try await ServiceLocatorShutdownTests.handedInstanceLeftAloneInItsOwnProcess()
@@ -93,6 +93,11 @@ struct ServiceLocatorShutdownTests {
         locator.addService(key: instanceKey, service: ClosingPart("handed in", closed: closed))
         locator.addLazyService(key: aliasKey) { [locator] in try locator.tryService(key: instanceKey) }
         #expect(try locator.tryService(key: aliasKey).name == "handed in")
+        // Handed in under a protocol type, kept in a provider rather than in a slot: the same.
+        let poolKey = NamedKey<ClosingPart>(storeKey: "pool")
+        let handedOnKey = NamedKey<any ClosableService>(storeKey: "handed on")
+        locator.addLazyService(key: poolKey) { ClosingPart("pool", closed: closed) }
+        locator.addService(key: handedOnKey, service: try locator.tryService(key: poolKey) as any ClosableService)
         let report = await ServiceShutdown.close(locator)
         #expect(report.closedCount == 0 && report.isClean)
         #expect(closed.value == 0)

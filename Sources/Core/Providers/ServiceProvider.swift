@@ -35,11 +35,19 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     // `instance` in unspecialized code would look up its metadata on every provider made.
 
     /// A provider of a service handed in, never recorded: the provider a locator makes for a
-    /// service it kept without one, when something asks for it. The locator does not keep when
-    /// it was handed the service, so it counts as handed in before every making: a shutdown
-    /// never closes it, wherever else it is found.
+    /// service it kept without one, when something asks for it. A locator's service counts as
+    /// handed in before every making (`init(keptByLocator:)` says why).
     package convenience init(instance service: ServiceType) {
         self.init(instance: service, source: .holdsService(HeldMark(since: 0)))
+    }
+
+    /// A provider of a service a locator was handed (`addService(_:)`), recorded as
+    /// `init(holding:)` says. It counts as handed in before every making, so that a shutdown
+    /// never closes it, as it never closes the ones a locator keeps without a provider: the
+    /// locator keeps no time for those.
+    @inlinable
+    package convenience init(keptByLocator service: ServiceType) {
+        self.init(holding: service, handedInAt: 0)
     }
 
     /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
@@ -76,13 +84,19 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// A provider that holds `service`, recorded as `init(source:node:)` says: a recorded
     /// provider holds its service in its source, so that every get reaches the source.
     /// `madeAt` is when an `atOne` factory's making of it ended (`MakingClock`); `nil` for a
-    /// service handed in, which a shutdown leaves alone. Inlinable, so that the making of a
-    /// provider of an instance is specialized where it is written, as it was before recording
-    /// (`locator/register a service` counts it).
+    /// service handed in (now, or at `handedInAt`), which a shutdown leaves alone. Inlinable, so
+    /// that the making of a provider of an instance is specialized where it is written, as it was
+    /// before recording (`locator/register a service` counts it).
     @inlinable
-    convenience init(holding service: ServiceType, node: RecordingNode? = nil, madeAt: UInt64? = nil) {
+    convenience init(
+        holding service: ServiceType,
+        node: RecordingNode? = nil,
+        madeAt: UInt64? = nil,
+        handedInAt: UInt64? = nil
+    ) {
         let held: ServiceSource<ServiceType> =
-            madeAt.map { .madeAtOne(HeldMark(since: $0)) } ?? .holdsService(HeldMark(since: MakingClock.tick()))
+            madeAt.map { .madeAtOne(HeldMark(since: $0)) }
+            ?? .holdsService(HeldMark(since: handedInAt ?? MakingClock.tick()))
         if let node = node ?? GetRecording.nodeForNewProvider() {
             self.init(only: Self.recorded(holding: service, node: node, source: held))
         } else {

@@ -383,7 +383,7 @@ package final class LocatorStorage: Sendable {
             let slot = LocatorSlot.instance(UncheckedSendable(object))
             return add(id, slot: slot, serviceType: Service.self, owner: owner, at: site)
         }
-        return add(id, entry: ServiceProvider(service), owner: owner, at: site)
+        return add(id, entry: ServiceProvider(keptByLocator: service), owner: owner, at: site)
     }
 
     private func add(
