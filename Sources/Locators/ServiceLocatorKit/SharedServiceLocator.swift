@@ -4,7 +4,7 @@
 /// which Swift 6 refuses as unsynchronized global state:
 ///
 /// ```swift
-/// final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {
+/// final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {  // restated, as Swift asks of a subclass
 ///     static let holder = SharedServiceLocator<AppServiceLocator>()
 ///     static var shared: AppServiceLocator? { holder.locator }
 /// }
