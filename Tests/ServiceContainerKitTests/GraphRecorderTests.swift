@@ -49,6 +49,18 @@ struct GraphRecorderTests {
         }
     }
 
+    @Test("A safe provider made while recording is one node: no edge to itself, one to what it asked for")
+    func safeProviderMadeWhileRecording() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            let settings = ServiceProvider(mode: .lazy) { AppSettings() }
+            let pool = ServiceSafeProvider<Pool>(mode: .lazy) { Pool(url: try settings.getService().url) }
+            _ = try raceOnThreads(2) { _ in try? pool.getService() }
+            #expect(recorder.graph().description == "Pool -> AppSettings")
+            #expect(recorder.graph(of: (pool: pool, settings: settings)).description == "pool -> settings")
+        }
+    }
+
     @Test("Without a container the nodes are named by service type; failures and cycles are drawn")
     func withoutContainer() async {
         await #expect(processExitsWith: .success) {

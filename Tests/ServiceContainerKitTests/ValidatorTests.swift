@@ -675,4 +675,16 @@ struct ConvertedSafeGraphTests {
         #expect(report.graph.description == "http -> sql (cycle)\nhttp -> String\nsql -> String")
         #expect(report.failures.map(\.path) == ["http"])
     }
+
+    @Test("A safe provider that is not in the container is one node, named by its service type")
+    func safeProviderOutsideTheContainer() {
+        let hidden = ServiceSafeProvider<Pool>(mode: .lazy) { Pool(url: "db://hidden") }
+        struct Container {
+            let job: ServiceProvider<Job>
+        }
+        let report = ServiceValidator.validate(Container(job: ServiceProvider(mode: .lazy) { Job(pool: try hidden.getService()) }))
+        #expect(report.isValid)
+        #expect(report.graph.nodes.map(\.name) == ["job", "Pool"])
+        #expect(report.graph.description == "job -> Pool")
+    }
 }

@@ -237,7 +237,7 @@ extension ServiceSource {
         case .scoped(let source): [ObjectIdentifier(source)]
         case .session(let cell): [ObjectIdentifier(cell)]
         case .safe(let source):
-            [ObjectIdentifier(source)] + source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner)]
+            source.inner.source.recordingIdentities + [ObjectIdentifier(source.inner), ObjectIdentifier(source)]
         case .recorded(let source): [ObjectIdentifier(source.node)] + source.source.recordingIdentities
         }
     }
@@ -253,7 +253,7 @@ extension ServiceSource {
         case .many(let source): ObjectIdentifier(source)
         case .scoped(let source): ObjectIdentifier(source)
         case .session(let cell): ObjectIdentifier(cell)
-        case .safe(let source): ObjectIdentifier(source)
+        case .safe(let source): source.innerRecordingIdentity
         case .recorded(let source): ObjectIdentifier(source.node)
         }
     }
@@ -270,6 +270,15 @@ extension ServiceSource {
         case .safe(let source): return (source.inner.source.graphMode.mode, true)
         case .recorded(let source): return source.source.graphMode
         }
+    }
+}
+
+extension SafeSource {
+    /// The identity a get of a safe provider is recorded under: its inner provider's, under
+    /// which that provider's own gets and makings are recorded too, so that the two are one node
+    /// even where no container names them.
+    @usableFromInline var innerRecordingIdentity: ObjectIdentifier {
+        inner.source.recordingIdentity ?? ObjectIdentifier(inner)
     }
 }
 

@@ -248,13 +248,19 @@ extension ServiceGraph {
             )
         }
         func node(_ identity: ObjectIdentifier) -> Int {
-            let canonical = log.aliases[identity] ?? identity
-            if let found = index[canonical] ?? index[identity] {
+            // An alias may lead to an identity that is aliased in turn (the inner provider of a
+            // safe one made while recording): the chain ends at the provider's own.
+            var chain = [identity]
+            while let next = log.aliases[chain[chain.count - 1]], !chain.contains(next) {
+                chain.append(next)
+            }
+            if let found = chain.reversed().lazy.compactMap({ index[$0] }).first {
                 return found
             }
+            let canonical = chain[chain.count - 1]
             index[canonical] = nodes.count
-            let service = log.services[canonical] ?? log.services[identity] ?? Any.self
-            let failure = log.failures[canonical] ?? log.failures[identity]
+            let service = chain.reversed().lazy.compactMap { log.services[$0] }.first ?? Any.self
+            let failure = chain.reversed().lazy.compactMap { log.failures[$0] }.first
             nodes.append(Node(path: nil, serviceType: service, mode: .unknown, isSafe: false, failure: failure))
             return nodes.count - 1
         }

@@ -45,7 +45,7 @@ final class Serializer: Sendable {
     @inlinable @inline(__always)
     func run<Service, Value>(
         _ service: Service.Type,
-        node: ObjectIdentifier,
+        node: @autoclosure () -> ObjectIdentifier,
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
@@ -72,7 +72,7 @@ final class Serializer: Sendable {
             switch outcome {
             case .found(let value): return value
             case .failed(let error): throw error
-            case .wait(let other): try other.wait(Service.self, node: node)
+            case .wait(let other): try other.wait(Service.self, node: node())
             }
         }
     }

@@ -465,7 +465,7 @@ final class SafeSource<Service>: Sendable {
     func getSerialized() throws(ServiceObtainError) -> Service {
         try serializer.run(
             Service.self,
-            node: ObjectIdentifier(self),
+            node: innerRecordingIdentity,
             ready: { readyService },
             make: { () throws(ServiceObtainError) -> Service in try inner.getService() }
         )
