@@ -564,7 +564,7 @@ struct ScopeTests {
         }
     }
 
-    @Test("Closing waits for a making in progress and closes what it made")
+    @Test("Closing waits for a making in progress and closes what it made; the get that made it fails")
     func closeWaitsForMakings() async throws {
         let scope = ServiceScope()
         let making = try SlowMaking(in: scope)
@@ -573,7 +573,33 @@ struct ScopeTests {
         try making.release()
         let report = try await withAsyncTimeLimit { await closing.value }
         #expect(report.closedCount == 1 && making.journal.closed == ["slow"])
-        #expect(making.got.withLock { $0?.name } == "slow")
+        #expect(making.got.withLock { $0 } == nil, "a closed scope handed out the service it closes")
+    }
+
+    @Test("An async get that started or awaited a making when the scope closed fails, and the scope closes the service")
+    func asyncGetsOfAMakingInProgressFail() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let journal = CloseJournal()
+            let (began, gate) = (AsyncGate(), AsyncGate())
+            let slow = ServiceAsyncProvider<Closing>(mode: .scoped) {
+                began.open()
+                await gate.wait()
+                return Closing("slow", journal)
+            }
+            let scope = ServiceScope(label: "request 7")
+            let starter = Task { await scope.run { await slow.getServiceAsResult() } }
+            await began.wait()
+            let waiter = Task { await scope.run { await slow.getServiceAsResult() } }
+            let closing = Task { await scope.close() }
+            while !scope.isClosed { await Task.yield() }
+            gate.open()
+            let report = await closing.value
+            #expect(report.closedCount == 1 && journal.closed == ["slow"])
+            let message = "Failed to obtain service \(TypeName.of(Closing.self)) with error: the scope \"request 7\" is closed: "
+                + "\(TypeName.of(Closing.self)), a scoped service, is no longer made or handed out in it"
+            #expect(await starter.value.failure?.description == message)
+            #expect(await waiter.value.failure?.description == message)
+        }
     }
 
     @Test("A making that outlasts the time limit is reported as the scope's failure; what it makes is not closed")
@@ -584,10 +610,7 @@ struct ScopeTests {
         #expect(report.closedCount == 0)
         #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
         try making.release()
-        #expect(making.got.withLock { $0?.name } == "slow")
-        let late = WeakBox(try #require(making.got.withLock { $0 }))
-        making.got.withLock { $0 = nil }
-        #expect(late.object == nil, "the closed scope kept a service made after it was emptied")
+        #expect(making.got.withLock { $0 } == nil, "a closed scope handed out a service")
         #expect(making.journal.closed == [])
     }
 

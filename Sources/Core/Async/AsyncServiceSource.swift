@@ -340,7 +340,7 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
         // refusal of the closed scope is reported after the lock.
         var refusedAsClosed = false
         do {
-            return try await AsyncMaking.obtain(
+            return try scope.handingOut(await AsyncMaking.obtain(
                 id: ObjectIdentifier(source),
                 keeper: nil,
                 step: { isCancelled in
@@ -367,7 +367,7 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
                     }
                     scope.endMaking()
                 }
-            )
+            ))
         } catch {
             if refusedAsClosed { error.reported() }
             throw error

@@ -393,7 +393,7 @@ final class ScopedCell<Service>: ScopeCell {
         // cycle. A refusal of the closed scope is made under the cell's lock and reported after.
         var refusedAsClosed = false
         do {
-            return try SingletonMaking.obtain(
+            return try scope.handingOut(SingletonMaking.obtain(
                 id: ObjectIdentifier(source),
                 keeper: nil,
                 step: { making in
@@ -422,7 +422,7 @@ final class ScopedCell<Service>: ScopeCell {
                     scope.endMaking()
                     return made
                 }
-            )
+            ))
         } catch {
             if refusedAsClosed { error.reported() }
             throw error

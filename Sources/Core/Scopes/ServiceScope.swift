@@ -186,6 +186,24 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         ServiceObtainError(service: service, error: ServiceFactoryError.scopeClosed(service: service, scope: description))
     }
 
+    /// `service`, made (or waited for) by a get in this scope, unless the scope was closed
+    /// meanwhile: a closed scope hands out nothing, not even what a making in progress made,
+    /// which it closes. A look at the scope's state, on the path of a making only: a get of a
+    /// made service does not come here (`core/request scope`, 6,331 -> 6,392 instructions).
+    @inlinable
+    func handingOut<Service>(_ service: Service) throws(ServiceObtainError) -> Service {
+        if isClosed {
+            throw refusedAsClosed(Service.self)
+        }
+        return service
+    }
+
+    /// The error of a get that a closed scope refuses once no lock is held, reported.
+    @usableFromInline
+    func refusedAsClosed(_ service: Any.Type) -> ServiceObtainError {
+        closedError(service).reported()
+    }
+
     /// Closes the scope: it stops making and handing out services at once, waits for the
     /// makings in progress, then awaits `close()` of each service it made that is a
     /// ``ClosableService``, in reverse order of the end of their makings (a service whose making
