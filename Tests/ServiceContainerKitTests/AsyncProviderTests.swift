@@ -498,6 +498,37 @@ struct AsyncCycleTests {
         }
     }
 
+    @Test("An async singleton made in a request's scope does not hand that scope to its factory, nor to tasks it starts")
+    func singletonMakingLeavesTheRequestScope() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let requestLog = ServiceProvider<NodeB>(mode: .scoped) { NodeB() }
+            let seen = Locked<[String]>([])
+            let background = Locked<Task<String, Never>?>(nil)
+            let made = AsyncGate()
+            let worker = ServiceAsyncProvider<NodeA>(mode: .lazy) {
+                seen.withLock { $0.append("factory: \(ServiceScope.current?.label ?? "no scope")") }
+                background.withLock {
+                    $0 = Task {
+                        await made.wait()
+                        let scope = ServiceScope.current?.label ?? "no scope"
+                        guard case .scopeRequired? = requestLog.getServiceAsResult().failure?.error as? ServiceFactoryError else {
+                            return "\(scope), got a scoped service"
+                        }
+                        return "\(scope), scopeRequired"
+                    }
+                }
+                return NodeA()
+            }
+            try await withServiceScope(label: "request 1") {
+                _ = try requestLog.getService()
+                _ = try await worker.getService()
+            }
+            made.open()
+            #expect(seen.withLock { $0 } == ["factory: no scope"])
+            #expect(await background.withLock { $0 }!.value == "no scope, scopeRequired")
+        }
+    }
+
     @Test("A task a singleton's factory started opens a scope of its own once the making has ended")
     func taskOfASingletonGetsScopedServicesLater() async throws {
         try await withAsyncTimeLimit { () async throws in

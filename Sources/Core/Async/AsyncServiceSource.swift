@@ -422,8 +422,12 @@ final class AsyncMaking<Service: Sendable>: Sendable {
             making: ObjectIdentifier(self),
             keeper: keeper.map { SingletonKeeper(Service.self, $0) }
         )
+        // A singleton's making runs outside the scope of the get that started it, which it does
+        // not belong to: a task its factory starts sees no scope but one it opens. A scoped
+        // service's making runs in its scope.
+        let scope = keeper == nil ? ServiceScope.bound : nil
         Task {
-            let outcome = await TaskContext.with(inner, make)
+            let outcome = await ServiceScope.$bound.withValue(scope) { await TaskContext.with(inner, make) }
             inner.end()
             finish(outcome)
             self.complete(with: outcome)
