@@ -92,26 +92,25 @@ struct CycleTests {
     @Test("A cycle between two threads through safe providers fails instead of deadlocking", arguments: safeKinds)
     func betweenThreadsThroughSafeProviders(kind: ServiceSafeProviderKind) throws {
         let graph = Graph()
-        let aEntered = DispatchSemaphore(value: 0)
-        let bEntered = DispatchSemaphore(value: 0)
-        let aMakes = Counter()
-        let bMakes = Counter()
-        // The first making of each waits until both hold their serializers.
-        graph.a = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
-            if aMakes.increment() == 1 {
-                aEntered.signal()
-                bEntered.wait()
+        let (aEntered, bEntered) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        /// The first call of each factory waits until both hold their serializers.
+        func meeting(_ entered: DispatchSemaphore, _ other: DispatchSemaphore) -> @Sendable () -> Void {
+            let calls = Counter()
+            return {
+                guard calls.increment() == 1 else { return }
+                entered.signal()
+                other.wait()
                 Thread.sleep(forTimeInterval: 0.05)
             }
+        }
+        let (aMeets, bMeets) = (meeting(aEntered, bEntered), meeting(bEntered, aEntered))
+        graph.a = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
+            aMeets()
             _ = try graph.b.getService()
             return NodeA()
         }
         graph.b = ServiceSafeProvider(mode: .lazy, safeThread: kind) {
-            if bMakes.increment() == 1 {
-                bEntered.signal()
-                aEntered.wait()
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            bMeets()
             _ = try graph.a.getService()
             return NodeB()
         }

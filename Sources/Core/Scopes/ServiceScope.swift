@@ -111,7 +111,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         service: Any.Type,
         _ make: () -> Cell
     ) throws(ServiceObtainError) -> Cell {
-        guard let cell = storedCell(for: ObjectIdentifier(source), make) else { throw closedError(service).reported() }
+        guard let cell = storedCell(for: ObjectIdentifier(source), make) else { throw closedRefusal(service) }
         // The key is the source's identity, and the cell keeps the source alive: a cell under
         // this key is of the same source, so of the same type. The cast is checked: left
         // unchecked, a get of a made scoped service measured no faster (about 0.10 µs either
@@ -193,14 +193,15 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     @inlinable
     func handingOut<Service>(_ service: Service) throws(ServiceObtainError) -> Service {
         if isClosed {
-            throw refusedAsClosed(Service.self)
+            throw closedRefusal(Service.self)
         }
         return service
     }
 
-    /// The error of a get that a closed scope refuses once no lock is held, reported.
+    /// The error of a get that this closed scope refuses, reported: for a refusal made where no
+    /// lock is held (one made under a cell's lock is `closedError(_:)`, reported after it).
     @usableFromInline
-    func refusedAsClosed(_ service: Any.Type) -> ServiceObtainError {
+    func closedRefusal(_ service: Any.Type) -> ServiceObtainError {
         closedError(service).reported()
     }
 
