@@ -17,6 +17,23 @@ private final class RequestUser: Sendable {
 }
 
 private final class Cache: Sendable {}
+
+/// A value handed from a task to the thread that waits for it.
+private final class Handoff<Value: Sendable>: Sendable {
+    private let slot = Mutex<Value?>(nil)
+    private let handed = DispatchSemaphore(value: 0)
+
+    func put(_ value: Value) {
+        slot.withLock { $0 = value }
+        handed.signal()
+    }
+
+    /// The value, once put; a recorded failure after 10 seconds.
+    func take() throws -> Value {
+        try waitWithTimeLimit(handed)
+        return slot.withLock { $0! }
+    }
+}
 private final class ScopePool: Sendable {}
 
 /// The name the messages give a type (`TypeName.of`, checked against literal names in
@@ -265,34 +282,37 @@ struct ScopeTests {
 
     enum Keeper: String, CaseIterable, Sendable { case atOne, lazy, weak, session }
 
-    @Test("A singleton whose making gets a scoped service fails, in a scope or not, every time", arguments: Keeper.allCases)
-    func captive(keeper: Keeper) throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
-        let make: @Sendable () throws -> Cache = {
-            _ = try log.getService()
-            return Cache()
-        }
-        let cache: ServiceProvider<Cache>
-        let kind: String
+    /// A singleton of `keeper`'s kind made by `make`, and the phrase messages give its kind; an
+    /// `atOne` one is made at once, in `scope`.
+    fileprivate static func singleton(
+        _ keeper: Keeper,
+        madeIn scope: ServiceScope,
+        by make: @escaping @Sendable () throws -> Cache
+    ) -> (provider: ServiceProvider<Cache>, kind: String) {
         switch keeper {
         case .atOne:
-            cache = ServiceScope().run { ServiceProvider(mode: .atOne, factory: make) }
-            kind = "an atOne singleton"
+            return (scope.run { ServiceProvider(mode: .atOne, factory: make) }, "an atOne singleton")
         case .lazy:
-            cache = ServiceProvider(mode: .lazy, factory: make)
-            kind = "a lazy singleton"
+            return (ServiceProvider(mode: .lazy, factory: make), "a lazy singleton")
         case .weak:
-            cache = ServiceProvider(mode: .weak, factory: make)
-            kind = "a weak singleton"
+            return (ServiceProvider(mode: .weak, factory: make), "a weak singleton")
         case .session:
             struct Factory: ServiceSessionFactory {
                 let make: @Sendable () throws -> Cache
                 let mode: ServiceSessionFactoryMode = .lazy
                 func makeService(session: ServiceVoidSession) throws -> Cache { try make() }
             }
-            cache = Factory(make: make).serviceProvider(mediator: ServiceVoidSessionMediator())
-            kind = "a session singleton"
+            return (Factory(make: make).serviceProvider(mediator: ServiceVoidSessionMediator()), "a session singleton")
+        }
+    }
+
+    @Test("A singleton whose making gets a scoped service fails, in a scope or not, every time", arguments: Keeper.allCases)
+    func captive(keeper: Keeper) throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (cache, kind) = Self.singleton(keeper, madeIn: ServiceScope()) {
+            _ = try log.getService()
+            return Cache()
         }
         let expected = Self.captiveMessage(Cache.self, kind)
         let scope = ServiceScope()
@@ -308,6 +328,75 @@ struct ScopeTests {
         }
         #expect([name(singleton), name(scoped), singletonKind] == [name(Cache.self), name(RequestLog.self), kind])
         #expect(counter.count == 0)
+    }
+
+    /// A factory that gets `log`'s service in a `Task {}` it starts and waits for, as a
+    /// synchronous factory may hand work to a task.
+    fileprivate static func gettingInATask(_ log: ServiceProvider<RequestLog>) -> @Sendable () throws -> Cache {
+        {
+            let got = Handoff<Result<RequestLog, ServiceObtainError>>()
+            Task { got.put(log.getServiceAsResult()) }
+            _ = try got.take().get()
+            return Cache()
+        }
+    }
+
+    @Test(
+        "A Task {} that a synchronous singleton's factory starts, in a scope run on a thread, is caught too",
+        arguments: Keeper.allCases
+    )
+    func captiveInATaskOfAThread(keeper: Keeper) async throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (result, kind) = try await withAsyncTimeLimit {
+            try await onThread {
+                let scope = ServiceScope(label: "request")
+                let (cache, kind) = Self.singleton(keeper, madeIn: scope, by: Self.gettingInATask(log))
+                return (scope.run { cache.getServiceAsResult() }, kind)
+            }
+        }
+        #expect(result.failure?.description == Self.captiveMessage(Cache.self, kind))
+        #expect(counter.count == 0)
+    }
+
+    @Test("A Task {} that a synchronous singleton's factory starts in a request's task is caught too")
+    func captiveInATaskOfATask() async throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let cache = ServiceProvider<Cache>(mode: .lazy, factory: Self.gettingInATask(log))
+        let result = try await withAsyncTimeLimit {
+            await Task(executorPreference: BlockingTaskExecutor()) {
+                await withServiceScope(label: "request") { cache.getServiceAsResult() }
+            }.value
+        }
+        #expect(result.failure?.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
+        #expect(counter.count == 0)
+    }
+
+    @Test("A Task {} that a synchronous singleton's factory starts gets the scope's services once the making ended")
+    func taskOfASyncSingletonAfterItsMaking() async throws {
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let made = AsyncGate()
+        let got = Handoff<Result<RequestLog, ServiceObtainError>>()
+        let cache = ServiceProvider<Cache>(mode: .lazy) {
+            Task {
+                await made.wait()
+                got.put(log.getServiceAsResult())
+            }
+            return Cache()
+        }
+        let scope = ServiceScope()
+        let own = try await withAsyncTimeLimit {
+            try await onThread {
+                try scope.run { () throws -> RequestLog in
+                    _ = try cache.getService()
+                    return try log.getService()
+                }
+            }
+        }
+        made.open()
+        let fromTask = try await withAsyncTimeLimit { try await onThread { try got.take().get() } }
+        #expect(fromTask === own)
     }
 
     @Test("A many service made by a singleton is caught too; a many service alone may use the scope's service")

@@ -58,6 +58,17 @@ public func withTimeLimit<Value: Sendable>(
     return try result.withLock { $0! }.get()
 }
 
+/// Runs `body` on a thread of its own, outside every task, and awaits it without holding a
+/// thread of the concurrency pool, which the tasks `body` starts and waits for may need. Give it
+/// a time limit with `withAsyncTimeLimit`.
+public func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
+
 /// What `waitWithTimeLimit` waits for: a semaphore to be signalled, or a group to be left by
 /// every member.
 public protocol TimedWait {

@@ -22,7 +22,7 @@ struct TaskContext: Sendable {
 
     /// This context with `provider` being obtained, and `making` as the making it runs and
     /// `keeper` as the singleton it makes, if given.
-    func entering(_ provider: ObjectIdentifier, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
+    func entering(_ provider: ObjectIdentifier?, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
         TaskContext(obtaining: ObtainingChain(provider, making: making, keeper: keeper, outer: obtaining))
     }
 
@@ -91,6 +91,18 @@ struct TaskContext: Sendable {
         inner.end()
     }
 
+    /// Runs `body`, the making of a synchronous singleton, with `keeper` as the innermost
+    /// singleton of this task (or of this thread's task-local values, outside a task): a
+    /// `Task {}` the factory starts is checked for captive gets while the making runs, as one an
+    /// async factory starts is. The link names no provider: a synchronous making's cycles are
+    /// found on its thread (`ThreadContext`).
+    @usableFromInline
+    static func whileKeeping<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
+        let inner = current.entering(nil, keeper: keeper)
+        defer { inner.end() }
+        return $current.withValue(inner, operation: body)
+    }
+
     /// Runs `body` in a context with `provider` being obtained (and `making` run), and returns
     /// what it returns.
     static func with<Value: Sendable>(
@@ -107,13 +119,14 @@ struct TaskContext: Sendable {
 /// singleton that making keeps, when it is the one that starts them, and whether its obtaining
 /// has ended (`TaskContext.innermostLink(where:)` says why).
 final class ObtainingChain: Sendable {
-    let provider: ObjectIdentifier
+    /// The async provider obtained; `nil` for a synchronous making (`TaskContext.whileKeeping`).
+    let provider: ObjectIdentifier?
     let making: ObjectIdentifier?
     let keeper: SingletonKeeper?
     let outer: ObtainingChain?
     private let ended = Atomic<Bool>(false)
 
-    init(_ provider: ObjectIdentifier, making: ObjectIdentifier?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
+    init(_ provider: ObjectIdentifier?, making: ObjectIdentifier?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
         self.provider = provider
         self.making = making
         self.keeper = keeper

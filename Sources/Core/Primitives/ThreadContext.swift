@@ -129,13 +129,19 @@ package struct ThreadContext {
         return try body()
     }
 
-    /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one.
+    /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one and,
+    /// when a scope is current, as its task's too: a `Task {}` the factory starts inherits the
+    /// scope, and its scoped gets fail as captive while the making runs
+    /// (`TaskContext.whileKeeping`).
     @inlinable
     static func withKeeper<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
         let context = current
         let outer = context.pointee.keeper
         context.pointee.keeper = keeper
         defer { context.pointee.keeper = outer }
+        if ServiceScope.isBound {
+            return TaskContext.whileKeeping(keeper, body)
+        }
         return body()
     }
 

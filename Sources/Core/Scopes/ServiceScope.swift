@@ -1,3 +1,5 @@
+import CServiceContainerKit
+
 /// A lifetime shorter than the app's, such as one request of a server: a provider in
 /// `scoped` mode makes one service per scope, on the first get in that scope, and the scope
 /// closes the services it made when it ends.
@@ -49,12 +51,24 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// ```
     public init(label: String = "") {
         self.label = label
+        sck_scopes_made_note()
     }
 
     /// The scope the current task or thread runs in, if any.
     public static var current: ServiceScope? { bound }
 
     @TaskLocal static var bound: ServiceScope?
+
+    /// Whether a scope is current. Before the process makes its first scope, none is: one load
+    /// (`sck_scopes_made`) tells it without reading the task-local value.
+    @inlinable
+    static var isBound: Bool {
+        sck_scopes_made_load() != 0 && isBoundNow
+    }
+
+    /// Whether a scope is current: a read of the task-local value.
+    @usableFromInline
+    static var isBoundNow: Bool { bound != nil }
 
     /// Whether ``close(timeout:)`` began: the scope makes and hands out nothing any more.
     public var isClosed: Bool { state.withLock { $0.isClosed } }
