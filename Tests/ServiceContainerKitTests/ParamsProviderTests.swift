@@ -101,6 +101,22 @@ struct ParamsProviderTests {
         #expect(throws: ServiceObtainError.self) { try wrong.get() }
     }
 
+    @Test("A provider with optional params gets its service without params, for nil")
+    func optionalParamsWithoutParams() throws {
+        let provider = NumberedFactory().serviceProvider()
+        #expect(try provider.getService().number == -1)
+        #expect(try provider.getServiceAsResult().get().number == -1)
+        #expect(provider.getServiceAsOptional()?.number == -1)
+        #expect(provider.getServiceOrFatal().number == -1)
+        let failing = ServiceParamsProvider<Int, Int?> { params in
+            guard let params else { throw TestError(code: 7) }
+            return params
+        }
+        #expect(failing.getServiceAsOptional() == nil)
+        #expect(failing.getServiceAsResult().failure?.error as? TestError == TestError(code: 7))
+        #expect(try failing.getService(params: 2) == 2)
+    }
+
     @Test("getServiceOrFatal(params:) stops the program with the fatal message")
     func orFatal() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

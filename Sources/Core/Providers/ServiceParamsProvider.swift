@@ -104,6 +104,42 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 }
 
+// MARK: - Optional params
+
+/// A provider whose params are optional gets its service without params too, for `nil`, as
+/// the locators and the Objective-C style wrappers get it.
+///
+/// ```swift
+/// let profiles = ServiceParamsProvider<Profile, UserID?> { id in Profile(user: id) }
+/// let guest = try profiles.getService()  // Profile(user: nil)
+/// ```
+extension ServiceParamsProvider where ParamsType: ExpressibleByNilLiteral {
+    /// A service made for `nil` params, or the ``ServiceObtainError`` saying why it cannot be.
+    @inlinable
+    public final func getService() throws(ServiceObtainError) -> ServiceType {
+        try getService(params: nil)
+    }
+
+    /// A service made for `nil` params, or the error, as a `Result`.
+    @inlinable
+    public final func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> {
+        getServiceAsResult(params: nil)
+    }
+
+    /// A service made for `nil` params, or `nil` when it cannot be made.
+    @inlinable
+    public final func getServiceAsOptional() -> ServiceType? {
+        getServiceAsOptional(params: nil)
+    }
+
+    /// A service made for `nil` params; when it cannot be made, stops the program with the
+    /// error's `fatalMessage` at `file` and `line`.
+    @inlinable
+    public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
+        getServiceOrFatal(params: nil, file: file, line: line)
+    }
+}
+
 /// Makes a params service; its identity is what the cycle check tracks, for its provider and
 /// every provider `convert(params:)` made from it.
 @usableFromInline
