@@ -28,9 +28,10 @@ final class AsyncGate: Sendable {
     }
 }
 
-/// Suspends until `condition` holds, looking every millisecond.
+/// Suspends until `condition` holds, looking every millisecond, or until the task is cancelled
+/// (by `withAsyncTimeLimit`, when the time ran out).
 func eventually(_ condition: @Sendable () -> Bool) async {
-    while !condition() {
+    while !condition(), !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(1))
     }
 }

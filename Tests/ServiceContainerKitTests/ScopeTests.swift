@@ -691,16 +691,52 @@ struct ScopeTests {
         }
     }
 
-    @Test("A making that outlasts the time limit is reported as the scope's failure; what it makes is not closed")
+    @Test("A making that outlasts the time limit is reported as the scope's failure; its get fails and its service closes")
     func makingPastTheTimeLimit() async throws {
         let scope = ServiceScope(label: "slow")
         let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
         #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
+        #expect(making.journal.closed == [])
         try making.release()
         #expect(making.got.withLock { $0 } == nil, "a closed scope handed out a service")
-        #expect(making.journal.closed == [])
+        try await withAsyncTimeLimit { await eventually { making.journal.closed == ["slow"] } }
+    }
+
+    @Test("An async making that outlasts the time limit closes its service when it ends; a failed close is logged")
+    func asyncMakingPastTheTimeLimit() async throws {
+        final class Listener: ProvidersLogger {
+            let reports = Mutex<[String]>([])
+            func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
+                guard scope.label == "late scope" else { return }
+                reports.withLock { $0.append(report.description) }
+            }
+        }
+        let listener = Listener()
+        listener.register()
+        defer { listener.unregister() }
+        try await withAsyncTimeLimit { () async throws in
+            let journal = CloseJournal()
+            let (began, gate) = (AsyncGate(), AsyncGate())
+            let slow = ServiceAsyncProvider<Closing>(mode: .scoped) {
+                began.open()
+                await gate.wait()
+                return Closing("late", journal, .fails)
+            }
+            let scope = ServiceScope(label: "late scope")
+            let getter = Task { await scope.run { await slow.getServiceAsResult() } }
+            await began.wait()
+            let report = await scope.close(timeout: .milliseconds(100))
+            #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
+            gate.open()
+            let refusal = "Failed to obtain service \(name(Closing.self)) with error: the scope \"late scope\" is closed: "
+                + "\(name(Closing.self)), a scoped service, is no longer made or handed out in it"
+            #expect(await getter.value.failure?.description == refusal)
+            await eventually { !listener.reports.withLock { $0 }.isEmpty }
+            #expect(journal.closed == ["late"])
+            #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): late could not close"])
+        }
     }
 
     @Test("A closed and released scope leaves none of its services alive")

@@ -39,9 +39,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// What `close()` awaits while makings run after it began.
         var makingsEnded: CheckedContinuation<Void, Never>?
         var isClosed = false
-        /// Whether `close()` took the services to close: a making that ends later keeps its
-        /// service out of the scope.
-        var isEmptied = false
+        /// Once `close()` took the services to close, the time limit of their closes: a making
+        /// that ends later closes its service on its own, within it (`closeLate`).
+        var emptiedWithin: Duration?
     }
 
     /// A scope named `label` (for messages), with nothing made yet.
@@ -171,13 +171,30 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Adds `closable`, made by a provider of `type` services, to the services this scope closes.
+    /// Adds `closable`, made by a provider of `type` services, to the services this scope closes,
+    /// or closes it when the scope's `close()` no longer waited for its making.
     @usableFromInline
     func record(_ closable: any ClosableService, type: Any.Type) {
         let made = MadeService(service: closable, type: type, madeAt: 0)
-        state.withLock { state in
-            if !state.isEmptied {
+        let lateWithin = state.withLock { state -> Duration? in
+            if state.emptiedWithin == nil {
                 state.closable.append(made)
+            }
+            return state.emptiedWithin
+        }
+        if let lateWithin {
+            closeLate(made, within: lateWithin)
+        }
+    }
+
+    /// Closes what a making that outlasted `close(timeout:)` made, in a task of its own: the
+    /// scope refuses it to its getters, so nothing else would. A failure of its close goes to
+    /// the registered `ProvidersLogger`s, as `withServiceScope` reports one.
+    private func closeLate(_ made: MadeService, within timeout: Duration) {
+        Task.detached { [self] in
+            let report = await ServiceCloseReport.close([made], timeout: timeout)
+            if !report.isClean {
+                LogRecorder.recorder.scopeCloseFailure(scope: self, report: report)
             }
         }
     }
@@ -231,9 +248,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     ///
     /// A close that throws, or runs past `timeout`, is in the report, and the next one still
     /// closes. Makings still running after `timeout` are reported as a failure of the scope
-    /// (whose type is `ServiceScope`), and the services they make are left to their getters,
-    /// not closed. A second call closes nothing. Afterwards the scope holds none of its
-    /// services.
+    /// (whose type is `ServiceScope`); their getters are refused what they make, as every get in
+    /// a closed scope is, and each such service is closed when its making ends, in a task of its
+    /// own, with a failure of that close reported to the registered ``ProvidersLogger``s
+    /// (`serviceScopeCloseFailure`). A second call closes nothing. Afterwards the scope holds
+    /// none of its services.
     ///
     /// - Parameter timeout: the time each service's `close()` may take, and the time the
     ///   makings in progress may take to end.
@@ -250,7 +269,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         let (closable, cells) = state.withLock { state in
-            defer { (state.closable, state.cells, state.isEmptied) = ([], [:], true) }
+            defer { (state.closable, state.cells, state.emptiedWithin) = ([], [:], timeout) }
             return (state.closable, state.cells)
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
