@@ -60,8 +60,12 @@ public enum EntityInjectResolver {
     /// Registers several entities (the last one newest), each until its own token is released.
     ///
     /// ```swift
-    /// let tokens = EntityInjectResolver.registerSome([presenter, appSettings])  // one token per entity
+    /// tokens = EntityInjectResolver.registerSome([presenter, appSettings])  // one token per entity
     /// ```
+    ///
+    /// Keep the tokens in a stored property: an optimized build releases a local array after
+    /// its last use, not at the end of its scope, and its tokens with it (use
+    /// `withExtendedLifetime(tokens) { }` for a local one).
     public static func registerSome(_ entities: [Any]) -> [EntityInjectToken] {
         let registry = Self.registry
         return registry.add(entities).ids.map { EntityInjectToken(registry: registry, ids: [$0]) }

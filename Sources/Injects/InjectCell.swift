@@ -109,7 +109,7 @@ final class InjectCell<Value>: Sendable {
 
     @usableFromInline
     func crashForMissingSource() -> Never {
-        InjectFailure.crash(InjectFailure.missingMessage(source, in: registry, site: site), site: site)
+        InjectFailure.crash(InjectFailure.missingMessage(source, injecting: Value.self, in: registry, site: site), site: site)
     }
 
     /// Injects now when a source is registered, else as soon as one is (unless `lazy`); a

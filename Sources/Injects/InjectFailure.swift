@@ -7,9 +7,11 @@ enum InjectFailure {
         let text: String
     }
 
-    static func missingMessage(_ type: Any.Type, in registry: InjectRegistry, site: InjectSite) -> String {
-        "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName); "
-            + "register it before the first read of the injected property"
+    static func missingMessage(_ type: Any.Type, injecting value: Any.Type, in registry: InjectRegistry, site: InjectSite)
+        -> String
+    {
+        "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName) "
+            + "to inject \(TypeName.of(value)); register it before the first read of the injected property"
     }
 
     static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {

@@ -116,7 +116,7 @@ extension InjectsTests {
             }
             expectMessage(result, line: NoContainerPresenter.injectLine, [
                 "@ServiceInject at", "no container of type ServiceInjectsTests.CrashServices",
-                "ServiceInjectResolver",
+                "is registered in ServiceInjectResolver to inject ServiceInjectsTests.Tagged; ",
             ])
         }
 
@@ -126,6 +126,7 @@ extension InjectsTests {
             }
             expectMessage(result, line: NoProviderContainerPresenter.injectLine, [
                 "@ServiceProviderInject at", "no container of type ServiceInjectsTests.CrashServices",
+                "to inject ServiceContainerKit.ServiceProvider<ServiceInjectsTests.Tagged>; ",
             ])
         }
 
@@ -195,7 +196,8 @@ extension InjectsTests {
                 _ = NoEntityController().settings
             }
             expectMessage(result, line: NoEntityController.injectLine, [
-                "@EntityInject at", "no entity of type ServiceInjectsTests.Settings", "EntityInjectResolver",
+                "@EntityInject at", "no entity of type ServiceInjectsTests.Settings",
+                "is registered in EntityInjectResolver to inject ServiceInjectsTests.Settings; ",
             ])
         }
 
@@ -279,7 +281,8 @@ extension InjectsTests {
             expectFatalError(result, line: line,
                 "@ServiceInject at \(Self.file):\(line): no container of type ServiceInjectsTests.CrashServices "
                 + "is registered in ServiceInjectResolver (isolated by withIsolatedInjectRegistries at "
-                + "\(Self.file):\(Misregistration.missScopeLine)); register it before the first read of the injected property")
+                + "\(Self.file):\(Misregistration.missScopeLine)) to inject ServiceInjectsTests.Tagged; "
+                + "register it before the first read of the injected property")
         }
     }
 }

@@ -9,10 +9,12 @@ import Testing
         #expect(site.description == "@ServiceInject at Module/Screen.swift:12")
     }
 
-    @Test func missingNamesTheTypeAndTheResolver() {
-        let message = InjectFailure.missingMessage(TestServices.self, in: EntityInjectResolver.registry, site: site)
+    @Test func missingNamesTheTypeTheResolverAndTheValue() {
+        let message = InjectFailure.missingMessage(
+            TestServices.self, injecting: Tagged.self, in: EntityInjectResolver.registry, site: site
+        )
         #expect(message.hasPrefix("@ServiceInject at Module/Screen.swift:12: no entity of type "))
-        #expect(message.contains("ServiceInjectsTests.TestServices is registered in EntityInjectResolver"))
+        #expect(message.contains("ServiceInjectsTests.TestServices is registered in EntityInjectResolver to inject ServiceInjectsTests.Tagged; "))
     }
 
     @Test func missingParamsNamesBothTypes() {
