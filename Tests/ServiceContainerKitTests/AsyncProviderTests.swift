@@ -587,6 +587,19 @@ struct AsyncParamsProviderTests {
         #expect(try await bound.getService() !== bound.getService())
     }
 
+    @Test("A provider with optional params gets its service without params, for nil")
+    func optionalParamsWithoutParams() async throws {
+        let provider = ServiceAsyncParamsProvider<Service, Int?> { number in
+            guard let number else { throw TestError(code: 9) }
+            return Service(number: number)
+        }
+        #expect(await provider.getServiceAsOptional() == nil)
+        #expect(await provider.getServiceAsResult().failure?.error as? TestError == TestError(code: 9))
+        await #expect(throws: ServiceObtainError.self) { try await provider.getService() }
+        let orZero = ServiceAsyncParamsProvider<Service, Int?> { number in Service(number: number ?? 0) }
+        #expect(try await orZero.getService().number == 0)
+    }
+
     @Test("A params factory type makes the service; its errors name the service")
     func factoryType() async throws {
         struct NumberFactory: ServiceAsyncParamsFactory {

@@ -373,6 +373,32 @@ struct ScopeTests {
         #expect(counter.count == 0)
     }
 
+    enum ScopeOfTheTask: String, CaseIterable, Sendable { case madeCurrentByTheFactory, openedByTheTask }
+
+    @Test(
+        "A Task {} that a synchronous singleton's factory, got outside every scope, starts in a scope is caught too",
+        arguments: ScopeOfTheTask.allCases
+    )
+    func captiveInATaskOfAGetOutsideScopes(scopeOfTheTask: ScopeOfTheTask) async throws {
+        let counter = Counter()
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let inner = ServiceScope(label: "the factory's")
+        let cache = ServiceProvider<Cache>(mode: .lazy) {
+            let got = Handoff<Result<RequestLog, ServiceObtainError>>()
+            switch scopeOfTheTask {
+            case .madeCurrentByTheFactory:
+                inner.run { _ = Task { got.put(log.getServiceAsResult()) } }
+            case .openedByTheTask:
+                Task { got.put(await withServiceScope { log.getServiceAsResult() }) }
+            }
+            _ = try got.take().get()
+            return Cache()
+        }
+        let result = try await withAsyncTimeLimit { try await onThread { cache.getServiceAsResult() } }
+        #expect(result.failure?.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
+        #expect(counter.count == 0)
+    }
+
     @Test("A Task {} that a synchronous singleton's factory starts gets the scope's services once the making ended")
     func taskOfASyncSingletonAfterItsMaking() async throws {
         let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }

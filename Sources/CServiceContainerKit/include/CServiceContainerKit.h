@@ -30,10 +30,13 @@ static inline void sck_recording_users_add(long delta) {
 
 // MARK: - Whether a scope was ever made (ServiceScope)
 //
-// A singleton's making looks at it before it looks for a current scope (`ServiceScope.isBound`),
-// a task-local read of about 200 instructions outside a task: the yardstick's cold start of 200
-// lazy services went from 875k instructions to 909k with the read alone, and is at 879k with
-// this load first. Set once, for good, by the first scope; relaxed, as it orders nothing.
+// A singleton's making looks at it before it binds itself to the task-local values that a
+// `Task { }` of its factory inherits (`ThreadContext.withKeeper`), which costs about 1,100
+// instructions: a process that never made a scope has no scoped service such a task could get.
+// A read of the task-local scope alone cost 200 a making (the yardstick's cold start of 200
+// lazy services: 875k instructions, 909k with that read, 879k with this load). Set once, for
+// good, by the first scope (a scope made later loads it and stores nothing); relaxed, as it
+// orders nothing.
 
 extern long sck_scopes_made;
 

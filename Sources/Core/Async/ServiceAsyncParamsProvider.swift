@@ -49,3 +49,27 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         return ServiceAsyncProvider(instance: nil, source: .many(source))
     }
 }
+
+/// A provider whose params are optional gets its service without params too, for `nil`, as
+/// `ServiceParamsProvider` does.
+///
+/// ```swift
+/// let reports = ServiceAsyncParamsProvider<Report, String?> { title in try await Report.load(title: title) }
+/// let latest = try await reports.getService()  // Report.load(title: nil)
+/// ```
+extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
+    /// A service made for `nil` params, or the ``ServiceObtainError`` saying why it cannot be.
+    public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
+        try await getService(params: nil)
+    }
+
+    /// A service made for `nil` params, or the error, as a `Result`.
+    public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
+        await getServiceAsResult(params: nil)
+    }
+
+    /// A service made for `nil` params, or `nil` when it cannot be made.
+    public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
+        await getServiceAsOptional(params: nil)
+    }
+}

@@ -94,8 +94,10 @@ struct TaskContext: Sendable {
     /// Runs `body`, the making of a synchronous singleton, with `keeper` as the innermost
     /// singleton of this task (or of this thread's task-local values, outside a task): a
     /// `Task {}` the factory starts is checked for captive gets while the making runs, as one an
-    /// async factory starts is. The link names no provider: a synchronous making's cycles are
-    /// found on its thread (`ThreadContext`).
+    /// async factory starts is. The link names no provider, so that task's gets are not checked
+    /// for cycles: a get of the provider being made waits for the making, as one from any other
+    /// thread does, and a factory that waits for such a task waits for ever
+    /// (`docs/concurrency.md`).
     @usableFromInline
     static func whileKeeping<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
         let inner = current.entering(nil, keeper: keeper)

@@ -130,16 +130,17 @@ package struct ThreadContext {
     }
 
     /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one and,
-    /// when a scope is current, as its task's too: a `Task {}` the factory starts inherits the
-    /// scope, and its scoped gets fail as captive while the making runs
-    /// (`TaskContext.whileKeeping`).
+    /// once the process has made a scope, as its task's too: the scoped gets of a `Task {}` the
+    /// factory starts fail as captive while the making runs, whatever scope the task is in
+    /// (`TaskContext.whileKeeping`). A factory that makes the process's first scope is not
+    /// watched so.
     @inlinable
     static func withKeeper<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
         let context = current
         let outer = context.pointee.keeper
         context.pointee.keeper = keeper
         defer { context.pointee.keeper = outer }
-        if ServiceScope.isBound {
+        if ServiceScope.wereMade {
             return TaskContext.whileKeeping(keeper, body)
         }
         return body()

@@ -51,7 +51,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// ```
     public init(label: String = "") {
         self.label = label
-        sck_scopes_made_note()
+        if !Self.wereMade {
+            sck_scopes_made_note()
+        }
     }
 
     /// The scope the current task or thread runs in, if any.
@@ -59,16 +61,12 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     @TaskLocal static var bound: ServiceScope?
 
-    /// Whether a scope is current. Before the process makes its first scope, none is: one load
-    /// (`sck_scopes_made`) tells it without reading the task-local value.
+    /// Whether this process made a scope: one load (`sck_scopes_made`). Before it did, no task
+    /// can get a scoped service, and a singleton's making need not watch its tasks.
     @inlinable
-    static var isBound: Bool {
-        sck_scopes_made_load() != 0 && isBoundNow
+    static var wereMade: Bool {
+        sck_scopes_made_load() != 0
     }
-
-    /// Whether a scope is current: a read of the task-local value.
-    @usableFromInline
-    static var isBoundNow: Bool { bound != nil }
 
     /// Whether ``close(timeout:)`` began: the scope makes and hands out nothing any more.
     public var isClosed: Bool { state.withLock { $0.isClosed } }
@@ -159,7 +157,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// Adds what a making counted by `beginMaking()` made, if it closes, to the services this
     /// scope closes, before the service is published: the order of these calls is the order of
     /// the ends of the makings. Also when the scope began closing meanwhile: `close()` waits for
-    /// the makings in progress.
+    /// the makings in progress, within its time limit; a making that ends later closes its
+    /// service itself (`record`).
     ///
     /// Inlined into the making, so that the service is cast to `ClosableService` in code compiled
     /// for its type: a cast from `Any` first asks the run-time whether the value is a boxed one,
