@@ -1,5 +1,5 @@
-// The three globals of ServiceContainerKit that a get reads, kept in C for one reason each: C
-// gives a get inlined into the app's module a single load of them, where Swift gives a call.
+// The globals of ServiceContainerKit that a get or a making reads, kept in C for one reason each:
+// C gives code inlined into the app's module a single load of them, where Swift gives a call.
 #ifndef C_SERVICE_CONTAINER_KIT_H
 #define C_SERVICE_CONTAINER_KIT_H
 
