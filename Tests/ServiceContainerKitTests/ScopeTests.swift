@@ -18,6 +18,19 @@ private final class RequestUser: Sendable {
 
 private final class Cache: Sendable {}
 
+/// The reports of close failures of the scope labelled `label` that reach the `ProvidersLogger`s.
+private final class ScopeCloseListener: ProvidersLogger {
+    let label: String
+    let reports = Mutex<[String]>([])
+
+    init(label: String) { self.label = label }
+
+    func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
+        guard scope.label == label else { return }
+        reports.withLock { $0.append(report.description) }
+    }
+}
+
 /// A value handed from a task to the thread that waits for it.
 private final class Handoff<Value: Sendable>: Sendable {
     private let slot = Mutex<Value?>(nil)
@@ -732,14 +745,7 @@ struct ScopeTests {
 
     @Test("An async making that outlasts the time limit closes its service when it ends; a failed close is logged")
     func asyncMakingPastTheTimeLimit() async throws {
-        final class Listener: ProvidersLogger {
-            let reports = Mutex<[String]>([])
-            func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
-                guard scope.label == "late scope" else { return }
-                reports.withLock { $0.append(report.description) }
-            }
-        }
-        let listener = Listener()
+        let listener = ScopeCloseListener(label: "late scope")
         listener.register()
         defer { listener.unregister() }
         try await withAsyncTimeLimit { () async throws in
@@ -793,13 +799,6 @@ struct ScopeTests {
 
     @Test("withServiceScope returns the body's value, closes the scope when it throws, and logs close failures")
     func withServiceScopeCloses() async throws {
-        final class Listener: ProvidersLogger {
-            let reports = Mutex<[String]>([])
-            func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
-                guard scope.label == "logged scope" else { return }
-                reports.withLock { $0.append(report.description) }
-            }
-        }
         let journal = CloseJournal()
         let closing = ServiceProvider<Closing>(mode: .scoped) { Closing("fine", journal) }
         let failing = ServiceProvider<Closing>(mode: .scoped) { Closing("failing", journal, .fails) }
@@ -813,7 +812,7 @@ struct ScopeTests {
             }
         }
         #expect(journal.closed == ["fine", "fine"])
-        let listener = Listener()
+        let listener = ScopeCloseListener(label: "logged scope")
         listener.register()
         defer { listener.unregister() }
         await withServiceScope(label: "logged scope") { _ = failing.getServiceAsOptional() }
