@@ -321,8 +321,7 @@ struct ScopeTests {
 
     @Test("A singleton whose making gets a scoped service fails, in a scope or not, every time", arguments: Keeper.allCases)
     func captive(keeper: Keeper) throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (log, counter) = Self.countedLog()
         let (cache, kind) = Self.singleton(keeper, madeIn: ServiceScope()) {
             _ = try log.getService()
             return Cache()
@@ -343,6 +342,12 @@ struct ScopeTests {
         #expect(counter.count == 0)
     }
 
+    /// A scoped provider of request logs, and the count of its makings.
+    fileprivate static func countedLog() -> (ServiceProvider<RequestLog>, Counter) {
+        let counter = Counter()
+        return (ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }, counter)
+    }
+
     /// A factory that gets `log`'s service in a `Task {}` it starts and waits for, as a
     /// synchronous factory may hand work to a task.
     fileprivate static func gettingInATask(_ log: ServiceProvider<RequestLog>) -> @Sendable () throws -> Cache {
@@ -359,8 +364,7 @@ struct ScopeTests {
         arguments: Keeper.allCases
     )
     func captiveInATaskOfAThread(keeper: Keeper) async throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (log, counter) = Self.countedLog()
         let (result, kind) = try await withAsyncTimeLimit {
             try await onThread {
                 let scope = ServiceScope(label: "request")
@@ -374,8 +378,7 @@ struct ScopeTests {
 
     @Test("A Task {} that a synchronous singleton's factory starts in a request's task is caught too")
     func captiveInATaskOfATask() async throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (log, counter) = Self.countedLog()
         let cache = ServiceProvider<Cache>(mode: .lazy, factory: Self.gettingInATask(log))
         let result = try await withAsyncTimeLimit {
             await Task(executorPreference: BlockingTaskExecutor()) {
@@ -393,8 +396,7 @@ struct ScopeTests {
         arguments: ScopeOfTheTask.allCases
     )
     func captiveInATaskOfAGetOutsideScopes(scopeOfTheTask: ScopeOfTheTask) async throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (log, counter) = Self.countedLog()
         let inner = ServiceScope(label: "the factory's")
         let cache = ServiceProvider<Cache>(mode: .lazy) {
             let got = Handoff<Result<RequestLog, ServiceObtainError>>()
@@ -477,8 +479,7 @@ struct ScopeTests {
         arguments: [ServiceFactoryMode.lazy, .weak, .atOne]
     )
     @MainActor func mainActorCaptive(mode: ServiceFactoryMode) throws {
-        let counter = Counter()
-        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+        let (log, counter) = Self.countedLog()
         let scope = ServiceScope()
         // An `atOne` service made on the main actor is made in `init`: made in the scope here.
         let cache = scope.run { ServiceMainActorProvider<Cache>(mode: mode) { _ = try log.getService(); return Cache() } }
@@ -704,16 +705,25 @@ struct ScopeTests {
         #expect(making.got.withLock { $0 } == nil, "a closed scope handed out the service it closes")
     }
 
+    /// An async scoped provider whose making opens `began`, then waits for `gate` before it
+    /// returns `service`.
+    fileprivate static func gatedMaking(
+        _ service: Closing
+    ) -> (provider: ServiceAsyncProvider<Closing>, began: AsyncGate, gate: AsyncGate) {
+        let (began, gate) = (AsyncGate(), AsyncGate())
+        let provider = ServiceAsyncProvider<Closing>(mode: .scoped) {
+            began.open()
+            await gate.wait()
+            return service
+        }
+        return (provider, began, gate)
+    }
+
     @Test("An async get that started or awaited a making when the scope closed fails, and the scope closes the service")
     func asyncGetsOfAMakingInProgressFail() async throws {
         try await withAsyncTimeLimit { () async throws in
             let journal = CloseJournal()
-            let (began, gate) = (AsyncGate(), AsyncGate())
-            let slow = ServiceAsyncProvider<Closing>(mode: .scoped) {
-                began.open()
-                await gate.wait()
-                return Closing("slow", journal)
-            }
+            let (slow, began, gate) = Self.gatedMaking(Closing("slow", journal))
             let scope = ServiceScope(label: "request 7")
             let starter = Task { await scope.run { await slow.getServiceAsResult() } }
             await began.wait()
@@ -750,12 +760,7 @@ struct ScopeTests {
         defer { listener.unregister() }
         try await withAsyncTimeLimit { () async throws in
             let journal = CloseJournal()
-            let (began, gate) = (AsyncGate(), AsyncGate())
-            let slow = ServiceAsyncProvider<Closing>(mode: .scoped) {
-                began.open()
-                await gate.wait()
-                return Closing("late", journal, .fails)
-            }
+            let (slow, began, gate) = Self.gatedMaking(Closing("late", journal, .fails))
             let scope = ServiceScope(label: "late scope")
             let getter = Task { await scope.run { await slow.getServiceAsResult() } }
             await began.wait()
