@@ -5,6 +5,17 @@ import Testing
 import ServiceLocatorKit
 import TestSupport
 
+/// A service whose deinit changes the parent of another locator: released under the lock that
+/// parent changes take, it would take that lock again.
+private final class Detacher: Sendable {
+    let other: ServiceLocator
+    init(_ other: ServiceLocator) { self.other = other }
+    deinit { other.setParent(nil) }
+}
+
+/// Whether the thread that replaces `Detacher`s in the parent should stop.
+private let stopReplacing = Atomic<Bool>(false)
+
 // Threads that wait for each other could deadlock: each test runs its threads inside a time
 // limit, so that a deadlock fails the test instead of stalling the run.
 @Suite("ServiceLocator: threads")
@@ -147,6 +158,26 @@ struct ServiceLocatorConcurrencyTests {
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "parent"))?.name == "parent")
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "replaced"))?.name == "replaced")
         #expect(locator.getService(key: NamedKey<FirstService>(storeKey: "removed"))?.name == "removed")
+    }
+
+    @Test("A service replaced in a parent while setParent walks the chain is released outside its lock")
+    func setParentWalksTheChainWithoutKeepingSlots() async {
+        // The walk once copied each ancestor's slots; a copy left the last owner of slots that
+        // another thread had replaced released the replaced service inside the walk's lock.
+        await #expect(processExitsWith: .success) {
+            let app = ServiceLocator()
+            let other = ServiceLocator()
+            let screen = ServiceLocator(parent: app)
+            let key = ServiceLocatorEasyKey<Detacher>()
+            let replacing = DispatchGroup()
+            DispatchQueue.global().async(group: replacing) {
+                while !stopReplacing.load(ordering: .relaxed) { app.addService(key: key, service: Detacher(other)) }
+            }
+            let end = DispatchTime.now() + .milliseconds(1_500)
+            while DispatchTime.now() < end { screen.setParent(app) }
+            stopReplacing.store(true, ordering: .relaxed)
+            guard replacing.wait(timeout: .now() + 10) == .success else { exit(3) }
+        }
     }
 
     @Test func parentChangesFromManyThreadsNeverLoop() throws {

@@ -1,6 +1,15 @@
 import Testing
 import ServiceLocatorKit
 
+/// The shared locator of `SharedReader`, whose deinit reads it.
+private let readBySharedReader = SharedServiceLocator<ServiceLocator>()
+
+/// A service whose deinit reads the shared locator that kept it, as 1.x code's deinit calls
+/// `getServiceFromShared()`.
+private final class SharedReader: Sendable {
+    deinit { _ = readBySharedReader.locator?.getService(key: Keys.first) }
+}
+
 @Suite("ServiceLocator: readOnly, clone, shared instance")
 struct ServiceLocatorReadOnlyTests {
     @Test func readOnlyRefusesEveryChangeAndKeepsTheLocator() throws {
@@ -130,6 +139,20 @@ struct ServiceLocatorReadOnlyTests {
         }
         #expect(holder.locator === locator)
         #expect(log.errors(of: holder).count == 1)
+    }
+
+    @Test("A service of a replaced shared locator may read the shared locator in its deinit")
+    func replacedSharedLocatorIsReleasedAfterTheLock() async {
+        await #expect(processExitsWith: .success) {
+            do {  // from the end of this block, the holder alone keeps the first locator
+                let first = ServiceLocator()
+                first.addService(key: ServiceLocatorEasyKey<SharedReader>(), service: SharedReader())
+                readBySharedReader.setup(first, readOnlySharedAfter: false)
+            }
+            let second = ServiceLocator()
+            second.addService(key: Keys.first, service: FirstService(name: "second"))
+            readBySharedReader.setup(second)
+        }
     }
 
     @Test func sharedInstanceMayBeReplacedUntilLocked() {

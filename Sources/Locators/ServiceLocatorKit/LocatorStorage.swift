@@ -54,6 +54,16 @@ package final class LocatorStorage: Sendable {
         return state.withLock { $0.isReadOnly ? frozen.value!.slots : $0.slots }
     }
 
+    /// The parent's storage, read without a copy of the slots: a copy could be the last owner
+    /// of slots that another thread replaced meanwhile, and release their services where it is
+    /// dropped (`setParent` walks the chain under a lock).
+    private var parentStorage: LocatorStorage? {
+        if let frozen = frozen.value {
+            return frozen.slots.parent?.storage
+        }
+        return state.withLock { $0.isReadOnly ? frozen.value!.slots.parent?.storage : $0.slots.parent?.storage }
+    }
+
     /// Whether the locator is read-only.
     package var isReadOnly: Bool { frozen.value != nil }
 
@@ -574,7 +584,7 @@ package final class LocatorStorage: Sendable {
                 if current === self {
                     return (.parentCycle(locator: type(of: owner)), false)
                 }
-                ancestor = current.slots.parent?.storage
+                ancestor = current.parentStorage
             }
             // Read-only again under the lock that changes the parent: `setReadOnly()` may have
             // run meanwhile.

@@ -59,13 +59,17 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
+        var replaced: Locator?
         let refusedAssert: Bool? = state.withLock { state in
             if state.locked { return state.assertOnRefusal }
+            replaced = state.current
             state.current = locator
             state.locked = readOnlySharedAfter
             state.assertOnRefusal = assertionFailure
             return nil
         }
+        // The locator replaced goes here, after the lock: its services' deinits may use this one.
+        withExtendedLifetime(replaced) {}
         guard let assert = refusedAssert else { return .success(()) }
         let site = CallSite(file: file, line: line)
         return LocatorStorage.refuse(.sharedReadOnly(locator: Locator.self), owner: self, assert: assert, at: site)
