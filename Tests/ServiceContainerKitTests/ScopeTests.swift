@@ -776,6 +776,34 @@ struct ScopeTests {
         }
     }
 
+    @Test("A service that a late making hands on, which the scope already closed, is not closed again")
+    func lateMakingsCloseAHandedOnServiceOnce() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let journal = CloseJournal()
+            let connection = ServiceProvider<Closing>(mode: .scoped) { Closing("connection", journal) }
+            let (gotConnection, gate) = (AsyncGate(), AsyncGate())
+            let handingOn = ServiceAsyncProvider<Closing>(mode: .scoped) {
+                let made = try connection.getService()
+                gotConnection.open()
+                await gate.wait()
+                return made
+            }
+            let (fresh, began, freshGate) = Self.gatedMaking(Closing("fresh", journal))
+            let scope = ServiceScope(label: "handing on")
+            let getters = [handingOn, fresh].map { provider in Task { await scope.run { await provider.getServiceAsResult() } } }
+            await began.wait()
+            await gotConnection.wait()  // made before the close: closed by it
+            let report = await scope.close(timeout: .milliseconds(100))
+            #expect(report.closedCount == 1 && journal.closed == ["connection"])
+            gate.open()
+            freshGate.open()
+            for getter in getters { #expect(await getter.value.failure != nil) }
+            await eventually { journal.closed.contains("fresh") }
+            try await Task.sleep(for: .milliseconds(100))  // time for a second close, were one started
+            #expect(journal.closed.sorted() == ["connection", "fresh"])
+        }
+    }
+
     @Test("A closed and released scope leaves none of its services alive")
     func nothingLeftAlive() async {
         let made = Mutex<[WeakBox]>([])

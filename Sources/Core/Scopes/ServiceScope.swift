@@ -39,9 +39,29 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// What `close()` awaits while makings run after it began.
         var makingsEnded: CheckedContinuation<Void, Never>?
         var isClosed = false
-        /// Once `close()` took the services to close, the time limit of their closes: a making
-        /// that ends later closes its service on its own, within it (`closeLate`).
-        var emptiedWithin: Duration?
+        /// Once `close()` took the services to close: a making that ends later closes its
+        /// service on its own (`closeLate`).
+        var emptied: Emptied?
+    }
+
+    /// What a making that outlasted `close()` needs to close its service: the time limit, and,
+    /// while such makings run, what the scope closed or they close, so that a service handed on
+    /// by a making of another scoped service is closed once. Kept strongly: an identity alone
+    /// could be taken by a new object once the closed one was released.
+    private struct Emptied: Sendable {
+        let within: Duration
+        var closed: [MadeService]
+
+        /// Adds `made`, unless its object is already there: `false` then.
+        mutating func add(_ made: MadeService) -> Bool {
+            if let object = objectReference(of: made.service),
+                closed.contains(where: { objectReference(of: $0.service) === object })
+            {
+                return false
+            }
+            closed.append(made)
+            return true
+        }
     }
 
     /// A scope named `label` (for messages), with nothing made yet.
@@ -176,10 +196,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     func record(_ closable: any ClosableService, type: Any.Type) {
         let made = MadeService(service: closable, type: type, madeAt: 0)
         let lateWithin = state.withLock { state -> Duration? in
-            if state.emptiedWithin == nil {
+            guard state.emptied != nil else {
                 state.closable.append(made)
+                return nil
             }
-            return state.emptiedWithin
+            return state.emptied!.add(made) ? state.emptied!.within : nil
         }
         if let lateWithin {
             closeLate(made, within: lateWithin)
@@ -201,11 +222,14 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// Ends a making that `beginMaking()` counted, once its service is published (or it failed).
     @usableFromInline
     func endMaking() {
-        let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let (ended, closed) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [MadeService]) in
             state.makingsInProgress -= 1
-            guard state.makingsInProgress == 0 else { return nil }
-            return state.makingsEnded.take()
+            guard state.makingsInProgress == 0 else { return (nil, []) }
+            // The last making that outlasted `close()` ended: what was closed is let go.
+            defer { state.emptied?.closed = [] }
+            return (state.makingsEnded.take(), state.emptied?.closed ?? [])
         }
+        withExtendedLifetime(closed) {}  // released after the lock
         ended?.resume()
     }
 
@@ -268,7 +292,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         let (closable, cells) = state.withLock { state in
-            defer { (state.closable, state.cells, state.emptiedWithin) = ([], [:], timeout) }
+            defer {
+                // Makings still running keep what is closed here, to close theirs once.
+                state.emptied = Emptied(within: timeout, closed: state.makingsInProgress > 0 ? state.closable : [])
+                (state.closable, state.cells) = ([], [:])
+            }
             return (state.closable, state.cells)
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
