@@ -1,4 +1,5 @@
 import CServiceContainerKit
+import Synchronization
 
 /// A lifetime shorter than the app's, such as one request of a server: a provider in
 /// `scoped` mode makes one service per scope, on the first get in that scope, and the scope
@@ -39,28 +40,36 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// What `close()` awaits while makings run after it began.
         var makingsEnded: CheckedContinuation<Void, Never>?
         var isClosed = false
-        /// Once `close()` took the services to close: a making that ends later closes its
-        /// service on its own (`closeLate`).
-        var emptied: Emptied?
+        /// Once `close()` took the services to close while makings still ran, what those makings
+        /// need to close their services on their own (`closeLate`); `nil` before, and after the
+        /// last of them ended.
+        var late: LateMakings?
     }
 
-    /// What a making that outlasted `close()` needs to close its service: the time limit, and,
-    /// while such makings run, what the scope closed or they close, so that a service handed on
-    /// by a making of another scoped service is closed once. Kept strongly: an identity alone
-    /// could be taken by a new object once the closed one was released.
-    private struct Emptied: Sendable {
+    /// What the makings that outlasted `close()` need: the time limit of their closes, and what
+    /// the scope closed and they close, so that a service such a making hands on is closed once.
+    /// The services are kept strongly: an identity alone could be taken by a new object once the
+    /// closed one was released. Only a scope whose close left makings running has one.
+    private final class LateMakings: Sendable {
         let within: Duration
-        var closed: [MadeService]
+        private let closed: Mutex<[MadeService]>
+
+        init(within: Duration, closed: [MadeService]) {
+            self.within = within
+            self.closed = Mutex(closed)
+        }
 
         /// Adds `made`, unless its object is already there: `false` then.
-        mutating func add(_ made: MadeService) -> Bool {
-            if let object = objectReference(of: made.service),
-                closed.contains(where: { objectReference(of: $0.service) === object })
-            {
-                return false
+        func addOnce(_ made: MadeService) -> Bool {
+            closed.withLock { closed in
+                if let object = objectReference(of: made.service),
+                    closed.contains(where: { objectReference(of: $0.service) === object })
+                {
+                    return false
+                }
+                closed.append(made)
+                return true
             }
-            closed.append(made)
-            return true
         }
     }
 
@@ -196,11 +205,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     func record(_ closable: any ClosableService, type: Any.Type) {
         let made = MadeService(service: closable, type: type, madeAt: 0)
         let lateWithin = state.withLock { state -> Duration? in
-            guard state.emptied != nil else {
+            guard let late = state.late else {
                 state.closable.append(made)
                 return nil
             }
-            return state.emptied!.add(made) ? state.emptied!.within : nil
+            return late.addOnce(made) ? late.within : nil
         }
         if let lateWithin {
             closeLate(made, within: lateWithin)
@@ -222,14 +231,14 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// Ends a making that `beginMaking()` counted, once its service is published (or it failed).
     @usableFromInline
     func endMaking() {
-        let (ended, closed) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [MadeService]) in
+        var late: LateMakings?
+        let ended = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.makingsInProgress -= 1
-            guard state.makingsInProgress == 0 else { return (nil, []) }
-            // The last making that outlasted `close()` ended: what was closed is let go.
-            defer { state.emptied?.closed = [] }
-            return (state.makingsEnded.take(), state.emptied?.closed ?? [])
+            guard state.makingsInProgress == 0 else { return nil }
+            late = state.late.take()  // the last making that outlasted `close()`, if any, ended
+            return state.makingsEnded.take()
         }
-        withExtendedLifetime(closed) {}  // released after the lock
+        withExtendedLifetime(late) {}  // what was closed is released after the lock
         ended?.resume()
     }
 
@@ -293,8 +302,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         }
         let (closable, cells) = state.withLock { state in
             defer {
-                // Makings still running keep what is closed here, to close theirs once.
-                state.emptied = Emptied(within: timeout, closed: state.makingsInProgress > 0 ? state.closable : [])
+                if state.makingsInProgress > 0 {
+                    state.late = LateMakings(within: timeout, closed: state.closable)
+                }
                 (state.closable, state.cells) = ([], [:])
             }
             return (state.closable, state.cells)
