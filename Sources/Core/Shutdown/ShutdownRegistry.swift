@@ -124,6 +124,13 @@ extension ShutdownProvider {
 struct HandedIn {
     let object: AnyObject
     let since: UInt64
+
+    /// The object of `service`, handed in as `mark` says; `nil` for a service that is no object.
+    init?(_ service: Any?, mark: HeldMark) {
+        guard let object = service.flatMap(objectReference) else { return nil }
+        self.object = object
+        self.since = mark.since
+    }
 }
 
 /// What a provider wraps (`ShutdownProvider.wrapped`).
@@ -200,7 +207,7 @@ extension ServiceSource {
     /// The object of the service a provider of this source was handed, `instance` giving it.
     func handedIn(instance: () -> Service?) -> HandedIn? {
         switch self {
-        case .holdsService(let mark): instance().flatMap(objectReference).map { HandedIn(object: $0, since: mark.since) }
+        case .holdsService(let mark): HandedIn(instance(), mark: mark)
         case .recorded(let source): source.source.handedIn { source.instance?.value }
         case .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: nil
         }
@@ -271,7 +278,7 @@ extension ServiceAsyncProvider: ShutdownProvider {
 
     var handedIn: HandedIn? {
         guard case .holdsService(let mark) = source else { return nil }
-        return instance.flatMap(objectReference).map { HandedIn(object: $0, since: mark.since) }
+        return HandedIn(instance, mark: mark)
     }
 }
 
