@@ -155,9 +155,9 @@ struct ReleasedServiceTests {
     func queueTakenInLinearTime() throws {
         // Taken from its front by moving the rest, the queue took minutes to drain here.
         let taken = try withTimeLimit(seconds: 10) { () -> Int in
-            var state = SessionMediatorState(current: UserSession(userId: 0))
+            var state = SessionMediatorState(current: UserSession(userId: 0), key: SessionKey(0))
             for user in 1...300_000 {
-                _ = state.enqueue(UserSession(userId: user), policy: .none)
+                _ = state.enqueue(UserSession(userId: user), key: SessionKey(user), policy: .none)
             }
             var versions: [UInt64] = []
             while let (update, _) = state.nextUpdate() {

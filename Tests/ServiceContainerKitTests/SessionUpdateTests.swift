@@ -557,4 +557,37 @@ struct SessionUpdateTests {
         }
         #expect(cell.keptCount <= 32, "kept \(cell.keptCount) services of past sessions")
     }
+
+    @Test("A session's key may read the mediator: it is read once a session, outside every lock")
+    func keyReadsTheMediator() async {
+        // In a child process: a key read under the mediator's lock stops it ("Recursive call to lock").
+        await #expect(processExitsWith: .success) {
+            let mediator = ServiceSessionMediator(session: MediatorReadingSession(userId: 1))
+            MediatorReadingSession.mediator.withLock { $0 = mediator }
+            let provider = MediatorReadingFactory().serviceProvider(mediator: mediator)
+            precondition(provider.getServiceAsOptional() == "user 1")
+            mediator.updateSession(MediatorReadingSession(userId: 2))
+            precondition(provider.getServiceAsOptional() == "user 2")
+            // Read once when the mediator was made and once an update, whatever the providers.
+            precondition(MediatorReadingSession.keyReads.withLock { $0 } == 2)
+        }
+    }
+}
+
+/// A session whose key reads its mediator's session, as a key that logs it would.
+struct MediatorReadingSession: ServiceSession {
+    static let mediator = Mutex<ServiceSessionMediator<MediatorReadingSession>?>(nil)
+    static let keyReads = Mutex(0)
+    let userId: Int
+
+    var key: AnyHashable {
+        _ = Self.mediator.withLock { $0 }?.session
+        Self.keyReads.withLock { $0 += 1 }
+        return userId
+    }
+}
+
+struct MediatorReadingFactory: ServiceSessionFactory {
+    let mode: ServiceSessionFactoryMode = .atOne
+    func makeService(session: MediatorReadingSession) throws -> String { "user \(session.userId)" }
 }

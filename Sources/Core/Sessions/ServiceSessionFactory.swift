@@ -15,6 +15,11 @@ public enum ServiceSessionFactoryMode: Sendable, Hashable {
 public protocol ServiceSession: Sendable {
     /// What identifies the session. It is kept and compared on any thread, as the session is:
     /// make it a value of a `Sendable` type (an id, a name).
+    ///
+    /// The mediator reads it once for each session it is given (in its `init` and in
+    /// `updateSession`), outside its locks, so a getter may read the mediator. The providers
+    /// compare and hash the key they were handed, under their own locks: its `==` and
+    /// `hash(into:)` should only compare values.
     var key: AnyHashable { get }
 }
 

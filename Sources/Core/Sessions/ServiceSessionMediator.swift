@@ -28,7 +28,7 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
 
     /// Makes a mediator whose current session is `session`.
     public init(session: SessionType) {
-        state = Locked(SessionMediatorState(current: session))
+        state = Locked(SessionMediatorState(current: session, key: SessionKey(session.key)))
     }
 
     /// The current session: the one given to the latest `updateSession`, even while that
@@ -50,10 +50,12 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     ///   - remakePolicy: what happens to kept services; see
     ///     ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
-        // The session it replaces is released after the lock: a session object's deinit may
-        // read this mediator.
+        // The session's `key` is user code: it is read here, before the lock, once for every
+        // provider. The session it replaces is released after the lock: a session object's
+        // deinit may read this mediator.
+        let key = SessionKey(session.key)
         let (appliesNow, replaced) = state.withLock { state in
-            let replaced = state.enqueue(session, policy: remakePolicy)
+            let replaced = state.enqueue(session, key: key, policy: remakePolicy)
             guard !state.isApplying else { return (false, replaced) }
             state.isApplying = true
             return (true, replaced)
@@ -71,16 +73,17 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     }
 
     /// Subscribes `apply`, to be called with every later update, and hands `start` the
-    /// session and version it starts from, under the mediator's lock, so that no update falls
-    /// between the two. `apply` must hold its provider weakly: the provider unsubscribes when
+    /// session, its key and the version it starts from, under the mediator's lock, so that no
+    /// update falls between the two. `start` runs no user code (the key was read when the
+    /// session was set). `apply` must hold its provider weakly: the provider unsubscribes when
     /// it is released.
     @usableFromInline
     func subscribe(
         _ apply: @escaping @Sendable (SessionUpdate) -> Void,
-        start: (any ServiceSession, UInt64) -> Void
+        start: (any ServiceSession, SessionKey, UInt64) -> Void
     ) -> SessionSubscription {
         state.withLock { state in
-            start(state.current, state.version)
+            start(state.current, state.currentKey, state.version)
             return state.subscribers.add(apply)
         }
     }
@@ -113,6 +116,8 @@ protocol SessionMediating: AnyObject, Sendable {
 @usableFromInline
 struct SessionUpdate: Sendable {
     @usableFromInline let session: any ServiceSession
+    /// The session's `key`, read once by the mediator, outside every lock.
+    @usableFromInline let key: SessionKey
     /// Counts the mediator's updates: every provider gets them in increasing order.
     @usableFromInline let version: UInt64
     @usableFromInline let policy: ServiceSessionRemakePolicy
@@ -121,6 +126,7 @@ struct SessionUpdate: Sendable {
 /// The state of a mediator, reached only through its lock.
 struct SessionMediatorState {
     var current: any ServiceSession
+    var currentKey: SessionKey
     var version: UInt64 = 0
     /// Whether a thread is applying the queued updates.
     var isApplying = false
@@ -131,16 +137,23 @@ struct SessionMediatorState {
     private var head = 0
     var subscribers = SessionSubscriptions()
 
-    init(current: any ServiceSession) {
+    init(current: any ServiceSession, key: SessionKey) {
         self.current = current
+        self.currentKey = key
     }
 
-    /// Queues an update to `session`; returns the session it replaces as the current one.
-    mutating func enqueue(_ session: any ServiceSession, policy: ServiceSessionRemakePolicy) -> any ServiceSession {
+    /// Queues an update to `session`, whose key is `key`; returns the session it replaces as
+    /// the current one.
+    mutating func enqueue(
+        _ session: any ServiceSession,
+        key: SessionKey,
+        policy: ServiceSessionRemakePolicy
+    ) -> any ServiceSession {
         var replaced = session
         swap(&current, &replaced)
+        currentKey = key
         version &+= 1
-        pending.append(SessionUpdate(session: session, version: version, policy: policy))
+        pending.append(SessionUpdate(session: session, key: key, version: version, policy: policy))
         return replaced
     }
 

@@ -4,8 +4,10 @@
 ///
 /// 1. Everything that changes is in `state` and is read or written only under its lock. That
 ///    lock is never held while user code runs (a factory, `deactivateService`,
-///    `activateService`, a service's or a session's `deinit`): what the state lets go is
-///    collected in `released` and dropped after the lock.
+///    `activateService`, a session's `key`, a service's or a session's `deinit`): the mediator
+///    reads each session's key before its own lock and hands it over; what the state lets go is
+///    collected in `released` and dropped after the lock. Only the key's `==` and hashing run
+///    under it.
 /// 2. At most one making or switch is in progress: it is `state.making`, a `Making` whose
 ///    `makingLock` the thread doing it holds from the moment it sets the mark until it clears
 ///    it. Every other get that finds the mark waits for that lock (`Making.wait`, which fails
@@ -54,10 +56,10 @@ final class SessionServiceCell<Service>: Sendable {
         self.factory = SessionFactoryBox(factory)
         self.mediator = mediator
         var wrongSession: ServiceObtainError?
-        let subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, version in
+        let subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, key, version in
             wrongSession = state.withLock { state in
                 state.appliedVersion = version
-                return state.adopt(session, as: self.factory.cast(session), factory: self.factory)
+                return state.adopt(session, key: key, as: self.factory.cast(session), factory: self.factory)
             }
         }
         self.subscription = subscription
@@ -172,8 +174,10 @@ final class SessionServiceCell<Service>: Sendable {
             }
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
-                // then this update deactivates it like any other. This thread holds no `makingLock`, so
-                // the wait cannot close a loop. A making found after this wait is overtaken.
+                // then this update deactivates it like any other. This thread runs no making, so
+                // it holds no `makingLock` that one waits for, and `Making.wait` refuses a loop
+                // anyway (the `try?` then goes on as after the wait). A making found after this
+                // wait is overtaken.
                 try? other.wait(Service.self)
                 mayWait = false
                 continue
@@ -302,7 +306,7 @@ struct SessionSwitchPlan<Service> {
 
 /// The key of a session, compared and kept on any thread as the session is (`UncheckedSendable`:
 /// a `Sendable` session gives it).
-typealias SessionKey = UncheckedSendable<AnyHashable>
+@usableFromInline typealias SessionKey = UncheckedSendable<AnyHashable>
 
 /// The state of a session cell, reached only through its lock.
 @usableFromInline
@@ -328,14 +332,15 @@ struct SessionCellState<Service>: Sendable {
 
     init() {}
 
-    /// Makes `session` the current one; returns the error when the factory does not take it
-    /// (for `atOne`, also kept as `atOneError`).
+    /// Makes `session`, whose key is `key`, the current one; returns the error when the
+    /// factory does not take it (for `atOne`, also kept as `atOneError`).
     mutating func adopt(
         _ session: any ServiceSession,
+        key: SessionKey,
         as typed: (any ServiceSession)?,
         factory: any SessionFactoryCalls<Service>
     ) -> ServiceObtainError? {
-        sessionKey = SessionKey(session.key)
+        sessionKey = key
         atOneError = nil
         if let typed {
             self.session = .success(typed)
@@ -413,7 +418,7 @@ struct SessionCellState<Service>: Sendable {
         var plan = SessionSwitchPlan<Service>(oldKey: sessionKey)
         // Updates made before this provider subscribed are already in its starting session.
         guard update.version > appliedVersion else { return plan }
-        let key = SessionKey(update.session.key)
+        let key = update.key
         let typed = factory.cast(update.session)
         if key == sessionKey, update.policy == .none, atOneError == nil, case .success = session, let typed {
             // The same session, perhaps with newer values: its service stays.
@@ -456,7 +461,7 @@ struct SessionCellState<Service>: Sendable {
             plan.reactivate = kept.removeValue(forKey: key)
         }
         pruneDeadKept(released: &released)
-        plan.wrongSession = adopt(update.session, as: typed, factory: factory)
+        plan.wrongSession = adopt(update.session, key: key, as: typed, factory: factory)
         plan.newSession = try? session?.get()
         plan.runsHooks = plan.old != nil || plan.reactivate != nil || (factory.mode == .atOne && plan.newSession != nil)
         if plan.runsHooks {
