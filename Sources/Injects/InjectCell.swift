@@ -143,7 +143,7 @@ final class InjectCell<Value>: Sendable {
     @usableFromInline
     func crashForParamsAlreadySet(injected: Bool, call: InjectSite) -> Never {
         let message = InjectFailure.paramsAlreadySetMessage(service: Value.self, injected: injected, site: site, call: call)
-        InjectFailure.crash(message, site: site)
+        InjectFailure.crash(message, site: call)  // the mistaken call, which the message tells from the attribute
     }
 
     /// Whether the value is injected (its ready handlers may still be running).

@@ -1,5 +1,6 @@
 /// The documented crashes of the property wrappers and their messages, each naming the inject
-/// site; `fatalError` points at that site too.
+/// site; `fatalError` points at that site too, or at the call that was the mistake
+/// (`setParameters`).
 @usableFromInline
 enum InjectFailure {
     /// A crash message decided under a lock and reported after it.

@@ -19,12 +19,13 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
         self.obtainedType = obtainedType
     }
 
-    /// A sentence naming the service and the type that is not an `NSObject`.
+    /// A sentence naming the service and the type that is not an `NSObject`, and what to do.
     public var description: String {
         let name = TypeName.of(service)
         let obtained = TypeName.of(obtainedType)
         let what = name == obtained ? "it" : "it is a \(obtained), which"
-        return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject"
+        return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject; "
+            + "make \(obtained) a subclass of NSObject, or provide an NSObject that wraps it"
     }
 
     /// The same text as `description`.

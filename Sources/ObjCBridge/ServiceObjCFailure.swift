@@ -87,9 +87,10 @@ enum ServiceObjCFailure: Error {
         }
     }
 
-    /// Stops the program with the message, for the `OrFatal` gets.
-    func stop() -> Never {
-        fatalError(message)
+    /// Stops the program with the message at the caller's `file` and `line`, for the `OrFatal`
+    /// gets.
+    func stop(file: StaticString, line: UInt) -> Never {
+        fatalError(message, file: file, line: line)
     }
 
     /// The `NSError` an Objective-C style caller receives.

@@ -101,17 +101,27 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     }
 
     /// A service made for `params`; when it cannot be made, stops the program with a message
-    /// naming the service and the cause (`[provider getServiceOrFatalWithParams:params]`).
-    #if canImport(ObjectiveC)
-    @objc(getServiceOrFatalWithParams:)
-    #endif
-    public func getServiceOrFatalWithParams(_ params: Any?) -> Any {
+    /// naming the service and the cause, at the caller's `file` and `line`
+    /// (`[provider getServiceOrFatalWithParams:params]`).
+    ///
+    /// ```swift
+    /// let loader = services.imageLoader.getServiceOrFatalWithParams("https://img") as! ImageLoader
+    /// ```
+    public func getServiceOrFatalWithParams(_ params: Any?, file: StaticString = #file, line: UInt = #line) -> Any {
         do {
             return try obtain(params)
         } catch {
-            error.stop()
+            error.stop(file: file, line: line)
         }
     }
+
+    #if canImport(ObjectiveC)
+    /// `getServiceOrFatalWithParams(_:)` for Objective-C callers, which pass no file or line.
+    @objc(getServiceOrFatalWithParams:)
+    public func objcGetServiceOrFatalWithParams(_ params: Any?) -> Any {
+        getServiceOrFatalWithParams(params)
+    }
+    #endif
 
     /// A service made for `params`, or `nil` with the reason written to `error`
     /// (`[provider getServiceWithParams:params andReturnError:&error]`).

@@ -98,17 +98,26 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     /// The service; when it cannot be had, stops the program with a message naming the
-    /// service and the cause (`[provider getServiceOrFatal]`).
-    #if canImport(ObjectiveC)
-    @objc(getServiceOrFatal)
-    #endif
-    public func getServiceOrFatal() -> Any {
+    /// service and the cause, at the caller's `file` and `line` (`[provider getServiceOrFatal]`).
+    ///
+    /// ```swift
+    /// let profile = services.profile.getServiceOrFatal() as! ProfileService
+    /// ```
+    public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> Any {
         do {
             return try obtain()
         } catch {
-            error.stop()
+            error.stop(file: file, line: line)
         }
     }
+
+    #if canImport(ObjectiveC)
+    /// `getServiceOrFatal()` for Objective-C callers, which pass no file or line.
+    @objc(getServiceOrFatal)
+    public func objcGetServiceOrFatal() -> Any {
+        getServiceOrFatal()
+    }
+    #endif
 
     /// The service, or `nil` with the reason written to `error`
     /// (`[provider getServiceAndReturnError:&error]`).

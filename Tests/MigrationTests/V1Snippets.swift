@@ -218,7 +218,7 @@ struct V1SharedSetupTests {
             V1SharedSetupTests.setUpTwice()
         }
         guard assertionStops else { return }
-        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        let stderr = standardError(of: result)
         #expect(stderr.contains("MigrationTests/V1Snippets.swift:\(Self.secondSetupLine): Fatal error"), "\(stderr)")
     }
 }

@@ -31,7 +31,8 @@ import Testing
         let same = ServiceNotNSObjectError(service: ValueService.self, obtainedType: ValueService.self)
         #expect(same.description == same.errorDescription)
         #expect(same.description
-            == "Service \(String(reflecting: ValueService.self)) cannot be handed to an Objective-C style caller: it is not an NSObject")
+            == "Service \(String(reflecting: ValueService.self)) cannot be handed to an Objective-C style caller: it is not an NSObject; "
+                + "make \(String(reflecting: ValueService.self)) a subclass of NSObject, or provide an NSObject that wraps it")
 
         let behind = ServiceNotNSObjectError(service: (any Sendable).self, obtainedType: ValueService.self)
         #expect(behind.description.contains("it is a \(String(reflecting: ValueService.self)), which is not an NSObject"))

@@ -214,10 +214,14 @@ import TestSupport
         #expect(overlaps.value == 0)
     }
 
-    @Test func getServiceOrFatalWithParamsStopsOnWrongParams() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func getServiceOrFatalWithParamsStopsOnWrongParamsAtTheCallersLine() async {
+        let line = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let objc = ServiceParamsProviderObjC(GreeterFactory().serviceProvider())
             _ = objc.getServiceOrFatalWithParams(1)
         }
+        #expect(standardError(of: result).contains(
+            "ServiceContainerKitObjCTests/ServiceParamsProviderObjCTests.swift:\(line): Fatal error: Failed to obtain service "
+                + "\(String(reflecting: Greeter.self))"))
     }
 }

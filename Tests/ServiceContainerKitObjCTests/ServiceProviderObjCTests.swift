@@ -275,17 +275,25 @@ import TestSupport
         #expect(made.value == 1)
     }
 
-    @Test func getServiceOrFatalStopsOnAFactoryFailure() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func getServiceOrFatalStopsOnAFactoryFailureAtTheCallersLine() async {
+        let line = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let objc = ServiceProviderObjC(ServiceProvider<FirstService>(mode: .lazy) { throw TestFactoryError() })
             _ = objc.getServiceOrFatal()
         }
+        #expect(standardError(of: result).contains(
+            "ServiceContainerKitObjCTests/ServiceProviderObjCTests.swift:\(line): Fatal error: Failed to obtain service "
+                + "\(String(reflecting: FirstService.self)) with error: test factory failed: broken"))
     }
 
-    @Test func getServiceOrFatalStopsOnANonNSObject() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func getServiceOrFatalStopsOnANonNSObjectAtTheCallersLine() async {
+        let line = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let objc = ServiceProviderObjC(ServiceProvider(ValueService()))
             _ = objc.getServiceOrFatal()
         }
+        #expect(standardError(of: result).contains(
+            "ServiceContainerKitObjCTests/ServiceProviderObjCTests.swift:\(line): Fatal error: Service "
+                + "\(String(reflecting: ValueService.self)) cannot be handed to an Objective-C style caller"))
     }
 }

@@ -286,10 +286,14 @@ struct ScopeTests {
 
     // MARK: Captive dependencies
 
+    /// The message of a captive `singleton`, kept as `kind` says. It advises the modes its
+    /// provider could make it in instead: none for a session's, no `scoped` for a main-actor one.
     static func captiveMessage(_ singleton: Any.Type, _ kind: String) -> String {
-        "Failed to obtain service \(name(singleton)): its dependency \(name(RequestLog.self)) failed with error: "
-            + "\(name(singleton)) is \(kind) and cannot keep \(name(RequestLog.self)), a scoped service: make "
-            + "\(name(singleton)) scoped or many, or get \(name(RequestLog.self)) where each scope uses it. "
+        let modes = kind.hasSuffix("session singleton") ? nil : kind.hasSuffix("main-actor singleton") ? "many" : "scoped or many"
+        return "Failed to obtain service \(name(singleton)): its dependency \(name(RequestLog.self)) failed with error: "
+            + "\(name(singleton)) is \(kind) and cannot keep \(name(RequestLog.self)), a scoped service: "
+            + (modes.map { "make \(name(singleton)) \($0), or " } ?? "")
+            + "get \(name(RequestLog.self)) where each scope uses it. "
             + "Path: \(name(singleton)) -> \(name(RequestLog.self))"
     }
 
@@ -483,7 +487,7 @@ struct ScopeTests {
         let scope = ServiceScope()
         // An `atOne` service made on the main actor is made in `init`: made in the scope here.
         let cache = scope.run { ServiceMainActorProvider<Cache>(mode: mode) { _ = try log.getService(); return Cache() } }
-        let kind = mode == .atOne ? "an atOne singleton" : "a \(mode) singleton"
+        let kind = mode == .atOne ? "an atOne main-actor singleton" : "a \(mode) main-actor singleton"
         let expected = Self.captiveMessage(Cache.self, kind)
         for _ in 0..<2 {
             #expect(scope.run { cache.getServiceAsResult() }.failure?.description == expected)

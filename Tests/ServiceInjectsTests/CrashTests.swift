@@ -103,7 +103,7 @@ extension InjectsTests {
         static let file = "ServiceInjectsTests/CrashTests.swift"
 
         func expectMessage(_ result: ExitTest.Result?, line: UInt, _ fragments: [String]) {
-            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let stderr = standardError(of: result)
             #expect(stderr.contains("\(Self.file):\(line)"), "\(stderr)")
             for fragment in fragments {
                 #expect(stderr.contains(fragment), "\(stderr)")
@@ -149,24 +149,29 @@ extension InjectsTests {
             expectMessage(result, line: NoParamsPresenter.injectLine, ["no container of type"])
         }
 
-        @Test func setParametersAfterInjection() async {
+        @Test func setParametersAfterInjectionStopsAtTheCall() async {
+            let call = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 ServiceInjectResolver.register(CrashServices.make())
                 ParamsPresenter().$service.setParameters(2)
             }
             expectMessage(result, line: ParamsPresenter.injectLine, [
-                "setParameters(_:lazyInject:) called after ServiceInjectsTests.Tagged was injected",
-                "\(Self.file):",
+                "\(Self.file):\(call): Fatal error: @ServiceParamsInject at \(Self.file):\(ParamsPresenter.injectLine): "
+                    + "setParameters(_:lazyInject:) called after ServiceInjectsTests.Tagged was injected (at \(Self.file):\(call))",
             ])
         }
 
-        @Test func setParametersTwice() async {
+        @Test func setParametersTwiceStopsAtTheSecondCall() async {
+            let call = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let presenter = NoParamsPresenter()
                 presenter.$service.setParameters(1)
                 presenter.$service.setParameters(2)
             }
-            expectMessage(result, line: NoParamsPresenter.injectLine, ["setParameters(_:lazyInject:) called when params were already given"])
+            expectMessage(result, line: NoParamsPresenter.injectLine, [
+                "\(Self.file):\(call): Fatal error: @ServiceParamsInject at \(Self.file):\(NoParamsPresenter.injectLine): "
+                    + "setParameters(_:lazyInject:) called when params were already given",
+            ])
         }
 
         @Test func providerErrorAtCreation() async {
@@ -203,7 +208,7 @@ extension InjectsTests {
 
         /// The line a crash prints: the caller's file and line, then the message.
         func expectFatalError(_ result: ExitTest.Result?, line: UInt, _ message: String) {
-            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let stderr = standardError(of: result)
             let expected = "\(Self.file):\(line): Fatal error: \(message)\n"
             #expect(stderr.contains(expected), "\(stderr)")
         }
@@ -214,7 +219,7 @@ extension InjectsTests {
             if assertionStops {
                 expectFatalError(result, line: line, message)
             } else {
-                let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                let stderr = standardError(of: result)
                 #expect(!stderr.contains("Fatal error"), "\(stderr)")
             }
         }
@@ -229,7 +234,7 @@ extension InjectsTests {
                 StandardErrorInjectLogger().register()
                 Misregistration.registerTwice()
             }
-            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let stderr = standardError(of: result)
             #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.twiceLine
             expectAssertion(result, line: line,
@@ -252,7 +257,7 @@ extension InjectsTests {
                 StandardErrorInjectLogger().register()
                 Misregistration.registerSomeWithTwoOfOneType()
             }
-            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let stderr = standardError(of: result)
             #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.withinSomeLine
             expectAssertion(result, line: line,

@@ -13,3 +13,9 @@ public let assertionStops: Bool = {
 
 /// How an exit test whose body hits an `assertionFailure` of the package ends in this build.
 public let assertionExit: ExitTest.Condition = assertionStops ? .failure : .success
+
+/// What the child process of an exit test wrote to its standard error (empty when the test
+/// observed nothing).
+public func standardError(of result: ExitTest.Result?) -> String {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}

@@ -55,8 +55,9 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .scopeClosed(service, scope):
             return "\(scope) is closed: \(TypeName.of(service)), a scoped service, is no longer made or handed out in it"
         case let .captiveDependency(singleton, kind, scoped):
+            let remake = SingletonKeeper.Kind.named(kind)?.modesMadePerUse.map { "make \(TypeName.of(singleton)) \($0), or " }
             return "\(TypeName.of(singleton)) is \(kind) and cannot keep \(TypeName.of(scoped)), a scoped service: "
-                + "make \(TypeName.of(singleton)) scoped or many, or get \(TypeName.of(scoped)) where each scope uses it"
+                + "\(remake ?? "")get \(TypeName.of(scoped)) where each scope uses it"
         case let .shutDown(service):
             return "the container of \(TypeName.of(service)) was shut down: its provider makes and hands out nothing any more"
         case let .scopedOnMainActor(service):

@@ -158,9 +158,9 @@ public final class ServiceMainActorProvider<ServiceType> {
     /// How this provider keeps its service, when it is a singleton.
     private var keeperKind: SingletonKeeper.Kind? {
         switch mode {
-        case .atOne: .atOne
-        case .lazy: .lazy
-        case .weak: .weak
+        case .atOne: .mainActorAtOne
+        case .lazy: .mainActorLazy
+        case .weak: .mainActorWeak
         case .many, .scoped: nil
         }
     }

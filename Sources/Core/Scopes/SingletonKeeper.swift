@@ -10,8 +10,8 @@ struct SingletonKeeper: Sendable {
     @usableFromInline let kind: Kind
 
     @usableFromInline
-    enum Kind: Sendable {
-        case atOne, lazy, weak, session
+    enum Kind: Sendable, CaseIterable {
+        case atOne, lazy, weak, session, mainActorAtOne, mainActorLazy, mainActorWeak
 
         /// "an atOne singleton", "a lazy singleton"…
         var phrase: String {
@@ -20,7 +20,27 @@ struct SingletonKeeper: Sendable {
             case .lazy: "a lazy singleton"
             case .weak: "a weak singleton"
             case .session: "a session singleton"
+            case .mainActorAtOne: "an atOne main-actor singleton"
+            case .mainActorLazy: "a lazy main-actor singleton"
+            case .mainActorWeak: "a weak main-actor singleton"
             }
+        }
+
+        /// The modes of the same provider type that make a service no singleton, which the
+        /// captive message advises: none for a session's provider, whose modes all keep their
+        /// service, and no `scoped` one for a main-actor provider.
+        var modesMadePerUse: String? {
+            switch self {
+            case .atOne, .lazy, .weak: "scoped or many"
+            case .mainActorAtOne, .mainActorLazy, .mainActorWeak: "many"
+            case .session: nil
+            }
+        }
+
+        /// The kind whose `phrase` is `phrase` (what `ServiceFactoryError.captiveDependency`
+        /// carries).
+        static func named(_ phrase: String) -> Kind? {
+            allCases.first { $0.phrase == phrase }
         }
     }
 
