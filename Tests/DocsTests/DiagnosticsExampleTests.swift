@@ -71,9 +71,9 @@ struct DiagnosticsExampleTests {
         #expect(try guide("docs/diagnostics.md").contains("```mermaid\n" + flowchart + "```\n"))
     }
 
-    @Test("The guide shows the example's report, line for line but for the times")
+    @Test("The guide shows the example's report, line for line but for the times and its module's name")
     func report() throws {
-        let printed = try exampleOutput([])
+        let printed = try exampleOutput([]).replacingOccurrences(of: "DiagnosticsExample.", with: "App.")
         #expect(printed.hasPrefix("Valid: 4 providers made, 0 failed, 1 skipped\n"))
         let guide = try guide("docs/diagnostics.md")
         let shown = try #require(

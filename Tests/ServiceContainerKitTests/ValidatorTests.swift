@@ -103,7 +103,7 @@ struct ValidatorTests {
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
         #expect(counter.count == 3)  // each factory once
         #expect(report.skipped.map(\.path) == ["log"])
-        #expect(report.skipped.first?.reason == "needs params of type String: get it with params to check it")
+        #expect(report.skipped.first?.reason == "needs params of type Swift.String: get it with params to check it")
         #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
         #expect(report.graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
         #expect(report.graph.nodes.map(\.mode) == [.atOne, .lazy, .many, .params, .many])
@@ -333,8 +333,8 @@ struct ValidatorTests {
         #expect(report.made.isEmpty)
         #expect(report.skipped.map(\.path) == ["plain", "safe"])
         #expect(report.skipped.map(\.reason) == [
-            "needs params of type Int: get it with params to check it",
-            "needs params of type Optional<String>: get it with params to check it",
+            "needs params of type Swift.Int: get it with params to check it",
+            "needs params of type Swift.Optional<Swift.String>: get it with params to check it",
         ])
         #expect(report.graph.nodes.map(\.isSafe) == [false, true])
         #expect(report.graph.nodes.map(\.mode) == [.params, .params])
@@ -369,7 +369,7 @@ struct ValidatorTests {
         #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
         #expect(report.skipped.map(\.reason) == [
             "made with async: await a get to check it",
-            "made with async from params of type Int: await a get with params to check it",
+            "made with async from params of type Swift.Int: await a get with params to check it",
             "bound to the main actor: get it there to check it",
         ])
         #expect(counter.count == 0)
@@ -452,8 +452,8 @@ struct ValidatorTests {
             Failures:
               broken: Failed to obtain service ServiceContainerKitTests.Service with error: TestError(code: 2)
             Skipped:
-              params (Service): needs params of type Int: get it with params to check it
-              none (Service): nil: no provider to make
+              params (ServiceContainerKitTests.Service): needs params of type Swift.Int: get it with params to check it
+              none (ServiceContainerKitTests.Service): nil: no provider to make
             """)
         let valid = ServiceValidator.validate(building: { AppServices.make() })
         let lines = valid.description.split(separator: "\n").map(String.init)

@@ -32,13 +32,24 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(locator.getService(serviceType: (any SharedServicing).self) == nil)
     }
 
+    @Test("A miss of a private type names it the same way in every run, without an address")
+    func privateTypeMiss() {
+        let locator = ServiceEasyLocator()
+        locator.addService(PrivateService())
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: any PrivateServicing = try locator.tryService()
+        }
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.PrivateServicing not found for key "
+            + "'ServiceEasyLocatorKitTests.PrivateServicing'")
+    }
+
     @Test("A refusal of a read-only easy locator asserts at the caller's line")
     func refusalNamesCaller() async {
         let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
             // Reached only where assertions are compiled out (release): the change stays refused.
             #expect(EasyReadOnlyRefusal.run())
         }
-        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        let output = standardError(of: result)
         guard assertionStops else {
             #expect(!output.contains("Fatal error"), "\(output)")
             return
@@ -64,3 +75,6 @@ private enum EasyReadOnlyRefusal {
         return locator.getService(serviceType: SharedService.self) != nil
     }
 }
+
+private protocol PrivateServicing: AnyObject {}
+private final class PrivateService: PrivateServicing {}

@@ -40,7 +40,7 @@ struct ServiceLocatorDiagnosticsTests {
         let cause = report.failures.first?.error.error as? ServiceLocatorError
         #expect(cause?.description == "Service ServiceLocatorKitTests.FailingService not found for key 'ServiceLocatorKitTests.FailingService'")
         #expect(report.skipped.map(\.path) == ["[ServiceLocatorKitTests.ParamsService]"])
-        #expect(report.skipped.first?.reason == "needs params of type Optional<String>: get it with params to check it")
+        #expect(report.skipped.first?.reason == "needs params of type Swift.Optional<Swift.String>: get it with params to check it")
         #expect(counter.value == 2)  // each factory once
         #expect(report.graph.nodes.map(\.mode) == [.lazy, .lazy, .many, .params, .atOne, .atOne])
     }
@@ -99,7 +99,7 @@ struct ServiceLocatorDiagnosticsTests {
             // Reached only where assertions are compiled out (release): the change stays refused.
             #expect(ReadOnlyRefusal.run())
         }
-        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        let output = standardError(of: result)
         guard assertionStops else {
             #expect(!output.contains("Fatal error"), "\(output)")
             return

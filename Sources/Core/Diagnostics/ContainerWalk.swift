@@ -45,7 +45,7 @@ extension ServiceAsyncProvider: UngettableProvider {
 extension ServiceAsyncParamsProvider: UngettableProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
     static var validationSkipReason: String {
-        let params = ServiceGraph.typeName(ParamsType.self)
+        let params = TypeName.of(ParamsType.self)
         return "made with async from params of type \(params): await a get with params to check it"
     }
 }

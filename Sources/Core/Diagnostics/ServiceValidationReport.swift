@@ -86,11 +86,11 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         }
         if !skipped.isEmpty {
             lines.append("Skipped:")
-            lines += skipped.map { "  \($0.path) (\(ServiceGraph.typeName($0.serviceType))): \($0.reason)" }
+            lines += skipped.map { "  \($0.path) (\(TypeName.of($0.serviceType))): \($0.reason)" }
         }
         if !timings.isEmpty {
             lines.append("Creation times, slowest first:")
-            let names = timings.map { "\($0.path) (\(ServiceGraph.typeName($0.serviceType)))" }
+            let names = timings.map { "\($0.path) (\(TypeName.of($0.serviceType)))" }
             let width = names.map(\.count).max() ?? 0
             for (name, timing) in zip(names, timings) {
                 let padding = String(repeating: " ", count: width - name.count)

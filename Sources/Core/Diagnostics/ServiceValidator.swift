@@ -115,7 +115,7 @@ public enum ServiceValidator {
                 let facts = provider.graphFacts
                 providers.append((path, facts))
                 if let params = facts.params {
-                    let reason = "needs params of type \(ServiceGraph.typeName(params)): get it with params to check it"
+                    let reason = "needs params of type \(TypeName.of(params)): get it with params to check it"
                     skipped.append(.init(path: path, serviceType: facts.service, reason: reason))
                 } else if let error = errors[index] {
                     failures.append(.init(path: path, error: error))

@@ -33,10 +33,11 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// The name of the slot: its `storeKey`, or the full name of its service type.
+    /// The name of the slot: its `storeKey`, or the full name of its service type as messages
+    /// write it (without the address Swift puts in the name of a `private` or local type).
     public var description: String {
         switch storage {
-        case .type(let type): return String(reflecting: type)
+        case .type(let type): return TypeName.of(type)
         case .name(let name): return name
         }
     }
