@@ -144,9 +144,9 @@ struct ParamsCastTests {
     @Test("Missing params stand for nil only when the params type is optional")
     func missingParams() throws {
         #expect(ParamsCast<Any>.cast(nil) == nil)
-        #expect(!ParamsCast<Any>.acceptsMissingParams)
-        #expect(ParamsCast<Int?>.acceptsMissingParams)
-        #expect(!ParamsCast<Int>.acceptsMissingParams)
+        #expect(ParamsCast<Any>.missing() == nil)
+        #expect(ParamsCast<Int?>.missing() == .some(nil))
+        #expect(ParamsCast<Int>.missing() == nil)
         let provider = ServiceParamsProvider<String, Any> { "\($0)" }
         #expect(provider.getServiceAsOptional(params: 1) == "1")
         #expect(throws: ServiceObtainError.self) { try provider.getServiceAsResult(untypedParams: nil).get() }

@@ -377,7 +377,8 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
 
 // MARK: - Making a singleton
 
-/// One creation of an async singleton (`atOne`, `lazy`, `weak`) in flight: a task of its own
+/// One creation of an async singleton (`atOne`, `lazy`, `weak`) or of a scoped service in one
+/// scope in flight: a task of its own
 /// runs the factory, and every get that asks meanwhile suspends until the result is there. No
 /// thread is blocked: a waiter is a continuation kept in `state`, resumed by the creation.
 ///
@@ -520,7 +521,7 @@ enum AsyncMakingStep<Service: Sendable> {
 }
 
 extension AsyncMaking {
-    /// The one way `lazy` and `weak` async services are obtained: checks for a cycle, then
+    /// The one way `lazy`, `weak` and scoped async services are obtained: checks for a cycle, then
     /// `step` looks at the source under its lock, given whether the task is cancelled, and
     /// either finds the service, says which making to await, or marks the source with a new
     /// making that this get starts; `finish` hands the making's result to the source.

@@ -29,7 +29,7 @@
 public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// The service of an instance provider.
     @usableFromInline let instance: ServiceType?
-    /// The service of an `atOne` or `lazy` provider (or of a wrapped provider), once made.
+    /// The service of an `atOne` or `lazy` provider, once made.
     @usableFromInline let ready: OnceCell<ServiceType?>?
     /// Where every other get goes.
     @usableFromInline let source: AsyncServiceSource<ServiceType>

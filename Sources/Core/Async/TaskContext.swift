@@ -105,8 +105,7 @@ struct TaskContext: Sendable {
         return $current.withValue(inner, operation: body)
     }
 
-    /// Runs `body` in a context with `provider` being obtained (and `making` run), and returns
-    /// what it returns.
+    /// Runs `body` with `context` as the task's context, and returns what it returns.
     static func with<Value: Sendable>(
         _ context: TaskContext,
         _ body: () async -> Value

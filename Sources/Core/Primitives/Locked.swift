@@ -41,17 +41,6 @@ package struct Locked<State>: ~Copyable {
             UncheckedSendable(try body(&state.value))
         }.value
     }
-
-    /// Runs `body` with the state if the lock is free at once; `nil` when another thread
-    /// holds it.
-    @inlinable
-    package borrowing func withLockIfAvailable<Result, Failure: Error>(
-        _ body: (inout State) throws(Failure) -> Result
-    ) throws(Failure) -> Result? {
-        try mutex.withLockIfAvailable { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
-            UncheckedSendable(try body(&state.value))
-        }?.value
-    }
 }
 
 extension Locked: Sendable where State: Sendable {}

@@ -146,12 +146,6 @@ package struct ThreadContext {
         return body()
     }
 
-    /// Whether `id` is being obtained on this thread.
-    @inlinable
-    static func isObtaining(_ id: ObjectIdentifier) -> Bool {
-        current.pointee.contains(id)
-    }
-
     /// Whether this thread is obtaining any service (running a factory or a session hook).
     @usableFromInline
     static var isObtainingAny: Bool {

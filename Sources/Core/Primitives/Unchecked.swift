@@ -1,10 +1,10 @@
 import Synchronization
 
 // Every construct of the package that leaves out a check the compiler or the runtime would
-// make lives in this file (but for four stored properties, `LazySource.factory`,
-// `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, the `OnceCell` fields
-// that `LazySource` keeps itself, and four captured values, which must sit where they are used
-// and are described here), with the invariant that makes it safe and what it pays for: the
+// make lives in this file (but for five stored properties, `LazySource.factory` and
+// `LazySource.madeAt`, `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, the
+// `OnceCell` fields that `LazySource` keeps itself, and four captured values, which must sit
+// where they are used and are described here), with the invariant that makes it safe and what it pays for: the
 // benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
@@ -14,20 +14,24 @@ import Synchronization
 // which case measures it.)
 //
 // Outside this file, the only unchecked `Sendable` conformances are those of the public classes
-// that can be subclassed (`ServiceProvider`, `ServiceParamsProvider`, `ServiceSessionMediator`,
-// `ServiceLocator`, `ServiceEasyLocator`), which Swift never checks, and of their subclasses,
-// which Swift asks to restate it; each says so beside it.
+// that can be subclassed (`ServiceProvider`, `ServiceParamsProvider`, `ServiceLocator`,
+// `ServiceEasyLocator`), which Swift never checks, and of their subclasses, which Swift asks to
+// restate it; each says so beside it.
 
 // MARK: - A value guarded by a lock beside it
 
-// `LazySource.factory` is the one stored property that a `Locked` guards from outside: it is a
-// `nonisolated(unsafe) var` of the source, next to the source's `inProgress: Locked<Making?>`,
-// and its run-time exclusivity check is left out too (`@exclusivity(unchecked)`).
+// `LazySource.factory` and `LazySource.madeAt` are the two stored properties that a `Locked`
+// guards from outside: `nonisolated(unsafe) var`s of the source, next to the source's
+// `inProgress: Locked<Making?>`, with their run-time exclusivity check left out too
+// (`@exclusivity(unchecked)`).
 //
 // **Invariant.** `factory` is read and written only inside `inProgress.withLock` (by the get that
 // marks the making, and by the one that publishes the service and releases it), and the source's
 // `deinit` runs when no other thread can reach it. Every access is therefore serialized by that
-// lock, as if the factory were part of its state, and no two accesses can overlap.
+// lock, as if the factory were part of its state, and no two accesses can overlap. `madeAt` is
+// written once, under the same lock, before the service is published (the release store of
+// `isSet`), and read only by whoever saw it published (an acquire load): as `stored` is, under
+// `OnceCell`'s invariant.
 //
 // **Pays for** `hand-written/cold start, 200 lazy providers` (`--instructions`): inside the
 // lock's state, the factory made that state generic over the service, and every lazy provider
@@ -145,8 +149,8 @@ package func objectReference(of value: Any) -> AnyObject? {
 /// cells, states, registries) are checked by the compiler for everything else they hold.
 ///
 /// ```swift
-/// let holder = ServiceHolder.strong(UncheckedSendable(service))  // a service of any type
-/// let service = holder.load()                                    // on any thread
+/// let key = SessionKey(session.key)  // an `AnyHashable`, which a `Sendable` session gives
+/// let copy = key.value                // on any thread
 /// ```
 ///
 /// **Invariant.** A box holds only a value that the package shares the way its documentation
@@ -184,7 +188,9 @@ extension UncheckedSendable: Hashable where Value: Hashable {}
 // MARK: - OnceCell
 
 /// A value published once, then read by any thread with one acquire load and no lock: the
-/// service of a `lazy` provider, an injected property, the services of a read-only locator.
+/// service of an async `atOne` or `lazy` provider or of a scoped provider in one scope, an
+/// injected property, the services of a read-only locator. (`LazySource` keeps the same two
+/// fields itself; see below.)
 ///
 /// ```swift
 /// let cell = OnceCell<Settings?>()

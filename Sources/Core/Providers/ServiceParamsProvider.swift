@@ -199,12 +199,7 @@ package enum ParamsCast<Params> {
         Optional<Int>.none as Any is Params || Optional<ForeignNilProbe>.none as Any is Params
     }
 
-    /// Whether a get without params can be served: `Params` is an optional type.
-    package static var acceptsMissingParams: Bool {
-        Params.self is any OptionalParams.Type
-    }
-
-    /// `nil` of `Params` when it is optional.
+    /// `nil` of `Params` when it is optional: what a get without params is served with.
     @usableFromInline
     static func missing() -> Params? {
         guard let optionalType = Params.self as? any OptionalParams.Type else { return nil }

@@ -27,8 +27,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// The service of a `lazy` provider, once made: its `LazySource`, which publishes it, kept
     /// here so that a get reads it without going through the source.
     @usableFromInline let lazy: LazySource<ServiceType?>?
-    /// Where every other get goes: `lazy` before the service is made, `weak`, `many`, session,
-    /// safe, or the error of an `atOne` factory.
+    /// Where every other get goes: `lazy` before the service is made, `weak`, `many`, `scoped`,
+    /// session, safe, recorded (`ServiceGraphRecorder`), or the error of an `atOne` factory.
     @usableFromInline let source: ServiceSource<ServiceType>
 
     // The designated initializers take no optional of the service type: moving one into

@@ -358,8 +358,8 @@ final class ScopedSource<Service>: Sendable {
 }
 
 /// The service of one scoped provider in one scope, made once however many threads ask:
-/// published in a `OnceCell`, as a `lazy` service is, and counted in the scope while it is
-/// made, so that closing the scope waits for it.
+/// published in a `OnceCell`, as an async `lazy` service is, and counted in the scope while it
+/// is made, so that closing the scope waits for it.
 @usableFromInline
 final class ScopedCell<Service>: ScopeCell {
     /// The source, kept alive while the scope keeps this cell: the scope finds the cell by the

@@ -1,5 +1,4 @@
 import CServiceContainerKit
-import Synchronization
 
 /// A lifetime shorter than the app's, such as one request of a server: a provider in
 /// `scoped` mode makes one service per scope, on the first get in that scope, and the scope
@@ -20,7 +19,7 @@ import Synchronization
 /// and every child task it starts (`async let`, task groups, `Task { }`), sees it; a detached
 /// task, another thread or a dispatch queue does not, unless it runs the scope itself.
 ///
-/// A scope is made exactly once per scoped provider, however many tasks and threads ask at
+/// A scoped service is made exactly once per scope, however many tasks and threads ask for it at
 /// the same moment. A singleton (`atOne`, `lazy`, `weak`, a session service, a locator's) whose
 /// making gets a scoped service fails with `ServiceFactoryError.captiveDependency`, whether or
 /// not a scope is current: it would keep one request's service for every request.
@@ -49,14 +48,16 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// What the makings that outlasted `close()` need: the time limit of their closes, and what
     /// the scope closed and they close, so that a service such a making hands on is closed once.
     /// The services are kept strongly: an identity alone could be taken by a new object once the
-    /// closed one was released. Only a scope whose close left makings running has one.
+    /// closed one was released. Only a scope whose close left makings running has one, so that
+    /// the state of every other scope stays one reference smaller. `addOnce` is called under
+    /// the scope's lock, so `closed`'s is never contended.
     private final class LateMakings: Sendable {
         let within: Duration
-        private let closed: Mutex<[MadeService]>
+        private let closed: Locked<[MadeService]>
 
         init(within: Duration, closed: [MadeService]) {
             self.within = within
-            self.closed = Mutex(closed)
+            self.closed = Locked(closed)
         }
 
         /// Adds `made`, unless its object is already there: `false` then.
