@@ -129,7 +129,11 @@ struct ProviderErrorTests {
     @Test("Factory errors describe themselves", arguments: [
         (ServiceFactoryError.wrongParams(expected: Int.self, received: String.self), "wrong params type Swift.String, expected Swift.Int"),
         (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int"),
-        (.wrongSession(expected: Int.self, received: String.self), "wrong session type Swift.String, expected Swift.Int"),
+        (
+            .wrongSession(expected: Int.self, received: String.self),
+            "wrong session type Swift.String, expected Swift.Int: update the mediator with a Swift.Int, or give the provider "
+                + "a factory that takes Swift.String"
+        ),
         (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int"),
         (.dependencyCycle(service: Int.self), "dependency cycle: the making of Swift.Int led back to a get of Swift.Int"),
     ])

@@ -345,7 +345,7 @@ struct ShutdownTests {
         let callsAtShutdown = calls.count
         let message = { (type: Any.Type) in
             "Failed to obtain service \(typeName(type)) with error: the container of \(typeName(type)) was shut down: "
-                + "its provider makes and hands out nothing any more"
+                + "its provider makes and hands out nothing any more; stop the work that uses a container before shutting it down"
         }
         let expected = message(Closing.self)
         for provider in [
@@ -443,7 +443,8 @@ struct ShutdownTests {
     static func wrappedOnceInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
-            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more"
+            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; "
+            + "stop the work that uses a container before shutting it down"
         for innerFirst in [true, false] {
             let name = innerFirst ? "inner first" : "wrapper first"
             let inner = ServiceProvider<Closing>(mode: .atOne) { Closing(name, journal) }
@@ -534,7 +535,8 @@ struct ShutdownTests {
         #expect(try await asyncConverted.getService().name == "async converted")
         _ = await ServiceShutdown.close((params: params, asyncParams: asyncParams))
         let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
-            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more"
+            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; "
+            + "stop the work that uses a container before shutting it down"
         #expect(converted.getServiceAsResult().failure?.description == message)
         #expect(await asyncConverted.getServiceAsResult().failure?.description == message)
         // The converted providers make their services with the released ones' factories: they

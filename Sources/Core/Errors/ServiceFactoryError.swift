@@ -44,7 +44,8 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .wrongParams(expected, nil):
             return "no params given, expected \(TypeName.of(expected))"
         case let .wrongSession(expected, received):
-            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected))"
+            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): update the "
+                + "mediator with a \(TypeName.of(expected)), or give the provider a factory that takes \(TypeName.of(received))"
         case let .invalidFactory(expected, made):
             return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected))"
         case let .dependencyCycle(service):
@@ -59,7 +60,8 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
             return "\(TypeName.of(singleton)) is \(kind) and cannot keep \(TypeName.of(scoped)), a scoped service: "
                 + "\(remake ?? "")get \(TypeName.of(scoped)) where each scope uses it"
         case let .shutDown(service):
-            return "the container of \(TypeName.of(service)) was shut down: its provider makes and hands out nothing any more"
+            return "the container of \(TypeName.of(service)) was shut down: its provider makes and hands out nothing any "
+                + "more; stop the work that uses a container before shutting it down"
         case let .scopedOnMainActor(service):
             return "\(TypeName.of(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
                 + "mode; use a ServiceProvider or a ServiceAsyncProvider for scoped services"

@@ -56,11 +56,14 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "Wrong params for service \(TypeName.of(service)) (key '\(key)'): it takes \(expectedText), "
                 + "but got \(receivedText)"
         case let .readOnly(locator, change):
-            return "\(TypeName.of(locator)) is read-only: refused to \(change)"
+            return "\(TypeName.of(locator)) is read-only: refused to \(change); make every change before "
+                + "setReadOnly(), or in a locator of your own whose parent this one is (setParent)"
         case let .cloneDenied(locator):
-            return "\(TypeName.of(locator)) denies clone: an empty locator was made instead"
+            return "\(TypeName.of(locator)) denies clone: an empty locator was made instead; share the locator "
+                + "itself, or make a locator whose parent it is (setParent)"
         case let .parentCycle(locator):
-            return "\(TypeName.of(locator)) parent refused: the parent chain would loop"
+            return "\(TypeName.of(locator)) parent refused: the parent chain would loop back to this locator; "
+                + "choose a parent that does not have it among its own parents"
         case let .sharedRequireSetup(locator):
             return "Shared \(TypeName.of(locator)) is not set up"
         case let .sharedReadOnly(locator):
