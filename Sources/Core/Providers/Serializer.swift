@@ -49,30 +49,23 @@ final class Serializer: Sendable {
         ready: () -> Value? = { nil },
         make: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        while true {
-            let outcome: MakingStep<Value, Never> = Making.holdingOne { making in
-                let other: Making? = holder.withLock { holder in
-                    if let holder { return holder }
-                    holder = making
-                    return nil
-                }
-                if let other {
-                    return .wait(other)
-                }
-                defer { holder.withLock { $0 = nil } }
-                if let value = ready() {
-                    return .found(value)
-                }
-                do throws(ServiceObtainError) {
-                    return .found(try holdingPrimitive(make))
-                } catch {
-                    return .failed(error)
-                }
+        try Making.untilDone(Service.self, node: node()) { making in
+            let other: Making? = holder.withLock { holder in
+                if let holder { return holder }
+                holder = making
+                return nil
             }
-            switch outcome {
-            case .found(let value): return value
-            case .failed(let error): throw error
-            case .wait(let other): try other.wait(Service.self, node: node())
+            if let other {
+                return .wait(other)
+            }
+            defer { holder.withLock { $0 = nil } }
+            if let value = ready() {
+                return .found(value)
+            }
+            do throws(ServiceObtainError) {
+                return .found(try holdingPrimitive(make))
+            } catch {
+                return .failed(error)
             }
         }
     }

@@ -631,6 +631,25 @@ final class Making: Sendable {
         return result
     }
 
+    /// Runs `attempt` holding a mark of this thread (`holdingOne`) until it finds a value or
+    /// fails; when it finds another making in progress, waits for that making (a wait that would
+    /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again.
+    /// The loop of every making and serialized get.
+    @inlinable @inline(__always)
+    static func untilDone<Service, Value>(
+        _ service: Service.Type,
+        node: @autoclosure () -> ObjectIdentifier? = nil,
+        _ attempt: (Making) -> MakingStep<Value, Never>
+    ) throws(ServiceObtainError) -> Value {
+        while true {
+            switch holdingOne(attempt) {
+            case .found(let value): return value
+            case .failed(let error): throw error
+            case .wait(let other): try other.wait(Service.self, node: node())
+            }
+        }
+    }
+
     /// The making each waiting thread waits for, by thread.
     private static let waits = Locked<[Int: Making]>([:])
 
@@ -715,29 +734,22 @@ enum SingletonMaking {
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
-            while true {
-                let outcome: MakingStep<Service, Never> = Making.holdingOne { making in
-                    switch step(making) {
-                    case .found(let service): return .found(service)
-                    case .failed(let error): return .failed(error)
-                    case .wait(let other): return .wait(other)
-                    case .make(let input):
-                        let made =
-                            if let keeper {
-                                ThreadContext.withKeeper(SingletonKeeper(Service.self, keeper)) { make(input) }
-                            } else {
-                                make(input)
-                            }
-                        switch finish(making, made) {
-                        case .success(let service): return .found(service)
-                        case .failure(let error): return .failed(error)
+            try Making.untilDone(Service.self) { making in
+                switch step(making) {
+                case .found(let service): return .found(service)
+                case .failed(let error): return .failed(error)
+                case .wait(let other): return .wait(other)
+                case .make(let input):
+                    let made =
+                        if let keeper {
+                            ThreadContext.withKeeper(SingletonKeeper(Service.self, keeper)) { make(input) }
+                        } else {
+                            make(input)
                         }
+                    switch finish(making, made) {
+                    case .success(let service): return .found(service)
+                    case .failure(let error): return .failed(error)
                     }
-                }
-                switch outcome {
-                case .found(let service): return service
-                case .failed(let error): throw error
-                case .wait(let other): try other.wait(Service.self)
                 }
             }
         }
