@@ -55,9 +55,13 @@ struct SingletonKeeper: Sendable {
     @usableFromInline
     static func captiveError<Service>(getting scoped: Service.Type) -> ServiceObtainError? {
         guard let keeper = ThreadContext.current.pointee.keeper ?? TaskContext.current.keeper else { return nil }
-        return .refused(
-            Service.self,
-            .captiveDependency(singleton: keeper.service, singletonKind: keeper.kind.phrase, scoped: Service.self)
-        )
+        return keeper.refusal(of: Service.self)
+    }
+
+    /// The error of a get of `scoped` made while this singleton's making runs. Out of line: a
+    /// scoped get, which finds no keeper, runs none of it.
+    @inline(never)
+    func refusal(of scoped: Any.Type) -> ServiceObtainError {
+        .refused(scoped, .captiveDependency(singleton: service, singletonKind: kind.phrase, scoped: scoped))
     }
 }
