@@ -62,7 +62,9 @@ enum ServiceSource<Service>: Sendable {
 
     /// The slow path of a get, while a validation or a graph recorder runs or once a container
     /// was shut down: fails when the provider was shut down, and records this get under the
-    /// identity of the provider's makings.
+    /// identity of the provider's makings. What each kind answers there lives with the rest of
+    /// that concern: `shutdownKey` in `Shutdown/ShutdownRegistry.swift`, `recordingIdentity` in
+    /// `Diagnostics/ContainerWalk.swift`.
     @usableFromInline @inline(never)
     func checkGet() throws(ServiceObtainError) {
         if let key = shutdownKey {
