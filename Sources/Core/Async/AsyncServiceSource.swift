@@ -85,7 +85,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
             for: ObjectIdentifier(self),
             in: TaskContext.current,
             keeper: .atOne,
-            make: { await ServiceMaking.asyncResult(Service.self, factory) },
+            make: { await FactoryCall.asyncResult(Service.self, factory) },
             finish: { [self] outcome in
                 if case .success(let service) = outcome {
                     madeAt.store(MakingClock.tick(), ordering: .relaxed)
@@ -276,7 +276,7 @@ final class AsyncManySource<Service: Sendable>: Sendable {
     ) async throws(ServiceObtainError) -> Service {
         var made: Result<Service, ServiceObtainError>?
         try await TaskContext.whileObtaining(id, service: Service.self) {
-            made = await ServiceMaking.asyncResult(Service.self, factory)
+            made = await FactoryCall.asyncResult(Service.self, factory)
         }
         return try made!.get()  // `whileObtaining` ran the body, once
     }
@@ -553,7 +553,7 @@ extension AsyncMaking {
                 for: id,
                 in: context,
                 keeper: keeper,
-                make: { await ServiceMaking.asyncResult(Service.self, factory) },
+                make: { await FactoryCall.asyncResult(Service.self, factory) },
                 finish: finish
             )
             return try await making.wait(in: context).get()

@@ -197,12 +197,12 @@ package enum GetRecording {
         _ factory: () throws -> Service
     ) -> Result<Service, ServiceObtainError> {
         guard let node else {
-            return ServiceMaking.result(Service.self, factory)
+            return FactoryCall.result(Service.self, factory)
         }
         return Result { () throws(ServiceObtainError) -> Service in
             try record(node: ObjectIdentifier(node), service: Service.self, isMaking: true) {
                 () throws(ServiceObtainError) -> Service in
-                try ServiceMaking.make(Service.self, factory)
+                try FactoryCall.make(Service.self, factory)
             }
         }
     }

@@ -169,7 +169,7 @@ public final class ServiceMainActorProvider<ServiceType> {
         Result { () throws(ServiceObtainError) -> ServiceType in
             try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self) {
                 () throws(ServiceObtainError) -> ServiceType in
-                try ServiceMaking.make(ServiceType.self, factory)
+                try FactoryCall.make(ServiceType.self, factory)
             }
         }
     }

@@ -158,7 +158,7 @@ final class ParamsMaker<Service, Params>: Sendable {
     func make(_ params: Params) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(ObjectIdentifier(self), service: Service.self) {
             () throws(ServiceObtainError) -> Service in
-            try ServiceMaking.make(Service.self) { try factory(params) }
+            try FactoryCall.make(Service.self) { try factory(params) }
         }
     }
 

@@ -17,7 +17,7 @@ import Synchronization
 /// | `recorded` | `RecordedSource` (`GetRecording.swift`) | records the get, then runs the inner source |
 ///
 /// The tools they share follow: `ServiceHolder` (a service held strongly or weakly), `Making`
-/// and `SingletonMaking` (one making at a time, the waits between threads), and `ServiceMaking`
+/// and `SingletonMaking` (one making at a time, the waits between threads), and `FactoryCall`
 /// (a factory's call, its errors wrapped).
 ///
 /// Every payload is a class instance, so the enum is one pointer, and a switch over a
@@ -197,7 +197,7 @@ final class LazySource<Stored: OptionalValue>: Sendable {
                     return .make(factory)
                 }
             },
-            make: { factory in ServiceMaking.result(Service.self, factory) },
+            make: { factory in FactoryCall.result(Service.self, factory) },
             finish: { _, made in
                 inProgress.withLock { current in
                     current = nil
@@ -278,7 +278,7 @@ final class WeakSource<Service>: Sendable {
                     return .make(())
                 }
             },
-            make: { ServiceMaking.result(Service.self, factory) },
+            make: { FactoryCall.result(Service.self, factory) },
             finish: { _, made in
                 state.withLock { state in
                     state.making = nil
@@ -320,7 +320,7 @@ final class ManySource<Service>: Sendable {
         let node = ObjectIdentifier(self)
         return try ThreadContext.withEntered(countsAs.map(ObjectIdentifier.init) ?? node, service: Service.self, node: node) {
             () throws(ServiceObtainError) -> Service in
-            try ServiceMaking.make(Service.self, factory)
+            try FactoryCall.make(Service.self, factory)
         }
     }
 }
@@ -410,7 +410,7 @@ final class ScopedCell<Service>: ScopeCell {
                         return .make(())
                     }
                 },
-                make: { ServiceMaking.result(Service.self, source.factory) },
+                make: { FactoryCall.result(Service.self, source.factory) },
                 finish: { _, made in
                     // The service joins the scope's closing order before any other thread can see
                     // it: a making that gets it ends later, and the scope closes that one first.
@@ -784,7 +784,7 @@ enum SingletonMaking {
 /// task was cancelled has not failed. (A factory runs in the get's task, or in the making's own
 /// task, which nothing cancels: a `CancellationError` from elsewhere is still reported there.)
 @usableFromInline
-enum ServiceMaking {
+enum FactoryCall {
     @inlinable
     static func make<Service>(
         _ service: Service.Type,

@@ -113,7 +113,7 @@ final class SessionServiceCell<Service>: Sendable {
             id: ObjectIdentifier(self),
             keeper: .session,
             step: { making in state.withLock { $0.step(making: making) } },
-            make: { session in ServiceMaking.result(Service.self) { try factory.make(session) } },
+            make: { session in FactoryCall.result(Service.self) { try factory.make(session) } },
             finish: { making, made in
                 if let overtaken = state.withLock({ $0.finish(making: making, made: made, mode: factory.mode) }) {
                     settle(overtaken)
@@ -218,7 +218,7 @@ final class SessionServiceCell<Service>: Sendable {
         }
         if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
             let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
-                ServiceMaking.result(Service.self, { try factory.make(session) })
+                FactoryCall.result(Service.self, { try factory.make(session) })
             }
             switch made {
             case .success(let service): plan.newCurrent = ServiceHolder(strongly: service, madeAt: MakingClock.tick())
