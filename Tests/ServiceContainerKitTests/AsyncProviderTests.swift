@@ -398,8 +398,20 @@ struct AsyncCycleTests {
             async let a = graph.a.getServiceAsResult()
             async let b = graph.b.getServiceAsResult()
             let (resultA, resultB) = await (a, b)
-            #expect(resultA.failure?.isDependencyCycle == true)
-            #expect(resultB.failure?.isDependencyCycle == true)
+            // Each path shows the whole cycle, whichever task's wait closed the loop: the task
+            // that did gets [A, B, A]; the other awaited that making, and gets its error with
+            // its own service in front ([B, A, B, A]), or meets the cycle itself ([B, A, B]).
+            for (result, requested) in [(resultA.map { _ in () }, NodeA.self as Any.Type), (resultB.map { _ in () }, NodeB.self)] {
+                let path = typeList(result.failure?.pathServices ?? [])
+                guard case .dependencyCycle(let service)? = result.failure?.error as? ServiceFactoryError else {
+                    Issue.record("expected dependencyCycle, got \(String(describing: result))")
+                    continue
+                }
+                let repeated = typeList([service])[0]
+                #expect(path.first == typeList([requested])[0])
+                #expect(path.last == repeated && path.dropLast().contains(repeated), "\(path)")
+                #expect([3, 4].contains(path.count), "\(path)")
+            }
         }
     }
 

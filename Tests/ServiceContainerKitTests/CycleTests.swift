@@ -89,6 +89,36 @@ struct CycleTests {
         expectCycle(result.failure, path: [NodeB.self, NodeC.self, NodeA.self, NodeB.self], repeated: NodeB.self)
     }
 
+    @Test("A cycle split between two threads fails on both, each path showing the whole cycle", arguments: [
+        ServiceFactoryMode.lazy, .weak,
+    ])
+    func betweenThreads(mode: ServiceFactoryMode) throws {
+        let graph = Graph()
+        let started = Counter()
+        /// The first making of each waits until both began, so that each thread makes one.
+        let meet: @Sendable () -> Void = {
+            if started.increment() <= 2 { waitUntil { started.count >= 2 } }
+            Thread.sleep(forTimeInterval: 0.02)  // each thread gets the other's service while it is made
+        }
+        graph.a = ServiceProvider(mode: mode) {
+            meet()
+            _ = try graph.b.getService()
+            return NodeA()
+        }
+        graph.b = ServiceProvider(mode: mode) {
+            meet()
+            _ = try graph.a.getService()
+            return NodeB()
+        }
+        let results = try raceOnThreads(2) { index in
+            index == 0 ? graph.a.getServiceAsResult().map { _ in () } : graph.b.getServiceAsResult().map { _ in () }
+        }
+        // The thread whose wait closes the loop names the service its own making makes; the
+        // other then makes that service itself and meets the cycle on its own thread.
+        expectCycle(results[0].failure, path: [NodeA.self, NodeB.self, NodeA.self], repeated: NodeA.self)
+        expectCycle(results[1].failure, path: [NodeB.self, NodeA.self, NodeB.self], repeated: NodeB.self)
+    }
+
     @Test("A cycle between two threads through safe providers fails instead of deadlocking", arguments: safeKinds)
     func betweenThreadsThroughSafeProviders(kind: ServiceSafeProviderKind) throws {
         let graph = Graph()
@@ -167,7 +197,8 @@ struct CycleTests {
         try waitWithTimeLimit(done, "the switch and the get wait for each other")
         try waitWithTimeLimit(done, "the switch and the get wait for each other")
         let hook = hookResult.withLock { $0 }
-        #expect(hook?.failure?.fatalMessage == "Failed to obtain service ServiceContainerKitTests.SessionService: dependency cycle: the making of ServiceContainerKitTests.SessionService led back to a get of ServiceContainerKitTests.SessionService")
+        // The hook's get waits for the other thread's get, which waits for this thread's switch.
+        #expect(hook?.failure?.fatalMessage == "Failed to obtain service ServiceContainerKitTests.SessionService: dependency cycle: the making of ServiceContainerKitTests.SessionService led back to a get of ServiceContainerKitTests.SessionService. Path: ServiceContainerKitTests.SessionService -> ServiceContainerKitTests.SessionService")
         #expect(try otherResult.withLock { $0 }?.get().userId == 2)
     }
 

@@ -458,8 +458,8 @@ final class AsyncMaking<Service: Sendable>: Sendable {
             return await suspend()
         }
         let to = ObjectIdentifier(self)
-        guard AsyncWaits.begin(from: from, to: to) else {
-            return .failure(ThreadContext.cycleError(Service.self))
+        if let loop = AsyncWaits.begin(from: from, to: to, service: Service.self) {
+            return .failure(ThreadContext.cycleError(along: loop, id: nil))
         }
         defer { AsyncWaits.end(from: from, to: to) }
         return await suspend()

@@ -149,44 +149,48 @@ final class ObtainingChain: Sendable {
 /// (or a child task of it) awaits `to`'s result. Only gets that wait for a making in progress
 /// come here.
 enum AsyncWaits {
-    /// For each waiting making, the makings it waits for (one entry per wait).
-    private static let edges = Locked<[ObjectIdentifier: [ObjectIdentifier]]>([:])
+    /// For each waiting making, the makings it waits for and the services they make (one entry
+    /// per wait).
+    private static let edges = Locked<[ObjectIdentifier: [(to: ObjectIdentifier, service: Any.Type)]]>([:])
 
-    /// Records that `from` waits for `to`; `false`, recording nothing, when `to` already waits
-    /// (directly or through others) for `from`, so that this wait would never end.
-    static func begin(from: ObjectIdentifier, to: ObjectIdentifier) -> Bool {
+    /// Records that `from` waits for `to`, a making of `service`. When `to` already waits
+    /// (directly or through others) for `from`, so that this wait would never end, records
+    /// nothing and returns the services of that chain, from `service` to the one `from` makes.
+    static func begin(from: ObjectIdentifier, to: ObjectIdentifier, service: Any.Type) -> [Any.Type]? {
         edges.withLock { edges in
-            if reaches(from, start: to, in: edges) {
-                return false
+            if let loop = chain(from: to, making: service, to: from, in: edges) {
+                return loop
             }
-            edges[from, default: []].append(to)
-            return true
+            edges[from, default: []].append((to, service))
+            return nil
         }
     }
 
     /// Removes one wait of `from` for `to`.
     static func end(from: ObjectIdentifier, to: ObjectIdentifier) {
         edges.withLock { edges in
-            guard var targets = edges[from], let index = targets.firstIndex(of: to) else { return }
+            guard var targets = edges[from], let index = targets.firstIndex(where: { $0.to == to }) else { return }
             targets.remove(at: index)
             edges[from] = targets.isEmpty ? nil : targets
         }
     }
 
-    /// Whether `target` is `start` or a making `start` waits for, directly or not.
-    private static func reaches(
-        _ target: ObjectIdentifier,
-        start: ObjectIdentifier,
-        in edges: [ObjectIdentifier: [ObjectIdentifier]]
-    ) -> Bool {
-        var pending = [start]
+    /// The services of the makings from `start` (which makes `service`) to `target`, when
+    /// `target` is `start` or a making `start` waits for, directly or not.
+    private static func chain(
+        from start: ObjectIdentifier,
+        making service: Any.Type,
+        to target: ObjectIdentifier,
+        in edges: [ObjectIdentifier: [(to: ObjectIdentifier, service: Any.Type)]]
+    ) -> [Any.Type]? {
+        var pending = [(making: start, services: [service])]
         var seen: Set<ObjectIdentifier> = []
-        while let next = pending.popLast() {
-            if next == target { return true }
-            if seen.insert(next).inserted {
-                pending += edges[next] ?? []
+        while let (making, services) = pending.popLast() {
+            if making == target { return services }
+            if seen.insert(making).inserted {
+                pending += (edges[making] ?? []).map { ($0.to, services + [$0.service]) }
             }
         }
-        return false
+        return nil
     }
 }

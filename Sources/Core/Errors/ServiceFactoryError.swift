@@ -14,8 +14,8 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
 
     /// Making `service` led back to a get of `service`: on the same thread, directly or through
     /// other providers, or through a making on another thread or task that waits for this one.
-    /// The `ServiceObtainError.pathServices` of the error shows the cycle as this thread or task
-    /// saw it.
+    /// The `ServiceObtainError.pathServices` of the error goes around the cycle, through the
+    /// services other threads or tasks wait for (`[A, B, A]`).
     case dependencyCycle(service: Any.Type)
 
     /// A `scoped` `service` was asked for where no ``ServiceScope`` is current: outside

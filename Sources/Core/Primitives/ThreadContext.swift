@@ -162,10 +162,23 @@ package struct ThreadContext {
     /// obtained; it is logged, and recorded while a validation or a graph recorder runs.
     @usableFromInline
     static func cycleError(_ service: Any.Type, id: ObjectIdentifier? = nil) -> ServiceObtainError {
+        cycleError(along: [service], id: id)
+    }
+
+    /// The error of a get of `loop[0]` that would wait, through makings of other threads or
+    /// tasks that wait for each other, for a making of this thread or task: `loop` holds the
+    /// services those makings make, in the order they wait, and ends with the service this one
+    /// makes, which the cycle is named after. The makings this error then fails add the rest of
+    /// the cycle to its path (`[A, B, A]` for a making of A on this thread whose get of B waits
+    /// for another thread's making of B, which waits for A). Recorded as a cycle of `loop[0]`.
+    static func cycleError(along loop: [Any.Type], id: ObjectIdentifier?) -> ServiceObtainError {
         if let id, GetRecording.isOn {
-            GetRecording.recordCycle(node: id, service: service)
+            GetRecording.recordCycle(node: id, service: loop[0])
         }
-        return .refused(service, .dependencyCycle(service: service))
+        let repeated = loop[loop.count - 1]
+        return loop.dropLast().reversed().reduce(.refused(repeated, .dependencyCycle(service: repeated))) { error, service in
+            error.withAddedToPath(service: service)
+        }
     }
 
     /// What this thread records, if it ever recorded.

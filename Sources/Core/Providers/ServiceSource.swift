@@ -652,8 +652,8 @@ final class Making: Sendable {
         }
     }
 
-    /// The making each waiting thread waits for, by thread.
-    private static let waits = Locked<[Int: Making]>([:])
+    /// The making each waiting thread waits for, and the service it makes, by thread.
+    private static let waits = Locked<[Int: (making: Making, service: Any.Type)]>([:])
 
     /// Runs `body`, the making (or the session switch) this mark stands for, holding
     /// `makingLock`, and marks it ended before releasing the lock.
@@ -667,29 +667,33 @@ final class Making: Sendable {
 
     /// Waits until this making is over.
     ///
-    /// - Throws: a dependency cycle for `Service` when its owner waits, directly or through
-    ///   other threads, for a making of this thread: waiting would never end. A making that
-    ///   has ended holds no one up, so a chain that reaches one is no loop. The cycle is
-    ///   recorded against `node` when one is given (`ThreadContext.cycleError`).
+    /// - Throws: a dependency cycle when its owner waits, directly or through other threads,
+    ///   for a making of this thread: waiting would never end. A making that has ended holds no
+    ///   one up, so a chain that reaches one is no loop. The error's path goes from `Service`
+    ///   along the services the other threads wait for, to the one this thread makes
+    ///   (`ThreadContext.cycleError(along:id:)`); the cycle is recorded against `node` when one
+    ///   is given.
     @usableFromInline
     func wait<Service>(_ service: Service.Type, node: ObjectIdentifier? = nil) throws(ServiceObtainError) {
         let thread = ThreadContext.currentThread
-        let closesLoop: Bool = Self.waits.withLock { waits in
+        let loop: [Any.Type]? = Self.waits.withLock { waits in
             var making = self
+            var services: [Any.Type] = [Service.self]
             while !making.hasEnded.load(ordering: .acquiring) {
                 if making.owner == thread {
-                    return true
+                    return services
                 }
                 guard let next = waits[making.owner] else {
                     break
                 }
-                making = next
+                making = next.making
+                services.append(next.service)
             }
-            waits[thread] = self
-            return false
+            waits[thread] = (self, Service.self)
+            return nil
         }
-        if closesLoop {
-            throw ThreadContext.cycleError(Service.self, id: node)
+        if let loop {
+            throw ThreadContext.cycleError(along: loop, id: node)
         }
         makingLock.withLock { _ in }
         Self.waits.withLock { $0[thread] = nil }
