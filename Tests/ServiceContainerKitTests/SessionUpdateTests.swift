@@ -558,23 +558,37 @@ struct SessionUpdateTests {
         #expect(cell.keptCount <= 32, "kept \(cell.keptCount) services of past sessions")
     }
 
-    @Test("A session's key may read the mediator: it is read once a session, outside every lock")
+    @Test("A session's key may read the mediator, and so may its deinit: both run outside every lock")
     func keyReadsTheMediator() async {
-        // In a child process: a key read under the mediator's lock stops it ("Recursive call to lock").
+        // In a child process: a key read or released under the mediator's lock stops it
+        // ("Recursive call to lock").
         await #expect(processExitsWith: .success) {
-            let mediator = ServiceSessionMediator(session: MediatorReadingSession(userId: 1))
-            MediatorReadingSession.mediator.withLock { $0 = mediator }
-            let provider = MediatorReadingFactory().serviceProvider(mediator: mediator)
-            precondition(provider.getServiceAsOptional() == "user 1")
-            mediator.updateSession(MediatorReadingSession(userId: 2))
-            precondition(provider.getServiceAsOptional() == "user 2")
-            // Read once when the mediator was made and once an update, whatever the providers.
-            precondition(MediatorReadingSession.keyReads.withLock { $0 } == 2)
+            // A deadlock ends the child, failing the test, instead of stalling it.
+            try! withTimeLimit { Self.readKeysThroughTheMediator() }
         }
+    }
+
+    private static func readKeysThroughTheMediator() {
+        let mediator = ServiceSessionMediator(session: MediatorReadingSession(userId: 1))
+        MediatorReadingSession.mediator.withLock { $0 = mediator }
+        let providers = [1, 2].map { _ in MediatorReadingFactory().serviceProvider(mediator: mediator) }
+        precondition(providers.map { $0.getServiceAsOptional() } == ["user 1", "user 1"])
+        mediator.updateSession(MediatorReadingSession(userId: 2))
+        precondition(providers.map { $0.getServiceAsOptional() } == ["user 2", "user 2"])
+        // Read once when the mediator was made and once an update, whatever the providers.
+        precondition(MediatorReadingSession.keyReads.withLock { $0 } == 2)
+        // A mediator no provider follows holds the only reference to its session's key:
+        // the update releases it, and its deinit reads the mediator.
+        let alone = ServiceSessionMediator(session: MediatorReadingSession(userId: 10))
+        MediatorReadingSession.mediator.withLock { $0 = alone }
+        let released = MediatorReadingKey.released.withLock { $0 }
+        alone.updateSession(MediatorReadingSession(userId: 11))
+        precondition(MediatorReadingKey.released.withLock { $0 } == released + 1)
     }
 }
 
-/// A session whose key reads its mediator's session, as a key that logs it would.
+/// A session whose key reads its mediator's session, as a key that logs it would; so does the
+/// key's deinit.
 struct MediatorReadingSession: ServiceSession {
     static let mediator = Mutex<ServiceSessionMediator<MediatorReadingSession>?>(nil)
     static let keyReads = Mutex(0)
@@ -583,8 +597,25 @@ struct MediatorReadingSession: ServiceSession {
     var key: AnyHashable {
         _ = Self.mediator.withLock { $0 }?.session
         Self.keyReads.withLock { $0 += 1 }
-        return userId
+        return MediatorReadingKey(userId: userId)
     }
+}
+
+final class MediatorReadingKey: Hashable, Sendable {
+    static let released = Mutex(0)
+    let userId: Int
+
+    init(userId: Int) {
+        self.userId = userId
+    }
+
+    deinit {
+        _ = MediatorReadingSession.mediator.withLock { $0 }?.session
+        Self.released.withLock { $0 += 1 }
+    }
+
+    static func == (lhs: MediatorReadingKey, rhs: MediatorReadingKey) -> Bool { lhs.userId == rhs.userId }
+    func hash(into hasher: inout Hasher) { hasher.combine(userId) }
 }
 
 struct MediatorReadingFactory: ServiceSessionFactory {

@@ -51,8 +51,8 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     ///     ``ServiceSessionRemakePolicy``. The default is `.none`.
     public func updateSession(_ session: SessionType, remakePolicy: ServiceSessionRemakePolicy = .none) {
         // The session's `key` is user code: it is read here, before the lock, once for every
-        // provider. The session it replaces is released after the lock: a session object's
-        // deinit may read this mediator.
+        // provider. The session and key it replaces are released after the lock: a session's or
+        // a key's deinit may read this mediator.
         let key = SessionKey(session.key)
         let (appliesNow, replaced) = state.withLock { state in
             let replaced = state.enqueue(session, key: key, policy: remakePolicy)
@@ -142,16 +142,16 @@ struct SessionMediatorState {
         self.currentKey = key
     }
 
-    /// Queues an update to `session`, whose key is `key`; returns the session it replaces as
-    /// the current one.
+    /// Queues an update to `session`, whose key is `key`; returns the session and key it
+    /// replaces as the current ones, for the caller to release after the lock.
     mutating func enqueue(
         _ session: any ServiceSession,
         key: SessionKey,
         policy: ServiceSessionRemakePolicy
-    ) -> any ServiceSession {
-        var replaced = session
-        swap(&current, &replaced)
-        currentKey = key
+    ) -> (any ServiceSession, SessionKey) {
+        var replaced = (session, key)
+        swap(&current, &replaced.0)
+        swap(&currentKey, &replaced.1)
         version &+= 1
         pending.append(SessionUpdate(session: session, key: key, version: version, policy: policy))
         return replaced

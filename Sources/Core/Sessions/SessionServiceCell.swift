@@ -174,10 +174,10 @@ final class SessionServiceCell<Service>: Sendable {
             }
             if let other = plan.waitFor {
                 // Another thread is making the service of the session that ends: it is kept, and
-                // then this update deactivates it like any other. This thread runs no making, so
-                // it holds no `makingLock` that one waits for, and `Making.wait` refuses a loop
-                // anyway (the `try?` then goes on as after the wait). A making found after this
-                // wait is overtaken.
+                // then this update deactivates it like any other. This thread is inside no
+                // making the cycle check knows of (`mayWait`); should it still hold a
+                // `makingLock` that making waits for, `Making.wait` refuses the loop, and the
+                // `try?` goes on as after the wait. A making found after this wait is overtaken.
                 try? other.wait(Service.self)
                 mayWait = false
                 continue
