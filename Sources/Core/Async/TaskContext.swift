@@ -183,12 +183,23 @@ enum AsyncWaits {
         to target: ObjectIdentifier,
         in edges: [ObjectIdentifier: [(to: ObjectIdentifier, service: Any.Type)]]
     ) -> [Any.Type]? {
-        var pending = [(making: start, services: [service])]
-        var seen: Set<ObjectIdentifier> = []
-        while let (making, services) = pending.popLast() {
-            if making == target { return services }
-            if seen.insert(making).inserted {
-                pending += (edges[making] ?? []).map { ($0.to, services + [$0.service]) }
+        // Each making reached, with the making it was reached from and the service it makes;
+        // the path is built only once `target` is reached.
+        var reachedFrom: [ObjectIdentifier: (from: ObjectIdentifier?, service: Any.Type)] = [start: (nil, service)]
+        var pending = [start]
+        while let making = pending.popLast() {
+            if making == target {
+                var services: [Any.Type] = []
+                var step: ObjectIdentifier? = making
+                while let current = step, let reached = reachedFrom[current] {
+                    services.append(reached.service)
+                    step = reached.from
+                }
+                return services.reversed()
+            }
+            for edge in edges[making] ?? [] where reachedFrom[edge.to] == nil {
+                reachedFrom[edge.to] = (making, edge.service)
+                pending.append(edge.to)
             }
         }
         return nil

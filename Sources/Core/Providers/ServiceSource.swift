@@ -677,26 +677,43 @@ final class Making: Sendable {
     func wait<Service>(_ service: Service.Type, node: ObjectIdentifier? = nil) throws(ServiceObtainError) {
         let thread = ThreadContext.currentThread
         let loop: [Any.Type]? = Self.waits.withLock { waits in
-            var making = self
-            var services: [Any.Type] = [Service.self]
-            while !making.hasEnded.load(ordering: .acquiring) {
-                if making.owner == thread {
-                    return services
-                }
-                guard let next = waits[making.owner] else {
-                    break
-                }
-                making = next.making
-                services.append(next.service)
+            guard let length = loopLength(from: thread, in: waits) else {
+                waits[thread] = (self, Service.self)
+                return nil
             }
-            waits[thread] = (self, Service.self)
-            return nil
+            // Only a wait that closes a loop builds its path, walking the loop again.
+            var services: [Any.Type] = [Service.self]
+            var making = self
+            for _ in 0..<length {
+                let next = waits[making.owner]!  // on the loop just walked
+                services.append(next.service)
+                making = next.making
+            }
+            return services
         }
         if let loop {
             throw ThreadContext.cycleError(along: loop, id: node)
         }
         makingLock.withLock { _ in }
         Self.waits.withLock { $0[thread] = nil }
+    }
+
+    /// The number of waits of other threads from this making to a making of `thread`, when
+    /// there is such a loop; `nil` when the chain of waits ends first.
+    private func loopLength(from thread: Int, in waits: [Int: (making: Making, service: Any.Type)]) -> Int? {
+        var making = self
+        var length = 0
+        while !making.hasEnded.load(ordering: .acquiring) {
+            if making.owner == thread {
+                return length
+            }
+            guard let next = waits[making.owner] else {
+                return nil
+            }
+            making = next.making
+            length += 1
+        }
+        return nil
     }
 }
 
