@@ -116,7 +116,9 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     }
 
     #if canImport(ObjectiveC)
-    /// `getServiceOrFatalWithParams(_:)` for Objective-C callers, which pass no file or line.
+    /// `getServiceOrFatalWithParams(_:)` for Objective-C callers, which pass no file or line;
+    /// Swift code calls `getServiceOrFatalWithParams(_:)`.
+    @available(swift, obsoleted: 1)
     @objc(getServiceOrFatalWithParams:)
     public func objcGetServiceOrFatalWithParams(_ params: Any?) -> Any {
         getServiceOrFatalWithParams(params)

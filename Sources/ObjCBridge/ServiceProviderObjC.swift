@@ -112,7 +112,9 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     #if canImport(ObjectiveC)
-    /// `getServiceOrFatal()` for Objective-C callers, which pass no file or line.
+    /// `getServiceOrFatal()` for Objective-C callers, which pass no file or line; Swift code
+    /// calls `getServiceOrFatal()`.
+    @available(swift, obsoleted: 1)
     @objc(getServiceOrFatal)
     public func objcGetServiceOrFatal() -> Any {
         getServiceOrFatal()

@@ -89,17 +89,20 @@ struct CycleTests {
         expectCycle(result.failure, path: [NodeB.self, NodeC.self, NodeA.self, NodeB.self], repeated: NodeB.self)
     }
 
-    @Test("A cycle split between two threads fails on both, each path showing the whole cycle", arguments: [
-        ServiceFactoryMode.lazy, .weak,
-    ])
-    func betweenThreads(mode: ServiceFactoryMode) throws {
+    @Test(
+        "A cycle split between threads fails on each, each path showing the whole cycle",
+        arguments: [ServiceFactoryMode.lazy, .weak], [2, 3]
+    )
+    func betweenThreads(mode: ServiceFactoryMode, threads: Int) throws {
+        // Thread i makes node i, whose factory gets node i + 1, the last one's node 0.
         let graph = Graph()
         let started = Counter()
-        /// The first making of each waits until both began, so that each thread makes one.
+        /// The first making of each waits until every thread began one, so that each makes one.
         let meet: @Sendable () -> Void = {
-            if started.increment() <= 2 { waitUntil { started.count >= 2 } }
-            Thread.sleep(forTimeInterval: 0.02)  // each thread gets the other's service while it is made
+            if started.increment() <= threads { waitUntil { started.count >= threads } }
+            Thread.sleep(forTimeInterval: 0.02)  // each thread gets the next service while it is made
         }
+        let nodes = Array(([NodeA.self, NodeB.self, NodeC.self] as [Any.Type]).prefix(threads))
         graph.a = ServiceProvider(mode: mode) {
             meet()
             _ = try graph.b.getService()
@@ -107,16 +110,26 @@ struct CycleTests {
         }
         graph.b = ServiceProvider(mode: mode) {
             meet()
-            _ = try graph.a.getService()
+            if threads == 2 { _ = try graph.a.getService() } else { _ = try graph.c.getService() }
             return NodeB()
         }
-        let results = try raceOnThreads(2) { index in
-            index == 0 ? graph.a.getServiceAsResult().map { _ in () } : graph.b.getServiceAsResult().map { _ in () }
+        graph.c = ServiceProvider(mode: mode) {
+            meet()
+            _ = try graph.a.getService()
+            return NodeC()
         }
-        // The thread whose wait closes the loop names the service its own making makes; the
-        // other then makes that service itself and meets the cycle on its own thread.
-        expectCycle(results[0].failure, path: [NodeA.self, NodeB.self, NodeA.self], repeated: NodeA.self)
-        expectCycle(results[1].failure, path: [NodeB.self, NodeA.self, NodeB.self], repeated: NodeB.self)
+        let gets: [@Sendable () -> Result<Void, ServiceObtainError>] = [
+            { graph.a.getServiceAsResult().map { _ in () } }, { graph.b.getServiceAsResult().map { _ in () } },
+            { graph.c.getServiceAsResult().map { _ in () } },
+        ]
+        let results = try raceOnThreads(threads) { gets[$0]() }
+        // The thread whose wait closes the loop names the service its own making makes, its path
+        // going along the services the others wait for; each other thread then makes the service
+        // it waited for itself, and meets the cycle again.
+        for index in 0..<threads {
+            let path = (0...threads).map { nodes[(index + $0) % threads] }
+            expectCycle(results[index].failure, path: path, repeated: nodes[index])
+        }
     }
 
     @Test("A cycle between two threads through safe providers fails instead of deadlocking", arguments: safeKinds)
@@ -144,23 +157,13 @@ struct CycleTests {
             _ = try graph.a.getService()
             return NodeB()
         }
-        let errors = Mutex<[ServiceObtainError]>([])
-        let done = DispatchSemaphore(value: 0)
         let gets: [@Sendable () -> Result<Void, ServiceObtainError>] = [
             { graph.a.getServiceAsResult().map { _ in () } }, { graph.b.getServiceAsResult().map { _ in () } },
         ]
-        for get in gets {
-            Thread {
-                if case .failure(let error) = get() { errors.withLock { $0.append(error) } }
-                done.signal()
-            }.start()
-        }
-        try waitWithTimeLimit(done, "the two safe gets wait for each other")
-        try waitWithTimeLimit(done, "the two safe gets wait for each other")
+        let results = try raceOnThreads(2) { gets[$0]() }
         // The thread that closes the loop fails; the other then meets the cycle on its own thread.
-        let found = errors.withLock { $0 }
-        #expect(found.count == 2)
-        #expect(found.allSatisfy { $0.isDependencyCycle }, "\(found.map(\.fatalMessage))")
+        expectCycle(results[0].failure, path: [NodeA.self, NodeB.self, NodeA.self], repeated: NodeA.self)
+        expectCycle(results[1].failure, path: [NodeB.self, NodeA.self, NodeB.self], repeated: NodeB.self)
     }
 
     @Test("A session hook that asks for its safe provider while another thread holds it fails as a cycle", arguments: safeKinds)

@@ -14,8 +14,9 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
 
     /// Making `service` led back to a get of `service`: on the same thread, directly or through
     /// other providers, or through a making on another thread or task that waits for this one.
-    /// The `ServiceObtainError.pathServices` of the error goes around the cycle, through the
-    /// services other threads or tasks wait for (`[A, B, A]`).
+    /// The `ServiceObtainError.pathServices` of the error shows the cycle: on one thread, every
+    /// service on it; across threads or tasks, the services this one makes and those the others
+    /// wait for (`[A, B, A]`), not what they make inside the makings they wait in.
     case dependencyCycle(service: Any.Type)
 
     /// A `scoped` `service` was asked for where no ``ServiceScope`` is current: outside
