@@ -4,8 +4,8 @@ import Synchronization
 // make lives in this file (but for five stored properties, `LazySource.factory` and
 // `LazySource.madeAt`, `SessionServiceCell.subscription` and `InjectCell`'s `box` and `make`, the
 // `OnceCell` fields that `LazySource` keeps itself, and four captured values, which must sit
-// where they are used and are described here), with the invariant that makes it safe and what it pays for: the
-// benchmark case that misses its target without it (`swift run -c release
+// where they are used and are described here), with the invariant that makes it safe and what
+// it pays for: the benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
 // package is the per-thread `ThreadContext`, reached through a C thread-local pointer that only
