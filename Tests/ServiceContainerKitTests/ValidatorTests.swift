@@ -491,6 +491,17 @@ struct ValidatorTests {
         #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
     }
 
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
+    @Test("A builder isolated to the main actor, passed without its label, is still built and checked")
+    @MainActor func mainActorBuilderWithoutLabel() {
+        let report = ServiceValidator.validate(Self.buildOnTheMainActor)
+        #expect(report.isValid)
+        #expect(ObjectIdentifier(report.containerType) == ObjectIdentifier(AppServices.self))
+        #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
+    }
+
+    @MainActor static func buildOnTheMainActor() -> AppServices { AppServices.make() }
+
     @Test("A container with nothing but nil optional providers is valid: it was found, with nothing to make")
     func onlyNilProviders() {
         struct Optionals {

@@ -57,6 +57,17 @@ public enum ServiceValidator {
         try validate(building: makeContainer)
     }
 
+    /// The same for a function isolated to the main actor (as every function of a module whose
+    /// default isolation is the main actor is), which would otherwise land in
+    /// `validate(_:)` as a value that holds no provider.
+    @available(*, deprecated, message: "this is the function that builds the container: pass it as validate(building:)")
+    @MainActor
+    public static func validate<Container>(
+        _ makeContainer: @MainActor () throws -> Container
+    ) rethrows -> ServiceValidationReport {
+        try validate(building: makeContainer)
+    }
+
     /// Builds a container with `makeContainer`, then makes every provider of it once and
     /// reports the outcome.
     ///

@@ -285,7 +285,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// a closed scope is, and each such service is closed when its making ends, in a task of its
     /// own, with a failure of that close reported to the registered ``ProvidersLogger``s
     /// (`serviceScopeCloseFailure`). A second call closes nothing. Afterwards the scope holds
-    /// none of its services.
+    /// none of its services, except, while a making that outlasted the close still runs, those
+    /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
     /// - Parameter timeout: the time each service's `close()` may take, and the time the
     ///   makings in progress may take to end.

@@ -18,8 +18,9 @@ public protocol ServiceSession: Sendable {
     ///
     /// The mediator reads it once for each session it is given (in its `init` and in
     /// `updateSession`), outside its locks, so a getter may read the mediator. The providers
-    /// compare and hash the key they were handed, under their own locks: its `==` and
-    /// `hash(into:)` should only compare values.
+    /// compare, hash and let go of the key they were handed under their own locks: its `==`,
+    /// `hash(into:)` and `deinit` must not get services of those providers. A plain value
+    /// never does.
     var key: AnyHashable { get }
 }
 

@@ -6,8 +6,8 @@
 ///    lock is never held while user code runs (a factory, `deactivateService`,
 ///    `activateService`, a session's `key`, a service's or a session's `deinit`): the mediator
 ///    reads each session's key before its own lock and hands it over; what the state lets go is
-///    collected in `released` and dropped after the lock. Only the key's `==` and hashing run
-///    under it.
+///    collected in `released` and dropped after the lock. Only the keys' `==`, hashing and
+///    release run under it (`ServiceSession.key` asks that they get no services).
 /// 2. At most one making or switch is in progress: it is `state.making`, a `Making` whose
 ///    `makingLock` the thread doing it holds from the moment it sets the mark until it clears
 ///    it. Every other get that finds the mark waits for that lock (`Making.wait`, which fails

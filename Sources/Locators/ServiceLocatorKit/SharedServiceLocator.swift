@@ -45,7 +45,9 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// - Parameters:
     ///   - locator: the locator to share.
     ///   - readOnlySharedAfter: whether a later `setup` is refused.
-    ///   - assertionFailure: whether such a refusal also calls `assertionFailure`.
+    ///   - assertionFailure: whether such a refusal of a later `setup` also calls
+    ///     `assertionFailure`. Like `readOnlySharedAfter`, it counts when this setup succeeds;
+    ///     a refused call's own flags change nothing.
     ///   - file: the caller's file, named by the assertion of a refusal.
     ///   - line: the caller's line, named by the assertion of a refusal.
     /// - Returns: `ServiceLocatorError.sharedReadOnly` when an earlier setup forbade it (the
