@@ -6,6 +6,15 @@ import Foundation
 /// Services are handed out when `as? NSObject` succeeds: `NSObject` subclasses, and values
 /// Foundation bridges (`String` to `NSString`, numbers to `NSNumber`, arrays, dictionaries).
 /// Structs, enums and classes that do not inherit from `NSObject` are refused.
+///
+/// ```swift
+/// var error: NSError?
+/// if provider.getServiceAndReturnError(&error) == nil, let error,
+///     let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError
+/// {
+///     print(cause)  // "Service App.Settings cannot be handed to an Objective-C style caller: ..."
+/// }
+/// ```
 public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConvertible, Sendable {
     /// The service type of the provider (or locator key) asked for.
     public let service: Any.Type

@@ -1,5 +1,13 @@
 /// The codes of the `NSError`s the Objective-C style wrappers give, all in the
 /// `ServiceObjCError.domain` domain.
+///
+/// ```swift
+/// var error: NSError?
+/// let service = locator.getServiceWithKey(.firstService, error: &error)
+/// if let error, ServiceObjCError.code(of: error) == .serviceNotFound {
+///     // nothing is stored under the key
+/// }
+/// ```
 #if canImport(ObjectiveC)
 @objc(ServiceErrorCode)
 #endif

@@ -34,6 +34,12 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     }
 
     /// A provider.
+    ///
+    /// ```swift
+    /// for node in graph.nodes where node.failure != nil {
+    ///     print(node.name, node.mode)  // "network.api many"
+    /// }
+    /// ```
     public struct Node: Sendable {
         /// The property path of the provider in the container (`network.api`), or `nil` for a
         /// provider that is not in it.
@@ -52,6 +58,12 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     }
 
     /// "The making of `from` asked for `to`", by the nodes' indices in ``nodes``.
+    ///
+    /// ```swift
+    /// for edge in graph.edges where edge.isCycle {
+    ///     print(graph.nodes[edge.from].name, "asked for", graph.nodes[edge.to].name)
+    /// }
+    /// ```
     public struct Edge: Hashable, Sendable {
         /// The index of the node whose making asked.
         public let from: Int

@@ -22,6 +22,12 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     }
 
     /// A provider the validator did not make, and why.
+    ///
+    /// ```swift
+    /// for skipped in report.skipped {
+    ///     print(skipped.path, skipped.reason)  // search needs params of type Swift.String: ...
+    /// }
+    /// ```
     public struct Skipped: Sendable {
         /// The property path of the provider in the container.
         public let path: String

@@ -1,6 +1,18 @@
 import Foundation
 
 /// The causes of a ``ServiceObtainError`` that come from the library rather than a factory.
+///
+/// It is the `error` of the ``ServiceObtainError`` a get throws:
+///
+/// ```swift
+/// do {
+///     let builder = try reportBuilderProvider.getService()  // a `scoped` provider
+/// } catch {
+///     if case .scopeRequired? = error.error as? ServiceFactoryError {
+///         // no scope is current: get it inside `withServiceScope { }`
+///     }
+/// }
+/// ```
 public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible {
     /// Params of `received` type were given to a provider that takes `expected`; `received` is
     /// `nil` when no params were given.

@@ -1,4 +1,11 @@
 /// How a ``ServiceFactory``'s service is made and kept by its provider.
+///
+/// ```swift
+/// // Made on the first get, then the same for every get:
+/// let settings = ServiceProvider<Settings>(mode: .lazy) { try Settings.load() }
+/// // A new one for every get:
+/// let builder = ServiceProvider<ReportBuilder>(mode: .many) { ReportBuilder() }
+/// ```
 public enum ServiceFactoryMode: Sendable, Hashable {
     /// One instance, made at once when the provider is made; the factory is not kept. If making
     /// it fails, the provider returns that error on every get.

@@ -1,4 +1,15 @@
 /// Receives the events of service providers. Register it with ``Logger/register()``.
+///
+/// Each event has a default that does nothing; implement those you want:
+///
+/// ```swift
+/// final class FailurePrinter: ProvidersLogger {
+///     func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+///         print("could not get \(type): \(error)")
+///     }
+/// }
+/// FailurePrinter().register()
+/// ```
 public protocol ProvidersLogger: Logger {
     /// A get of a `type` service failed: its factory threw, or the get was refused (a dependency
     /// cycle, params of another type than its factory's, a session of another type, a scoped

@@ -2,6 +2,14 @@
 ///
 /// It is a ``ServiceParamsProvider``, so it can be stored and passed as one; `convert(params:)`
 /// gives a ``ServiceSafeProvider`` that shares the same serialization.
+///
+/// ```swift
+/// let labels = ServiceParamsSafeProvider<Label, Int>(safeThread: .lock) { number in
+///     Label(number: number)  // never runs on two threads at once
+/// }
+/// let seven = try labels.getService(params: 7)
+/// let eight = labels.convert(params: 8)  // a ServiceSafeProvider<Label>, serialized with `labels`
+/// ```
 public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable  // restated, as Swift asks of a subclass; it adds no state
 {

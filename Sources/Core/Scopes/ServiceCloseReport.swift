@@ -246,6 +246,13 @@ private final class Closing: Sendable {
 
 /// The error of a service's `close()` that did not end within its time limit: it was
 /// cancelled, and the closing went on without it.
+///
+/// ```swift
+/// let report = await scope.close(timeout: .seconds(5))
+/// for failure in report.failures where failure.error is ServiceCloseTimeoutError {
+///     print("\(failure.service) did not close in time")
+/// }
+/// ```
 public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible {
     /// The time limit it ran past.
     public let timeout: Duration

@@ -1,4 +1,11 @@
 /// How a ``ServiceSessionFactory``'s service is made and kept within a session.
+///
+/// ```swift
+/// struct CartFactory: ServiceSessionFactory, Sendable {
+///     let mode = ServiceSessionFactoryMode.lazy  // made on the first get in each session
+///     func makeService(session: User) throws -> Cart { Cart(owner: session.id) }
+/// }
+/// ```
 public enum ServiceSessionFactoryMode: Sendable, Hashable {
     /// Made at once for every new session (and when the provider is made).
     case atOne
@@ -12,6 +19,14 @@ public enum ServiceSessionFactoryMode: Sendable, Hashable {
 ///
 /// Two sessions with the same `key` are the same session: services of a session seen before can
 /// be activated again instead of being made anew.
+///
+/// ```swift
+/// struct User: ServiceSession {
+///     let id: String
+///     var key: AnyHashable { id }
+/// }
+/// let mediator = ServiceSessionMediator(session: User(id: "ann"))
+/// ```
 public protocol ServiceSession: Sendable {
     /// What identifies the session. It is kept and compared on any thread, as the session is:
     /// make it a value of a `Sendable` type (an id, a name).
@@ -30,6 +45,25 @@ public protocol ServiceSession: Sendable {
 /// The factory is kept for the provider's whole life; `many` is not a session mode. The factory
 /// and its hooks are called on the thread that gets the service or updates the session, so
 /// providers take a `Sendable` factory, safe providers included.
+///
+/// ```swift
+/// struct CartFactory: ServiceSessionFactory, Sendable {
+///     let mode = ServiceSessionFactoryMode.lazy
+///
+///     func makeService(session: User) throws -> Cart {
+///         Cart(owner: session.id)
+///     }
+///
+///     func deactivateService(_ service: Cart, session: User) -> Bool {
+///         true  // keep the cart while another user is signed in
+///     }
+/// }
+///
+/// let cart = CartFactory().serviceProvider(mediator: mediator)
+/// let annsCart = try cart.getService()
+/// mediator.updateSession(User(id: "bob"))  // Bob gets a cart of his own
+/// mediator.updateSession(User(id: "ann"))  // try cart.getService() === annsCart
+/// ```
 public protocol ServiceSessionFactory {
     /// The type of service the factory makes.
     associatedtype ServiceType

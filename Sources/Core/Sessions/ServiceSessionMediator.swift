@@ -243,6 +243,11 @@ struct SessionSubscriptions {
 
 /// A session for services that are remade on demand rather than per user: there is only ever
 /// one void session.
+///
+/// ```swift
+/// let mediator = ServiceSessionMediator(session: ServiceVoidSession())
+/// // the same as ServiceVoidSessionMediator()
+/// ```
 public struct ServiceVoidSession: ServiceSession, Hashable {
     /// The same key for every void session.
     public var key: AnyHashable { AnyHashable(0) }

@@ -4,6 +4,14 @@ import Foundation
 ///
 /// A factory that fails is not a locator error: `tryService` passes the provider's
 /// `ServiceObtainError` through unchanged.
+///
+/// ```swift
+/// do {
+///     let settings = try locator.tryService(key: ServiceLocatorEasyKey<Settings>())
+/// } catch let error as ServiceLocatorError {
+///     print(error)  // "Service App.Settings not found for key 'App.Settings'"
+/// }
+/// ```
 public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible {
     /// No `service` (the type asked for) is stored for `key` in the locator or its parents.
     ///

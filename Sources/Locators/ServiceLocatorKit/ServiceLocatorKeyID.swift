@@ -4,6 +4,13 @@
 /// `ServiceEasyLocator` name a slot by the service type; other keys name it by their `storeKey`.
 /// Comparing and hashing an identity builds no string, so a get costs the same whatever the
 /// number of services.
+///
+/// ```swift
+/// let id = ServiceLocatorEasyKey<Settings>().keyID
+/// id == ServiceLocatorKeyID(serviceType: Settings.self)   // true
+/// id.serviceType                                         // Settings.self
+/// ServiceLocatorKeyID(storeKey: "settings").serviceType  // nil
+/// ```
 public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
     /// What names the slot. Locators keep the two kinds of slots apart, so a type slot is
     /// found by the type's `ObjectIdentifier` alone.
