@@ -18,8 +18,8 @@ import Synchronization
 /// blocking a thread.
 @usableFromInline
 enum AsyncServiceSource<Service: Sendable>: Sendable {
-    /// An instance, which the provider holds itself; the mark says when it was handed in.
-    case holdsService(HeldMark)
+    /// An instance handed in, which the provider holds (also in its `held`).
+    case holdsService(HeldService<Service>)
     case atOne(AsyncAtOneSource<Service>)
     case lazy(AsyncLazySource<Service>)
     case weak(AsyncWeakSource<Service>)

@@ -46,7 +46,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     public func convert(params: ParamsType) -> ServiceAsyncProvider<ServiceType> {
         let factory = self.factory
         let source = AsyncManySource(countsAs: self) { try await factory(params) }
-        return ServiceAsyncProvider(instance: nil, source: .many(source))
+        return ServiceAsyncProvider(held: nil, source: .many(source))
     }
 }
 

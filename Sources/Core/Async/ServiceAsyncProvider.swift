@@ -27,15 +27,16 @@
 ///
 /// The service is `Sendable`: every waiting task gets the same instance.
 public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
-    /// The service of an instance provider.
-    @usableFromInline let instance: ServiceType?
+    /// The service of an instance provider, which its `source` holds too (`HeldService` says
+    /// why it is not an optional of the service type).
+    @usableFromInline let held: HeldService<ServiceType>?
     /// The service of an `atOne` or `lazy` provider, once made.
     @usableFromInline let ready: OnceCell<ServiceType?>?
     /// Where every other get goes.
     @usableFromInline let source: AsyncServiceSource<ServiceType>
 
-    init(instance: ServiceType?, source: AsyncServiceSource<ServiceType>) {
-        self.instance = instance
+    init(held: HeldService<ServiceType>?, source: AsyncServiceSource<ServiceType>) {
+        self.held = held
         self.source = source
         ready = source.cell
     }
@@ -45,7 +46,8 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// A provider that always gives `service`.
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
     public convenience init(_ service: ServiceType) {
-        self.init(instance: service, source: .holdsService(HeldMark(since: MakingClock.tick())))
+        let held = HeldService(service, since: MakingClock.tick())
+        self.init(held: held, source: .holdsService(held))
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
@@ -61,7 +63,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// let settings = ServiceAsyncProvider<Settings>(mode: .lazy) { try await Settings.fetch() }
     /// ```
     public convenience init(mode: ServiceFactoryMode, factory: @escaping @Sendable () async throws -> ServiceType) {
-        self.init(instance: nil, source: AsyncServiceSource(mode: mode, factory: factory))
+        self.init(held: nil, source: AsyncServiceSource(mode: mode, factory: factory))
     }
 
     /// A provider that gets its service from a synchronous `provider`, for a container whose
@@ -73,7 +75,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// shut down; a shutdown of this provider shuts `provider` down too, and closes the `atOne`
     /// service it made.
     public convenience init(_ provider: ServiceProvider<ServiceType>) {
-        self.init(instance: provider.instance, source: .sync(provider))
+        self.init(held: provider.held, source: .sync(provider))
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
@@ -85,7 +87,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
         if GetRecording.isOn {
             try checkGet()
         }
-        if let service = ready?.value ?? instance {
+        if let service = ready?.value ?? held?.service {
             return service
         }
         return try await source.get()

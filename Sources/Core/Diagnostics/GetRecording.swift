@@ -229,17 +229,14 @@ final class ThreadRecording {
 final class RecordingNode: Sendable {}
 
 /// The source of a provider made while recording: every get, a read of a held service included,
-/// is recorded under `node`, then answered by the provider's own `instance` and `source`.
+/// is recorded under `node`, then answered by the provider's own `source`.
 @usableFromInline
 final class RecordedSource<Service>: Sendable {
     let node: RecordingNode
-    /// The service of a provider that holds it, boxed as every service a provider keeps.
-    let instance: UncheckedSendable<Service>?
     let source: ServiceSource<Service>
 
-    init(node: RecordingNode, instance: Service?, source: ServiceSource<Service>) {
+    init(node: RecordingNode, source: ServiceSource<Service>) {
         self.node = node
-        self.instance = instance.map(UncheckedSendable.init)
         self.source = source
         let identities = source.recordingIdentities
         for log in GetRecording.logs() {
@@ -262,8 +259,8 @@ final class RecordedSource<Service>: Sendable {
     }
 
     private func unrecordedGet() throws(ServiceObtainError) -> Service {
-        if let instance {
-            return instance.value
+        if let held = source.held {
+            return held.service
         }
         return try source.get()
     }

@@ -156,9 +156,9 @@ package func objectReference(of value: Any) -> AnyObject? {
 /// **Invariant.** A box holds only a value that the package shares the way its documentation
 /// says it does, whatever the value's type:
 ///
-/// - the service a provider keeps (`ServiceHolder`, `RecordedSource`; `ServiceProvider` keeps an
-///   instance unboxed, and says why), or a locator keeps in a slot in place of a provider
-///   (`LocatorSlot.instance`), which is the same instance for every thread that gets it:
+/// - the service a provider keeps (`HeldService`, `ServiceHolder`), or a locator keeps in a slot
+///   in place of a provider (`LocatorSlot.instance`), which is the same instance for every
+///   thread that gets it:
 ///   the contract of a plain provider, `Sendable` whatever its service (`docs/concurrency.md`);
 /// - a session's key (`AnyHashable`), which a `Sendable` session gives (`SessionKey`);
 /// - what an injected property was given (the closure that makes its value, its ready handlers,

@@ -16,14 +16,12 @@
 /// `Sendable` too (the compiler checks it). The service it keeps (instance, `atOne`, `lazy`,
 /// `weak`, session) is the same instance for every thread that gets it: make such a service
 /// `Sendable`, or keep it on the main actor with a ``ServiceMainActorProvider``.
-public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, which Swift never checks; `instance` is unboxed
-    // Immutable. `lazy` and `source` are `Sendable`. `instance` is the service the provider hands
-    // every thread, which `UncheckedSendable`'s invariant covers, but it is not boxed in one: a
-    // provider made in unspecialized code (a locator's register) would look up the box's
-    // metadata, and `locator/register a service` went from 1,921 instructions to 2,968.
+public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, which Swift never checks; its lets are `Sendable`
+    // Immutable.
 
-    /// The service of an instance or `atOne` provider.
-    @usableFromInline let instance: ServiceType?
+    /// The service of an instance or `atOne` provider, which its `source` holds too: kept here
+    /// so that a get reads it without going through the source.
+    @usableFromInline let held: HeldService<ServiceType>?
     /// The service of a `lazy` provider, once made: its `LazySource`, which publishes it, kept
     /// here so that a get reads it without going through the source.
     @usableFromInline let lazy: LazySource<ServiceType?>?
@@ -31,14 +29,11 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// session, safe, recorded (`ServiceGraphRecorder`), or the error of an `atOne` factory.
     @usableFromInline let source: ServiceSource<ServiceType>
 
-    // The designated initializers take no optional of the service type: moving one into
-    // `instance` in unspecialized code would look up its metadata on every provider made.
-
     /// A provider of a service handed in, never recorded: the provider a locator makes for a
     /// service it kept without one, when something asks for it. A locator's service counts as
     /// handed in before every making (`init(keptByLocator:)` says why).
     package convenience init(instance service: ServiceType) {
-        self.init(instance: service, source: .holdsService(HeldMark(since: 0)))
+        self.init(heldIn: .holdsService(HeldService(service, since: 0)))
     }
 
     /// A provider of a service a locator was handed (`addService(_:)`), recorded as
@@ -50,11 +45,11 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         self.init(holding: service, handedInAt: 0)
     }
 
-    /// A provider that holds `service`: handed in (`.holdsService`), or made by an `atOne`
-    /// factory (`.madeAtOne`).
+    /// A provider that holds the service `source` holds: handed in (`.holdsService`), or made by
+    /// an `atOne` factory (`.madeAtOne`).
     @usableFromInline
-    init(instance service: ServiceType, source: ServiceSource<ServiceType>) {
-        instance = service
+    init(heldIn source: ServiceSource<ServiceType>) {
+        held = source.held
         self.source = source
         lazy = nil
     }
@@ -62,7 +57,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// A provider of `source` alone.
     @inlinable
     init(only source: ServiceSource<ServiceType>) {
-        instance = nil
+        held = nil
         self.source = source
         if case .lazy(let lazySource) = source {
             lazy = lazySource
@@ -94,13 +89,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         madeAt: UInt64? = nil,
         handedInAt: UInt64? = nil
     ) {
-        let held: ServiceSource<ServiceType> =
-            madeAt.map { .madeAtOne(HeldMark(since: $0)) }
-            ?? .holdsService(HeldMark(since: handedInAt ?? MakingClock.tick()))
+        let held = HeldService(service, since: madeAt ?? handedInAt ?? MakingClock.tick())
+        let source: ServiceSource<ServiceType> = madeAt == nil ? .holdsService(held) : .madeAtOne(held)
         if let node = node ?? GetRecording.nodeForNewProvider() {
-            self.init(only: Self.recorded(holding: service, node: node, source: held))
+            self.init(only: Self.recorded(source, node: node))
         } else {
-            self.init(instance: service, source: held)
+            self.init(heldIn: source)
         }
     }
 
@@ -112,21 +106,11 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         return recorded(source, node: node)
     }
 
-    // The recorded sources are made out of line: they ask for metadata that the making of a
-    // plain provider does without.
-
+    /// `source`, recorded under `node`. Out of line: a recorded source asks for metadata that
+    /// the making of a plain provider does without.
     @usableFromInline @inline(never)
     static func recorded(_ source: ServiceSource<ServiceType>, node: RecordingNode) -> ServiceSource<ServiceType> {
-        .recorded(RecordedSource(node: node, instance: nil, source: source))
-    }
-
-    @usableFromInline @inline(never)
-    static func recorded(
-        holding service: ServiceType,
-        node: RecordingNode,
-        source: ServiceSource<ServiceType>
-    ) -> ServiceSource<ServiceType> {
-        .recorded(RecordedSource(node: node, instance: service, source: source))
+        .recorded(RecordedSource(node: node, source: source))
     }
 
     /// A provider that makes the service with `factory` as `mode` says; an `atOne` service is
@@ -295,7 +279,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     @inlinable @inline(__always)
     package final var readyService: ServiceType? {
         // Chained rather than bound with `if let`, which would retain the cell around the read.
-        lazy?.value ?? instance
+        lazy?.value ?? held?.service
     }
 
     /// The service or the error, as a `Result`.

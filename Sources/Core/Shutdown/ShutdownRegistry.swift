@@ -125,11 +125,11 @@ struct HandedIn {
     let object: AnyObject
     let since: UInt64
 
-    /// The object of `service`, handed in as `mark` says; `nil` for a service that is no object.
-    init?(_ service: Any?, mark: HeldMark) {
-        guard let object = service.flatMap(objectReference) else { return nil }
+    /// The object of `service`, handed in at `since`; `nil` for a service that is no object.
+    init?(_ service: Any, since: UInt64) {
+        guard let object = objectReference(of: service) else { return nil }
         self.object = object
-        self.since = mark.since
+        self.since = since
     }
 }
 
@@ -180,17 +180,16 @@ extension ServiceSource {
         }
     }
 
-    /// Adds to `made` the services this source made that close, found at `path`; `instance`
-    /// gives the service its provider holds, read only by the kinds that made it.
+    /// Adds to `made` the services this source made that close, found at `path`.
     ///
     /// Each kind's work is a function of its own, and this one only dispatches: code compiled
     /// once for all service types looks up the metadata of every generic type it holds a value
     /// of, on every call and in every case, so a `lazy` provider would pay for the optional
     /// service of an `atOne` one.
-    func addMadeClosables(instance: () -> Service?, to made: inout [MadeService], path: String) {
+    func addMadeClosables(to made: inout [MadeService], path: String) {
         switch self {
-        case .madeAtOne(let mark):
-            Self.addHeld(instance, madeAt: mark.since, to: &made, path: path)
+        case .madeAtOne(let held):
+            Self.addHeld(held, to: &made, path: path)
         case .lazy(let source):
             source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
@@ -198,25 +197,25 @@ extension ServiceSource {
         case .session(let cell):
             cell.addMadeClosables(to: &made, path: path)
         case .recorded(let source):
-            source.source.addMadeClosables(instance: { source.instance?.value }, to: &made, path: path)
+            source.source.addMadeClosables(to: &made, path: path)
         case .holdsService, .many, .scoped, .safe, .failed:  // a safe provider's inner one is its own
             return
         }
     }
 
-    /// The object of the service a provider of this source was handed, `instance` giving it.
-    func handedIn(instance: () -> Service?) -> HandedIn? {
+    /// The object of the service a provider of this source was handed.
+    var handedIn: HandedIn? {
         switch self {
-        case .holdsService(let mark): HandedIn(instance(), mark: mark)
-        case .recorded(let source): source.source.handedIn { source.instance?.value }
+        case .holdsService(let held): HandedIn(held.service, since: held.since)
+        case .recorded(let source): source.source.handedIn
         case .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: nil
         }
     }
 
     /// Adds the service an `atOne` provider made and holds, if it closes.
     @inline(never)
-    private static func addHeld(_ instance: () -> Service?, madeAt: UInt64, to made: inout [MadeService], path: String) {
-        made.add(instance(), madeAt: madeAt, path: path)
+    private static func addHeld(_ held: HeldService<Service>, to made: inout [MadeService], path: String) {
+        made.add(held.service, madeAt: held.since, path: path)
     }
 }
 
@@ -239,12 +238,10 @@ extension ServiceProvider: ShutdownProvider {
     var wrapped: ShutdownWrapped? { source.wrapped }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
-        source.addMadeClosables(instance: { instance }, to: &made, path: path)
+        source.addMadeClosables(to: &made, path: path)
     }
 
-    var handedIn: HandedIn? {
-        source.handedIn { instance }
-    }
+    var handedIn: HandedIn? { source.handedIn }
 }
 
 extension AsyncServiceSource {
@@ -277,8 +274,8 @@ extension ServiceAsyncProvider: ShutdownProvider {
     }
 
     var handedIn: HandedIn? {
-        guard case .holdsService(let mark) = source else { return nil }
-        return HandedIn(instance, mark: mark)
+        guard case .holdsService(let held) = source else { return nil }
+        return HandedIn(held.service, since: held.since)
     }
 }
 
