@@ -17,6 +17,10 @@ struct DocBlock: Equatable, Sendable {
         /// `<!-- doc-check: stand-in MODULE REASON -->`: compiled on its own, with a stand-in of
         /// MODULE (a package the guides cannot depend on) to import: `StandInModules`.
         case standIn(String)
+        /// `<!-- doc-check: main-actor REASON -->`: compiled on its own, in a module whose default
+        /// isolation is the main actor (`-default-isolation MainActor`, as
+        /// `.defaultIsolation(MainActor.self)` sets it).
+        case mainActor
     }
 
     /// The line of the markdown file that holds the block's first line of code (1-based).
@@ -37,8 +41,8 @@ struct DocMarkupError: Error, Equatable, CustomStringConvertible {
 ///
 /// A marker is an HTML comment (invisible where the markdown is rendered) on the last non-blank
 /// line before a block's opening fence: `<!-- doc-check: skip REASON -->`,
-/// `<!-- doc-check: alone REASON -->`, `<!-- doc-check: fails "TEXT" -->` or
-/// `<!-- doc-check: stand-in MODULE REASON -->`. A marker that is not followed by a ```swift
+/// `<!-- doc-check: alone REASON -->`, `<!-- doc-check: fails "TEXT" -->`,
+/// `<!-- doc-check: stand-in MODULE REASON -->` or `<!-- doc-check: main-actor REASON -->`. A marker that is not followed by a ```swift
 /// block, that the reader does not know, or that names a module with no stand-in, is an error, so
 /// a typo cannot skip a block silently.
 enum DocBlockReader {
@@ -99,6 +103,9 @@ enum DocBlockReader {
         if body == "alone" || body.hasPrefix("alone ") {
             return .alone
         }
+        if body == "main-actor" || body.hasPrefix("main-actor ") {
+            return .mainActor
+        }
         if body.hasPrefix("stand-in ") {
             let module = body.dropFirst("stand-in ".count).split(separator: " ").first.map(String.init) ?? ""
             guard StandInModules.sources[module] != nil else {
@@ -119,7 +126,7 @@ enum DocBlockReader {
         throw DocMarkupError(
             line: line,
             message: "unknown doc-check marker '\(body)': use `skip REASON`, `alone REASON`, "
-                + "`fails \"ERROR TEXT\"` or `stand-in MODULE REASON`"
+                + "`fails \"ERROR TEXT\"`, `stand-in MODULE REASON` or `main-actor REASON`"
         )
     }
 

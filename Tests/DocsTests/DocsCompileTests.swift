@@ -18,7 +18,7 @@ enum Guides {
 
 @Suite("Swift blocks of README.md and docs/*.md")
 struct DocsCompileTests {
-    @Test("The blocks of a guide compile together, one marked `alone` or `stand-in` by itself; `fails` fails as it says",
+    @Test("The blocks of a guide compile together, one marked `alone`, `stand-in` or `main-actor` by itself; `fails` fails as it says",
           arguments: Guides.all)
     func guideCompiles(path: String) async throws {
         let url = Guides.root.appendingPathComponent(path)
@@ -31,23 +31,27 @@ struct DocsCompileTests {
         }
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
 
-        // The unmarked blocks as one main.swift, then each `alone` or `stand-in` block as a
-        // main.swift of its own.
+        // The unmarked blocks as one main.swift, then each `alone`, `stand-in` or `main-actor`
+        // block as a main.swift of its own.
         let together = blocks.filter { $0.check == .compile }
         let units = (together.isEmpty ? [] : [together]) + blocks.filter { block in
             if case .standIn = block.check { return true }
-            return block.check == .alone
+            return block.check == .alone || block.check == .mainActor
         }.map { [$0] }
         for unit in units {
             var standIn: String?
             if case .standIn(let module) = unit[0].check { standIn = module }
             let source = DocBlockReader.mainSwift(of: unit, path: path)
             let module = standIn
-            let outcome = try await offThePool { try compiler.compile(source, standIn: module) }
+            let mainActorByDefault = unit[0].check == .mainActor
+            let outcome = try await offThePool {
+                try compiler.compile(source, standIn: module, mainActorByDefault: mainActorByDefault)
+            }
             if !outcome.succeeded {
                 let (line, column) = firstError(in: outcome.output, path: path) ?? (unit[0].line, 1)
                 let what = switch unit[0].check {
                 case .alone: "the block marked alone"
+                case .mainActor: "the block marked main-actor, in a module whose default isolation is the main actor"
                 case .standIn(let module): "the block marked stand-in \(module), with the stand-in module"
                 default: "one main.swift"
                 }
@@ -130,6 +134,43 @@ struct DocsCompileTests {
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
         let source = DocBlockReader.mainSwift(of: blocks, path: path)
         return try await offThePool { try compiler.compile(source) }
+    }
+
+    @Test("A safe provider's closure belongs to no actor: one that touches the main actor's state does not compile", arguments: [
+        "ServiceSafeProvider<Int>(mode: .many) { Screen.shown += 1; return Screen.shown }",
+        "ServiceParamsSafeProvider<Int, Int> { step in Screen.shown += step; return Screen.shown }",
+    ])
+    func safeProviderClosureIsSending(provider: String) async throws {
+        let source = """
+            import ServiceContainerKit
+
+            @MainActor enum Screen { static var shown = 0 }
+
+            @MainActor func makeCounter() -> Any {
+                \(provider)
+            }
+            """
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let outcome = try await offThePool { try compiler.compile(source) }
+        #expect(!outcome.succeeded)
+        #expect(outcome.output.contains(
+            "error: main actor-isolated static property 'shown' can not be mutated from a nonisolated context"
+        ), "\(outcome.output)")
+    }
+
+    @Test("A block marked main-actor is compiled with the main actor as its module's default isolation")
+    func mainActorModule() async throws {
+        // A function of such a module is isolated to the main actor, so it may call one that is.
+        let source = """
+            @MainActor func render() {}
+            func refresh() { render() }
+            """
+        let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
+        let mainActor = try await offThePool { try compiler.compile(source, mainActorByDefault: true) }
+        #expect(mainActor.succeeded, "\(mainActor.output)")
+        let plain = try await offThePool { try compiler.compile(source) }
+        #expect(!plain.succeeded)
+        #expect(plain.output.contains("call to main actor-isolated global function 'render()' in a synchronous nonisolated context"), "\(plain.output)")
     }
 
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
@@ -255,12 +296,16 @@ struct DocBlockReaderTests {
             ```swift
             import Logging
             ```
+            <!-- doc-check: main-actor an app module -->
+            ```swift
+            let app = 1
+            ```
             """
         let blocks = try DocBlockReader.blocks(in: markdown)
         #expect(blocks.map(\.check) == [
-            .skip, .fails("missing argument for parameter 'key'"), .alone, .standIn("Logging"),
+            .skip, .fails("missing argument for parameter 'key'"), .alone, .standIn("Logging"), .mainActor,
         ])
-        #expect(blocks.map(\.line) == [3, 8, 12, 16])
+        #expect(blocks.map(\.line) == [3, 8, 12, 16, 20])
     }
 
     @Test("A marker the reader does not know, or one without its block, is an error", arguments: [

@@ -81,8 +81,9 @@ struct SwiftCompiler: Sendable {
     }
 
     /// Compiles `source` as the `main.swift` of a module of its own, in Swift 6 mode; with
-    /// `standIn`, the module of that name built from `StandInModules` can be imported.
-    func compile(_ source: String, standIn: String? = nil) throws -> Outcome {
+    /// `standIn`, the module of that name built from `StandInModules` can be imported; with
+    /// `mainActorByDefault`, the module's default isolation is the main actor.
+    func compile(_ source: String, standIn: String? = nil, mainActorByDefault: Bool = false) throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("doc-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -113,7 +114,7 @@ struct SwiftCompiler: Sendable {
         let arguments = leadingArguments + [
             "-emit-sil", "-o", directory.appendingPathComponent("main.sil").path,
             "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm", "-warnings-as-errors",
-        ] + searchPaths + [main.path]
+        ] + (mainActorByDefault ? ["-default-isolation", "MainActor"] : []) + searchPaths + [main.path]
         return try run(arguments)
     }
 

@@ -47,8 +47,8 @@ public enum ServiceValidator {
     /// function passed without the `building:` label lands here.
     ///
     /// ```swift
-    /// ServiceValidator.validate(building: Services.makeDefault)  // builds it, then checks it
-    /// ServiceValidator.validate(Services.makeDefault())          // checks the one built here
+    /// let report = ServiceValidator.validate(building: Services.makeDefault)  // builds it, then checks it
+    /// let same = ServiceValidator.validate(Services.makeDefault())            // checks the one built here
     /// ```
     @available(*, deprecated, message: "this is the function that builds the container: pass it as validate(building:)")
     public static func validate<Container>(

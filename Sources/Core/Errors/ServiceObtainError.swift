@@ -11,7 +11,7 @@ import Foundation
 ///     let service = try secondServiceProvider.getService()
 /// } catch {
 ///     // error.service == FirstService.self
-///     // error.pathServices == [SecondService.self, FirstService.self]
+///     // error.pathServices: [SecondService.self, FirstService.self]
 ///     // error.isNested == true
 /// }
 /// ```

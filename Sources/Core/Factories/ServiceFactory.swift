@@ -14,7 +14,11 @@
 /// a factory that is `Sendable` (a struct of `Sendable` properties is, as it is). A factory with
 /// mutable state goes to a ``ServiceSafeProvider`` (`serviceSafeProvider()`), which calls it one
 /// get at a time.
-public protocol ServiceFactory {
+///
+/// A factory belongs to no actor: the protocol refines `SendableMetatype`, so a conformance
+/// isolated to an actor (a `@MainActor` factory) is refused where it is written, and in a module
+/// whose default isolation is the main actor a conforming type needs no `nonisolated`.
+public protocol ServiceFactory: SendableMetatype {
     /// The type of service the factory makes; often a protocol the service conforms to.
     associatedtype ServiceType
 

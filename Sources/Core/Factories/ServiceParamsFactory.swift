@@ -13,7 +13,11 @@
 ///
 /// A ``ServiceParamsProvider`` calls the factory on whichever thread gets a service, so it takes
 /// a `Sendable` factory; a ``ServiceParamsSafeProvider`` takes any, and calls it one get at a time.
-public protocol ServiceParamsFactory {
+///
+/// A factory belongs to no actor: the protocol refines `SendableMetatype`, so a conformance
+/// isolated to an actor (a `@MainActor` factory) is refused where it is written, and in a module
+/// whose default isolation is the main actor a conforming type needs no `nonisolated`.
+public protocol ServiceParamsFactory: SendableMetatype {
     /// The type of service the factory makes.
     associatedtype ServiceType
     /// The type of the parameters a service is made from.

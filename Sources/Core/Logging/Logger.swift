@@ -13,9 +13,11 @@ import Dispatch
 ///
 /// A logger is `Sendable`: events arrive from whichever thread gets a service. A `final class`
 /// whose stored properties are `let`s of `Sendable` types conforms as it is; mutable state goes
-/// behind a lock, such as the standard library's `Mutex`:
+/// behind a lock, such as the `Mutex` of the standard library's `Synchronization` module:
 ///
 /// ```swift
+/// import Synchronization
+///
 /// final class FailureCounter: ProvidersLogger {
 ///     let failures = Mutex(0)
 ///

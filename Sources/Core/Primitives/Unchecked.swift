@@ -276,9 +276,8 @@ package final class OnceCell<Stored: OptionalValue>: Sendable {
 /// A reference read without retaining the object, because something else keeps it alive.
 ///
 /// ```swift
-/// let cell = InjectCell()            // kept alive by the wrapper
-/// let reference = UnretainedReference(cell)
-/// reference.withObject { $0.value }  // no retain, no release
+/// let reference = UnretainedReference(cell)   // `cell`, an InjectCell<Value>, kept by the wrapper
+/// reference.withObject { $0.published.value }  // no retain, no release
 /// ```
 ///
 /// **Invariant.** Whoever holds an `UnretainedReference` also holds a strong reference to the

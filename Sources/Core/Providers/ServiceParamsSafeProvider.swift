@@ -21,10 +21,12 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
         super.init(maker: ParamsMaker(factory: Self.serialized(factory.makeService(params:))), serializer: Serializer(kind: kind))
     }
 
-    /// A safe provider that makes the service with `factory`.
+    /// A safe provider that makes the service with `factory`, which is `sending` as
+    /// ``ServiceSafeProvider/init(mode:safeThread:factory:)``'s is: the compiler checks that
+    /// nothing else keeps what it captures, and that it belongs to no actor.
     public init(
         safeThread kind: ServiceSafeProviderKind = .default,
-        factory: @escaping (ParamsType) throws -> ServiceType
+        factory: sending @escaping (ParamsType) throws -> ServiceType
     ) {
         super.init(maker: ParamsMaker(factory: Self.serialized(factory)), serializer: Serializer(kind: kind))
     }

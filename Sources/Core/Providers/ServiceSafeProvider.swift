@@ -108,10 +108,22 @@ public final class ServiceSafeProvider<ServiceType>:
     }
 
     /// A safe provider that makes the service with `factory`, kept as `mode` says.
+    ///
+    /// The factory need not be `Sendable`, but it is `sending`: the provider calls it on
+    /// whichever thread gets the service, one call at a time, so the compiler checks that nothing
+    /// else keeps what it captures, and it belongs to no actor. A closure written in main-actor
+    /// code that touches main-actor state is refused ("main actor-isolated ... can not be
+    /// referenced from a nonisolated context"); such a service goes to a
+    /// ``ServiceMainActorProvider``.
+    ///
+    /// ```swift
+    /// let counter = Counter()  // not `Sendable`: only the provider uses it from here on
+    /// let numbers = ServiceSafeProvider<Int>(mode: .many) { counter.next() }
+    /// ```
     public convenience init(
         mode: ServiceFactoryMode,
         safeThread kind: ServiceSafeProviderKind = .default,
-        factory: @escaping () throws -> ServiceType
+        factory: sending @escaping () throws -> ServiceType
     ) {
         self.init(serializing: ServiceProvider(made: mode, by: Self.serialized(factory)), kind: kind)
     }

@@ -3,6 +3,8 @@
 /// closes.
 ///
 /// ```swift
+/// import Synchronization
+///
 /// final class RequestLog: ClosableService {
 ///     private let lines = Mutex<[String]>([])
 ///

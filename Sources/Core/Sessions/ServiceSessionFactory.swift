@@ -64,7 +64,11 @@ public protocol ServiceSession: Sendable {
 /// mediator.updateSession(User(id: "bob"))  // Bob gets a cart of his own
 /// mediator.updateSession(User(id: "ann"))  // try cart.getService() === annsCart
 /// ```
-public protocol ServiceSessionFactory {
+///
+/// A factory belongs to no actor: the protocol refines `SendableMetatype`, so a conformance
+/// isolated to an actor (a `@MainActor` factory) is refused where it is written, and in a module
+/// whose default isolation is the main actor a conforming type needs no `nonisolated`.
+public protocol ServiceSessionFactory: SendableMetatype {
     /// The type of service the factory makes.
     associatedtype ServiceType
     /// The type of session the factory works with.
