@@ -97,7 +97,9 @@ enum ServiceSource<Service>: Sendable {
 /// The service a provider holds (an instance handed in, or the service an `atOne` factory made)
 /// and when it began to hold it (`MakingClock`): when the making ended, so that a shutdown
 /// closes it in order, or when it was handed in, so that a shutdown leaves it alone where a
-/// making that ended later returned it. The one allocation such a provider adds.
+/// making that ended later returned it. The one allocation such a provider adds. It never
+/// changes, unlike a `ServiceHolder`: the value that the cells of the other kinds keep, replace
+/// and hold weakly.
 ///
 /// An object rather than an optional of the service type in the provider: a class's `deinit`
 /// runs in code compiled once for all its generic arguments, where destroying a `Service?`

@@ -125,11 +125,12 @@ struct HandedIn {
     let object: AnyObject
     let since: UInt64
 
-    /// The object of `service`, handed in at `since`; `nil` for a service that is no object.
-    init?(_ service: Any, since: UInt64) {
-        guard let object = objectReference(of: service) else { return nil }
+    /// The object of the service `held` holds, handed in when it began to hold it; `nil` for a
+    /// service that is no object.
+    init?<Service>(_ held: HeldService<Service>) {
+        guard let object = objectReference(of: held.service) else { return nil }
         self.object = object
-        self.since = since
+        self.since = held.since
     }
 }
 
@@ -206,7 +207,7 @@ extension ServiceSource {
     /// The object of the service a provider of this source was handed.
     var handedIn: HandedIn? {
         switch self {
-        case .holdsService(let held): HandedIn(held.service, since: held.since)
+        case .holdsService(let held): HandedIn(held)
         case .recorded(let source): source.source.handedIn
         case .madeAtOne, .lazy, .weak, .many, .scoped, .session, .safe, .failed: nil
         }
@@ -275,7 +276,7 @@ extension ServiceAsyncProvider: ShutdownProvider {
 
     var handedIn: HandedIn? {
         guard case .holdsService(let held) = source else { return nil }
-        return HandedIn(held.service, since: held.since)
+        return HandedIn(held)
     }
 }
 
