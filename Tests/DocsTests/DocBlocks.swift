@@ -42,9 +42,9 @@ struct DocMarkupError: Error, Equatable, CustomStringConvertible {
 /// A marker is an HTML comment (invisible where the markdown is rendered) on the last non-blank
 /// line before a block's opening fence: `<!-- doc-check: skip REASON -->`,
 /// `<!-- doc-check: alone REASON -->`, `<!-- doc-check: fails "TEXT" -->`,
-/// `<!-- doc-check: stand-in MODULE REASON -->` or `<!-- doc-check: main-actor REASON -->`. A marker that is not followed by a ```swift
-/// block, that the reader does not know, or that names a module with no stand-in, is an error, so
-/// a typo cannot skip a block silently.
+/// `<!-- doc-check: stand-in MODULE REASON -->` or `<!-- doc-check: main-actor REASON -->`. A
+/// marker that is not followed by a ```swift block, that the reader does not know, or that names
+/// a module with no stand-in, is an error, so a typo cannot skip a block silently.
 enum DocBlockReader {
     static let markerStart = "<!-- doc-check:"
 

@@ -170,7 +170,9 @@ struct DocsCompileTests {
         #expect(mainActor.succeeded, "\(mainActor.output)")
         let plain = try await offThePool { try compiler.compile(source) }
         #expect(!plain.succeeded)
-        #expect(plain.output.contains("call to main actor-isolated global function 'render()' in a synchronous nonisolated context"), "\(plain.output)")
+        #expect(plain.output.contains(
+            "call to main actor-isolated global function 'render()' in a synchronous nonisolated context"
+        ), "\(plain.output)")
     }
 
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
