@@ -66,30 +66,111 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         return storage.add(Self.id(Service.self), entry: entry, owner: self, at: CallSite(file: file, line: line))
     }
 
-    /// Not available: a provider passed without a label would be stored as the service itself.
-    @available(*, unavailable, message: "add a provider with addService(provider:)")
-    public final func addService<Service>(_ provider: ServiceProvider<Service>) -> Result<Void, ServiceLocatorError> {
-        fatalError("unavailable")
+    // A provider or a factory passed without its label also fits `addService(_ service:)`,
+    // which would store the provider or the factory itself, under its own type, so that every
+    // get of its service misses. Swift never picks an `unavailable` overload while an available
+    // one fits, so the overloads below are deprecated instead: being the closer fit, they are
+    // picked, warn with the label to write, and add what the caller meant.
+
+    /// Adds `provider` as `addService(provider:)` does; write the label.
+    ///
+    /// ```swift
+    /// locator.addService(provider: profileProvider)  // not addService(profileProvider)
+    /// ```
+    @available(*, deprecated, renamed: "addService(provider:file:line:)", message: "a provider is added with addService(provider:)")
+    @discardableResult
+    public final func addService<Service>(
+        _ provider: ServiceProvider<Service>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: provider, file: file, line: line)
     }
 
-    /// Not available: a provider passed without a label would be stored as the service itself.
-    @available(*, unavailable, message: "add a params provider with addService(provider:)")
-    public final func addService<Service, Params>(_ provider: ServiceParamsProvider<Service, Params>)
-        -> Result<Void, ServiceLocatorError>
-    {
-        fatalError("unavailable")
+    /// Adds the params `provider` as `addService(provider:)` does; write the label.
+    ///
+    /// ```swift
+    /// locator.addService(provider: imageProvider)  // not addService(imageProvider)
+    /// ```
+    @available(*, deprecated, renamed: "addService(provider:file:line:)", message: "a params provider is added with addService(provider:)")
+    @discardableResult
+    public final func addService<Service, Params>(
+        _ provider: ServiceParamsProvider<Service, Params>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(provider: provider, file: file, line: line)
     }
 
-    /// Not available: a factory passed without a label would be stored as the service itself.
-    @available(*, unavailable, message: "add a factory with addService(factory:)")
-    public final func addService<Factory: ServiceFactory>(_ factory: Factory) -> Result<Void, ServiceLocatorError> {
-        fatalError("unavailable")
+    /// Adds a provider of `factory` as `addService(factory:)` does; write the label.
+    ///
+    /// ```swift
+    /// locator.addService(factory: ProfileFactory())  // not addService(ProfileFactory())
+    /// ```
+    @available(*, deprecated, renamed: "addService(factory:file:line:)", message: "a factory is added with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceFactory & Sendable>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(factory: factory, file: file, line: line)
     }
 
-    /// Not available: a factory passed without a label would be stored as the service itself.
-    @available(*, unavailable, message: "add a factory with addService(factory:)")
-    public final func addService<Factory: ServiceParamsFactory>(_ factory: Factory) -> Result<Void, ServiceLocatorError> {
-        fatalError("unavailable")
+    /// Adds a params provider of `factory` as `addService(factory:)` does; write the label.
+    ///
+    /// ```swift
+    /// locator.addService(factory: ImageFactory())  // not addService(ImageFactory())
+    /// ```
+    @available(*, deprecated, renamed: "addService(factory:file:line:)", message: "a params factory is added with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceParamsFactory & Sendable>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        addService(factory: factory, file: file, line: line)
+    }
+
+    /// Stores `factory` itself as a service, as `addService(_:)` stores any value: a factory
+    /// that is not `Sendable` cannot make a locator's services, which any thread may get. Mark
+    /// the factory `Sendable` and write the label.
+    ///
+    /// ```swift
+    /// public struct ProfileFactory: ServiceFactory, Sendable {
+    ///     public let mode: ServiceFactoryMode = .lazy
+    ///     public func makeService() throws -> Profile { Profile() }
+    /// }
+    /// locator.addService(factory: ProfileFactory())
+    /// ```
+    @available(*, deprecated, message: "this stores the factory itself; make the factory Sendable and add it with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceFactory>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.add(Self.id(Factory.self), service: factory, owner: self, at: CallSite(file: file, line: line))
+    }
+
+    /// Stores the params `factory` itself as a service, as `addService(_:)` stores any value: a
+    /// factory that is not `Sendable` cannot make a locator's services, which any thread may get.
+    /// Mark the factory `Sendable` and write the label.
+    ///
+    /// ```swift
+    /// public struct ImageFactory: ServiceParamsFactory, Sendable {
+    ///     public func makeService(params: URL) throws -> Image { Image(url: params) }
+    /// }
+    /// locator.addService(factory: ImageFactory())
+    /// ```
+    @available(*, deprecated, message: "this stores the factory itself; make the factory Sendable and add it with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceParamsFactory>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        storage.add(Self.id(Factory.self), service: factory, owner: self, at: CallSite(file: file, line: line))
     }
 
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):

@@ -1,0 +1,74 @@
+import Testing
+import ServiceEasyLocatorKit
+import TestSupport
+
+/// A factory that is not `Sendable`: it keeps a class instance that is not.
+private struct UnsendableFactory: ServiceFactory {
+    final class Settings {}
+    let settings = Settings()
+    let mode: ServiceFactoryMode = .many
+    func makeService() throws -> ManyService { ManyService() }
+}
+
+/// A params factory that is not `Sendable`.
+private struct UnsendableParamsFactory: ServiceParamsFactory {
+    let settings = UnsendableFactory.Settings()
+    func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
+}
+
+/// The adds written without their label. Each test is deprecated, as the adds are, so that
+/// calling them does not warn.
+@Suite("ServiceEasyLocator, adds without a label")
+struct UnlabelledAddTests {
+    private let locator = ServiceEasyLocator()
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a provider")
+    @Test func aProviderIsAddedAsItsProvider() throws {
+        let provider = ServiceProvider(mode: .lazy) { LazyService() }
+        #expect(throws: Never.self) { try locator.addService(provider).get() }
+        #expect(try locator.tryService(serviceType: LazyService.self) === provider.getService())
+        #expect(locator.getService(serviceType: ServiceProvider<LazyService>.self) == nil)
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a provider")
+    @Test func aSafeProviderIsAddedAsItsProvider() throws {
+        let provider = ServiceSafeProvider(mode: .lazy, safeThread: .lock) { LazyService() }
+        #expect(throws: Never.self) { try locator.addService(provider).get() }
+        #expect(try locator.tryService(serviceType: LazyService.self) === provider.getService())
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a params provider")
+    @Test func aParamsProviderIsAddedAsItsProvider() throws {
+        let provider = ServiceParamsProvider<NumberService, Int> { NumberService(number: $0) }
+        #expect(throws: Never.self) { try locator.addService(provider).get() }
+        #expect(try locator.tryService(serviceType: NumberService.self, params: 7).number == 7)
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a factory")
+    @Test func aFactoryIsAddedAsItsProvider() throws {
+        #expect(throws: Never.self) { try locator.addService(LazyServiceFactory()).get() }
+        let first = try locator.tryService(serviceType: LazyService.self)
+        #expect(try locator.tryService(serviceType: LazyService.self) === first)
+        #expect(locator.getService(serviceType: LazyServiceFactory.self) == nil)
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a params factory")
+    @Test func aParamsFactoryIsAddedAsItsProvider() throws {
+        #expect(throws: Never.self) { try locator.addService(NumberServiceFactory()).get() }
+        #expect(try locator.tryService(serviceType: NumberService.self, params: 3).number == 3)
+        #expect(locator.getService(serviceType: NumberServiceFactory.self) == nil)
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a factory that is not Sendable")
+    @Test func aFactoryThatIsNotSendableIsStoredItself() throws {
+        let factory = UnsendableFactory()
+        #expect(throws: Never.self) { try locator.addService(factory).get() }
+        #expect(locator.getService(serviceType: UnsendableFactory.self)?.settings === factory.settings)
+        #expect(locator.getService(serviceType: ManyService.self) == nil)
+
+        let paramsFactory = UnsendableParamsFactory()
+        #expect(throws: Never.self) { try locator.addService(paramsFactory).get() }
+        #expect(locator.getService(serviceType: UnsendableParamsFactory.self)?.settings === paramsFactory.settings)
+        #expect(locator.getService(serviceType: NumberService.self, params: 1) == nil)
+    }
+}
