@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Services are handed out when `as? NSObject` succeeds: `NSObject` subclasses, and values
 /// Foundation bridges (`String` to `NSString`, numbers to `NSNumber`, arrays, dictionaries).
-/// Structs, enums and classes that do not inherit from `NSObject` are refused.
+/// Structs, enums and classes that do not inherit from `NSObject` are refused, and so is an
+/// optional service that is `nil` (``isNil``): such a caller would take `nil` for a failure
+/// without an error.
 ///
 /// ```swift
 /// var error: NSError?
@@ -22,15 +24,26 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
     /// The type of the value that was obtained.
     public let obtainedType: Any.Type
 
-    /// Makes the error for a `service` provider that gave a value of `obtainedType`.
-    public init(service: Any.Type, obtainedType: Any.Type) {
+    /// Whether the value obtained was `nil`: an optional service that was absent.
+    public let isNil: Bool
+
+    /// Makes the error for a `service` provider that gave a value of `obtainedType`, or `nil`
+    /// when `isNil`.
+    public init(service: Any.Type, obtainedType: Any.Type, isNil: Bool = false) {
         self.service = service
         self.obtainedType = obtainedType
+        self.isNil = isNil
     }
 
-    /// A sentence naming the service and the type that is not an `NSObject`, and what to do.
+    /// A sentence naming the service and the type that is not an `NSObject` (or saying that the
+    /// service was `nil`), and what to do.
     public var description: String {
         let name = TypeName.of(service)
+        if isNil {
+            return "Service \(name) cannot be handed to an Objective-C style caller: the provider gave nil, "
+                + "which such a caller takes for a failure; make the factory return an object, or throw an error "
+                + "that says why there is none"
+        }
         let obtained = TypeName.of(obtainedType)
         let what = name == obtained ? "it" : "it is a \(obtained), which"
         return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject; "

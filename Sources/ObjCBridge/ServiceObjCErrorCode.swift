@@ -18,8 +18,8 @@ public enum ServiceObjCErrorCode: Int, Sendable, CaseIterable {
     case obtainFailure = 1
 
     /// The service was obtained, but it is not an `NSObject` (nor bridges to one, as `String`
-    /// does to `NSString`), so it cannot be handed out. The underlying error is a
-    /// ``ServiceNotNSObjectError``.
+    /// does to `NSString`), or it is `nil`, so it cannot be handed out. The underlying error is
+    /// a ``ServiceNotNSObjectError``.
     case notNSObject = 2
 
     /// A locator has no service under the key, class or protocol asked for. The underlying

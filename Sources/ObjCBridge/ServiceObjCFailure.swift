@@ -48,7 +48,16 @@ enum ServiceObjCFailure: Error {
     @usableFromInline
     static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
         LogRecorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
-        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: service as Any)))
+        let value = service as Any
+        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: value), isNil: isNil(value)))
+    }
+
+    /// Whether `value` is `nil`, however many optionals deep.
+    static func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return false }
+        guard let wrapped = mirror.children.first?.value else { return true }
+        return isNil(wrapped)
     }
 
     /// The code of the `NSError`.

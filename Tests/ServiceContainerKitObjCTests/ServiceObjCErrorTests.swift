@@ -36,5 +36,12 @@ import Testing
 
         let behind = ServiceNotNSObjectError(service: (any Sendable).self, obtainedType: ValueService.self)
         #expect(behind.description.contains("it is a \(String(reflecting: ValueService.self)), which is not an NSObject"))
+
+        let absent = ServiceNotNSObjectError(service: ValueService?.self, obtainedType: ValueService?.self, isNil: true)
+        #expect(absent.description
+            == "Service \(String(reflecting: ValueService?.self)) cannot be handed to an Objective-C style caller: the provider "
+                + "gave nil, which such a caller takes for a failure; make the factory return an object, or throw an error "
+                + "that says why there is none")
+        #expect(!same.isNil)
     }
 }

@@ -191,6 +191,35 @@ import TestSupport
         }
     }
 
+    /// Wrappers of providers of optional services whose service is `nil`: of an optional
+    /// `NSObject`, of two optionals, and of `Any` holding a `nil`.
+    static let nilServices: [(name: String, objc: ServiceProviderObjC)] = [
+        ("FirstService?", ServiceProviderObjC(ServiceProvider<FirstService?>(mode: .many) { nil })),
+        ("FirstService??", ServiceProviderObjC(ServiceProvider<FirstService??>(mode: .many) { .some(nil) })),
+        ("Any", ServiceProviderObjC(ServiceProvider<Any>(mode: .many) { FirstService?.none as Any })),
+    ]
+
+    @Test(arguments: nilServices)
+    func aNilServiceIsRefusedAsNil(name: String, objc: ServiceProviderObjC) throws {
+        var error: NSError?
+        #expect(objc.getServiceAndReturnError(&error) == nil)
+        let nsError = try bridgeError(error)
+        #expect(nsError.code == ServiceObjCErrorCode.notNSObject.rawValue)
+        let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError)
+        #expect(underlying.isNil)
+        #expect(nsError.localizedDescription == underlying.description)
+        #expect(underlying.description.hasSuffix(
+            "cannot be handed to an Objective-C style caller: the provider gave nil, which such a caller takes for a "
+                + "failure; make the factory return an object, or throw an error that says why there is none"))
+    }
+
+    @Test func anOptionalServiceThatIsSetIsHandedOut() throws {
+        let objc = ServiceProviderObjC(ServiceProvider<FirstService?>(mode: .many) { FirstService(name: "set") })
+        var error: NSError?
+        #expect((objc.getServiceAndReturnError(&error) as? FirstService)?.name == "set")
+        #expect(error == nil)
+    }
+
     @Test func bridgedValuesAreHandedOutAsFoundationObjects() throws {
         let text = ServiceProviderObjC(ServiceProvider("text"))
         let number = ServiceProviderObjC(ServiceProvider(42))
