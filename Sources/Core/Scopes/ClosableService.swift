@@ -20,7 +20,10 @@
 /// `close()` is called once, after every service made later in the scope was closed: the
 /// services this one needs are still open while it closes. It should return within the scope's
 /// time limit, or at least stop when its task is cancelled; an error it throws is reported,
-/// and the other services still close.
+/// and the other services still close. It should suspend while it waits, never block its
+/// thread: the time limit is kept on the threads that run tasks, as many as the machine has
+/// cores, so closes that block them all hold the close past its limit (run blocking work on a
+/// thread of its own, as the server guide shows).
 public protocol ClosableService: Sendable {
     /// Gives back what the service holds. Called once.
     func close() async throws
