@@ -150,7 +150,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Factory.self), service: factory, owner: self, at: CallSite(file: file, line: line))
+        store(factory, file: file, line: line)
     }
 
     /// Stores the params `factory` itself as a service, as `addService(_:)` stores any value: a
@@ -170,7 +170,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
-        storage.add(Self.id(Factory.self), service: factory, owner: self, at: CallSite(file: file, line: line))
+        store(factory, file: file, line: line)
     }
 
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
@@ -181,6 +181,12 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Result<Void, ServiceLocatorError> {
+        store(service, file: file, line: line)
+    }
+
+    /// Stores `service` under the type it is passed as: what `addService(_:)` does, whatever
+    /// overload was picked.
+    private func store<Service>(_ service: Service, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError> {
         storage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
     }
 
