@@ -185,7 +185,9 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// Stores `service` under the type it is passed as: what `addService(_:)` does, whatever
-    /// overload was picked.
+    /// overload was picked. Always inlined: called, it cost every add 19 instructions more
+    /// (the yardstick's `build N=1000`, 1,488,614 instructions against 1,507,614).
+    @inline(__always)
     private func store<Service>(_ service: Service, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError> {
         storage.add(Self.id(Service.self), service: service, owner: self, at: CallSite(file: file, line: line))
     }
