@@ -16,6 +16,14 @@ private struct UnsendableParamsFactory: ServiceParamsFactory {
     func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
 }
 
+/// A factory of both kinds, which no provider takes until the caller says which.
+private struct BothKindsFactory: ServiceFactory, ServiceParamsFactory {
+    let number: Int
+    let mode: ServiceFactoryMode = .many
+    func makeService() throws -> NumberService { NumberService(number: number) }
+    func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
+}
+
 /// The adds written without their label. Each test is deprecated, as the adds are, so that
 /// calling them does not warn.
 @Suite("ServiceEasyLocator, adds without a label")
@@ -59,7 +67,8 @@ struct UnlabelledAddTests {
         #expect(locator.getService(serviceType: NumberServiceFactory.self) == nil)
     }
 
-    @available(*, deprecated, message: "it calls the unlabelled add of a factory that is not Sendable")
+    /// The unlabelled add of a factory that is not `Sendable` is `addService(_:)` of any value:
+    /// no other overload takes it, as the labelled add does not.
     @Test func aFactoryThatIsNotSendableIsStoredItself() throws {
         let factory = UnsendableFactory()
         #expect(throws: Never.self) { try locator.addService(factory).get() }
@@ -70,5 +79,12 @@ struct UnlabelledAddTests {
         #expect(throws: Never.self) { try locator.addService(paramsFactory).get() }
         #expect(locator.getService(serviceType: UnsendableParamsFactory.self)?.settings === paramsFactory.settings)
         #expect(locator.getService(serviceType: NumberService.self, params: 1) == nil)
+    }
+
+    @available(*, deprecated, message: "it calls the unlabelled add of a factory of both kinds")
+    @Test func aFactoryOfBothKindsIsStoredItself() throws {
+        #expect(throws: Never.self) { try locator.addService(BothKindsFactory(number: 4)).get() }
+        #expect(locator.getService(serviceType: BothKindsFactory.self)?.number == 4)
+        #expect(locator.getService(serviceType: NumberService.self) == nil)
     }
 }

@@ -70,7 +70,9 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     // which would store the provider or the factory itself, under its own type, so that every
     // get of its service misses. Swift never picks an `unavailable` overload while an available
     // one fits, so the overloads below are deprecated instead: being the closer fit, they are
-    // picked, warn with the label to write, and add what the caller meant.
+    // picked, warn with the label to write, and add what the caller meant. Only a factory that
+    // is `Sendable` has one (the labelled add takes no other), and a type that is both kinds of
+    // factory has one of its own, as the other two would be equally close.
 
     /// Adds `provider` as `addService(provider:)` does; write the label.
     ///
@@ -132,40 +134,16 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         addService(factory: factory, file: file, line: line)
     }
 
-    /// Stores `factory` itself as a service, as `addService(_:)` stores any value: a factory
-    /// that is not `Sendable` cannot make a locator's services, which any thread may get. Mark
-    /// the factory `Sendable` and write the label.
+    /// Stores `factory` itself as a value, as `addService(_:)` stores any value: a type that is
+    /// both a plain and a params factory is neither kind of provider until you say which. Make
+    /// the provider you mean and add it.
     ///
     /// ```swift
-    /// public struct ProfileFactory: ServiceFactory, Sendable {
-    ///     public let mode: ServiceFactoryMode = .lazy
-    ///     public func makeService() throws -> Profile { Profile() }
-    /// }
-    /// locator.addService(factory: ProfileFactory())
+    /// locator.addService(provider: ServiceParamsProvider(factory: BothKindsFactory()))
     /// ```
-    @available(*, deprecated, message: "this stores the factory itself; make the factory Sendable and add it with addService(factory:)")
+    @available(*, deprecated, message: "a factory of both kinds is stored as a value; add the provider you mean with addService(provider:)")
     @discardableResult
-    public final func addService<Factory: ServiceFactory>(
-        _ factory: Factory,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Result<Void, ServiceLocatorError> {
-        store(factory, file: file, line: line)
-    }
-
-    /// Stores the params `factory` itself as a service, as `addService(_:)` stores any value: a
-    /// factory that is not `Sendable` cannot make a locator's services, which any thread may get.
-    /// Mark the factory `Sendable` and write the label.
-    ///
-    /// ```swift
-    /// public struct ImageFactory: ServiceParamsFactory, Sendable {
-    ///     public func makeService(params: URL) throws -> Image { Image(url: params) }
-    /// }
-    /// locator.addService(factory: ImageFactory())
-    /// ```
-    @available(*, deprecated, message: "this stores the factory itself; make the factory Sendable and add it with addService(factory:)")
-    @discardableResult
-    public final func addService<Factory: ServiceParamsFactory>(
+    public final func addService<Factory: ServiceFactory & ServiceParamsFactory & Sendable>(
         _ factory: Factory,
         file: StaticString = #fileID,
         line: UInt = #line
