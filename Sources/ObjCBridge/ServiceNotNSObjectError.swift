@@ -21,7 +21,8 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
     /// The service type of the provider (or locator key) asked for.
     public let service: Any.Type
 
-    /// The type of the value that was obtained.
+    /// The type of the value that was obtained: of the value inside it, for an optional that
+    /// holds one.
     public let obtainedType: Any.Type
 
     /// Whether the value obtained was `nil`: an optional service that was absent.

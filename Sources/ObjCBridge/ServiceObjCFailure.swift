@@ -12,8 +12,7 @@ enum ServiceObjCFailure: Error {
     /// type asked for when it is known.
     case other(any Error, code: ServiceObjCErrorCode, service: Any.Type?)
 
-    /// The service is handed out as an `NSObject`, or refused (and the refusal reported to the
-    /// `ProvidersLogger`s) when it is not one.
+    /// The service is handed out as an `NSObject`, or refused when it is not one (see `refuse`).
     /// `serviceType` is the type asked for, named in the report and the error.
     @inlinable
     static func object<Service>(_ service: Service, as serviceType: Any.Type) throws(ServiceObjCFailure) -> NSObject {
@@ -45,19 +44,24 @@ enum ServiceObjCFailure: Error {
         throw refuse(service, as: serviceType)
     }
 
+    /// The refusal of `service`, named by what it holds: the value inside an optional, or `nil`.
+    /// A refused type is reported to the `ProvidersLogger`s; a `nil` is not, since its type is
+    /// handed out whenever it holds an object.
     @usableFromInline
     static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
-        LogRecorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
         let value = service as Any
-        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: value), isNil: isNil(value)))
+        guard let held = unwrapped(value) else {
+            return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: value), isNil: true))
+        }
+        LogRecorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
+        return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: held)))
     }
 
-    /// Whether `value` is `nil`, however many optionals deep.
-    static func isNil(_ value: Any) -> Bool {
+    /// The value inside `value`, however many optionals deep; `nil` when one of them is `nil`.
+    static func unwrapped(_ value: Any) -> Any? {
         let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return false }
-        guard let wrapped = mirror.children.first?.value else { return true }
-        return isNil(wrapped)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unwrapped($0.value) }
     }
 
     /// The code of the `NSError`.

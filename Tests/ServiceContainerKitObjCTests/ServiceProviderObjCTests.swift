@@ -148,6 +148,8 @@ import TestSupport
         #expect(underlying.isDependencyCycle)
     }
 
+    final class NilService: NSObject, Sendable {}
+
     @Test func nonNSObjectClassIsRefusedAndReported() throws {
         final class LocalSwiftService: Sendable {}
         try RefusalRecorder.recording { recorder in
@@ -192,25 +194,48 @@ import TestSupport
     }
 
     /// Wrappers of providers of optional services whose service is `nil`: of an optional
-    /// `NSObject`, of two optionals, and of `Any` holding a `nil`.
-    static let nilServices: [(name: String, objc: ServiceProviderObjC)] = [
-        ("FirstService?", ServiceProviderObjC(ServiceProvider<FirstService?>(mode: .many) { nil })),
-        ("FirstService??", ServiceProviderObjC(ServiceProvider<FirstService??>(mode: .many) { .some(nil) })),
-        ("Any", ServiceProviderObjC(ServiceProvider<Any>(mode: .many) { FirstService?.none as Any })),
+    /// `NSObject`, of two optionals, and of `Any` holding a `nil`; with the service type each
+    /// names (no other test refuses these types, so that a report to a logger is told apart).
+    static let nilServices: [(type: Any.Type, objc: ServiceProviderObjC)] = [
+        (NilService?.self, ServiceProviderObjC(ServiceProvider<NilService?>(mode: .many) { nil })),
+        (NilService??.self, ServiceProviderObjC(ServiceProvider<NilService??>(mode: .many) { .some(nil) })),
+        (Any.self, ServiceProviderObjC(ServiceProvider<Any>(mode: .many) { NilService?.none as Any })),
     ]
 
+    /// A `nil` is refused as `nil`, and not reported as a type that is not supported: its type
+    /// is handed out whenever it holds an object.
     @Test(arguments: nilServices)
-    func aNilServiceIsRefusedAsNil(name: String, objc: ServiceProviderObjC) throws {
-        var error: NSError?
-        #expect(objc.getServiceAndReturnError(&error) == nil)
-        let nsError = try bridgeError(error)
-        #expect(nsError.code == ServiceObjCErrorCode.notNSObject.rawValue)
-        let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError)
-        #expect(underlying.isNil)
-        #expect(nsError.localizedDescription == underlying.description)
-        #expect(underlying.description.hasSuffix(
-            "cannot be handed to an Objective-C style caller: the provider gave nil, which such a caller takes for a "
-                + "failure; make the factory return an object, or throw an error that says why there is none"))
+    func aNilServiceIsRefusedAsNil(type: Any.Type, objc: ServiceProviderObjC) throws {
+        try RefusalRecorder.recording { recorder in
+            var error: NSError?
+            #expect(objc.getServiceAndReturnError(&error) == nil)
+            let nsError = try bridgeError(error)
+            #expect(nsError.code == ServiceObjCErrorCode.notNSObject.rawValue)
+            let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError)
+            #expect(underlying.isNil)
+            #expect(nsError.localizedDescription == underlying.description)
+            #expect(underlying.description.hasSuffix(
+                "cannot be handed to an Objective-C style caller: the provider gave nil, which such a caller takes for a "
+                    + "failure; make the factory return an object, or throw an error that says why there is none"))
+            #expect(recorder.count(of: type) == 0)
+        }
+    }
+
+    @Test func anOptionalServiceIsNamedByTheValueItHolds() throws {
+        struct LocalSettings: Sendable {}
+        try RefusalRecorder.recording { recorder in
+            let objc = ServiceProviderObjC(ServiceProvider<LocalSettings?>(mode: .many) { LocalSettings() })
+            var error: NSError?
+            #expect(objc.getServiceAndReturnError(&error) == nil)
+            let underlying = try #require(try bridgeError(error).userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError)
+            #expect(!underlying.isNil)
+            #expect(same(underlying.obtainedType, LocalSettings.self))
+            let settings = "ServiceContainerKitObjCTests.ServiceProviderObjCTests.LocalSettings"
+            #expect(underlying.description
+                == "Service Swift.Optional<\(settings)> cannot be handed to an Objective-C style caller: it is a \(settings), "
+                    + "which is not an NSObject; make \(settings) a subclass of NSObject, or provide an NSObject that wraps it")
+            #expect(recorder.count(of: LocalSettings?.self) == 1)
+        }
     }
 
     @Test func anOptionalServiceThatIsSetIsHandedOut() throws {
