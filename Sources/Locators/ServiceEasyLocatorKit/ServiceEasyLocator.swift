@@ -141,7 +141,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// ```swift
     /// locator.addService(provider: ServiceParamsProvider(factory: BothKindsFactory()))
     /// ```
-    @available(*, deprecated, message: "a factory of both kinds is stored as a value; add the provider you mean with addService(provider:)")
+    @available(*, deprecated, message: "a type that is both a ServiceFactory and a ServiceParamsFactory is stored as a value; add the provider you mean with addService(provider:)")
     @discardableResult
     public final func addService<Factory: ServiceFactory & ServiceParamsFactory & Sendable>(
         _ factory: Factory,
