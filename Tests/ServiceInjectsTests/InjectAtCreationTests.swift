@@ -126,6 +126,21 @@ extension InjectsTests {
             #expect(LateDependencies().tagged.tag == "late")
         }
 
+        /// Two threads that both found the value not injected each make one; the first to
+        /// publish wins, the second gets that value back, and the ready handlers run once.
+        @Test func aValuePublishedSecondGivesWayToTheFirst() throws {
+            let late = LateDependencies()
+            let cell = try #require(late.cell)
+            let seen = Box<[String]>([])
+            late.$tagged.setReadyHandler { seen.value.append($0.tag) }
+
+            let first = Tagged("first")
+            #expect(cell.publish(first) === first)
+            #expect(cell.publish(Tagged("second")) === first)
+            #expect(late.tagged === first)
+            #expect(seen.value == ["first"])
+        }
+
         @Test func wrappersMadeOnManyThreadsWhileContainersChangeGetARegisteredOne() throws {
             let rounds = 200
             let threads = 4
