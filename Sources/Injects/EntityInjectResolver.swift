@@ -95,6 +95,7 @@ public enum EntityInjectResolver {
                 guard let type = registry.removeIfNotInjected(id) else { continue }
                 LogRecorder.record(ServiceInjectLogger.self) {
                     $0.entityInjectResolverDidAutoRemove(entityType: type, afterInjection: false)
+                    $0.entityInjectResolverDidAutoRemove(entityType: type, delay: autoRemoveDelay)
                 }
             }
         }

@@ -19,6 +19,13 @@ public protocol ServiceInjectLogger: Logger {
     /// main-loop turn after its first injection (`afterInjection == true`), or because
     /// `autoRemoveDelay` passed without any injection (`false`).
     func entityInjectResolverDidAutoRemove(entityType: Any.Type, afterInjection: Bool)
+
+    /// An entity registered with `registerForFirstInject` was removed because `delay`, its
+    /// `autoRemoveDelay`, passed without any injection: the event as 3.0 reported it, so that a
+    /// 3.0 logger still gets it. It comes right after
+    /// `entityInjectResolverDidAutoRemove(entityType:afterInjection:)` with `false`; implement
+    /// one of the two.
+    func entityInjectResolverDidAutoRemove(entityType: Any.Type, delay: TimeInterval)
 }
 
 extension ServiceInjectLogger {
@@ -27,4 +34,7 @@ extension ServiceInjectLogger {
 
     /// Does nothing.
     public func entityInjectResolverDidAutoRemove(entityType: Any.Type, afterInjection: Bool) {}
+
+    /// Does nothing.
+    public func entityInjectResolverDidAutoRemove(entityType: Any.Type, delay: TimeInterval) {}
 }

@@ -180,6 +180,7 @@ extension InjectsTests {
             #expect(!EntityInjectResolver.contains(Screen.self))
             #expect(!EntityInjectResolver.contains(Settings.self))
             #expect(logger.recorded.sorted() == [
+                "removed ScreenImpl after 0.05 s",
                 "removed ScreenImpl injected: false",
                 "removed Settings injected: true",
             ])

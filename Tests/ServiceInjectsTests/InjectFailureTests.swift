@@ -66,6 +66,7 @@ import Testing
         let logger = SilentLogger()
         logger.serviceInjectResolverContainerAlreadyRegistered(type: Tagged.self)
         logger.entityInjectResolverDidAutoRemove(entityType: Tagged.self, afterInjection: true)
+        logger.entityInjectResolverDidAutoRemove(entityType: Tagged.self, delay: 1)
         #expect(logger.queue == nil)
     }
 }

@@ -48,6 +48,10 @@ final class RecordingInjectLogger: ServiceInjectLogger, @unchecked Sendable {
         lock.withLock { events.append("removed \(entityType) injected: \(afterInjection)") }
     }
 
+    func entityInjectResolverDidAutoRemove(entityType: Any.Type, delay: TimeInterval) {
+        lock.withLock { events.append("removed \(entityType) after \(delay) s") }
+    }
+
     var recorded: [String] { lock.withLock { events } }
 }
 
