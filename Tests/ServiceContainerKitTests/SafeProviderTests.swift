@@ -151,6 +151,20 @@ struct SafeProviderTests {
         }
     }
 
+    @Test("A queue kind has 3.0's defaults: utility, and a label of its own when none is given")
+    func queueDefaults() throws {
+        let cases: [(ServiceSafeProviderKind, String, DispatchQoS)] = [
+            (.queue(), "ServiceContainerKit.ServiceSafeProvider", .utility),
+            (.queue(qos: .default, label: nil), "ServiceContainerKit.ServiceSafeProvider", .default),
+            (.queue(label: "ids"), "ids", .utility),
+        ]
+        for (kind, label, qos) in cases {
+            let queue = try #require(Serializer(kind: kind).primitive as? DispatchQueue)
+            #expect(queue.label == label)
+            #expect(queue.qos == qos)
+        }
+    }
+
     @Test("A safe provider reports factory errors like a plain one")
     func errors() {
         let provider = ServiceSafeProvider<Service>(mode: .many) { throw TestError(code: 2) }

@@ -35,7 +35,7 @@ final class Serializer: Sendable {
         case .semaphore:
             primitive = DispatchSemaphore(value: 1)
         case let .queue(qos, label):
-            primitive = DispatchQueue(label: label, qos: qos)
+            primitive = DispatchQueue(label: label ?? "ServiceContainerKit.ServiceSafeProvider", qos: qos)
         }
     }
 

@@ -14,8 +14,10 @@ public enum ServiceSafeProviderKind: Sendable {
     case lock
     /// Each get also holds a `DispatchSemaphore` with a value of 1.
     case semaphore
-    /// Each get also runs synchronously on a serial queue of its own.
-    case queue(qos: DispatchQoS = .default, label: String = "ServiceContainerKit.ServiceSafeProvider")
+    /// Each get also runs synchronously on a serial queue of its own, of quality of service `qos`
+    /// and named `label` (`"ServiceContainerKit.ServiceSafeProvider"` when `nil`), with 3.0's
+    /// defaults.
+    case queue(qos: DispatchQoS = .utility, label: String? = nil)
 
     /// The kind used when none is given: `.lock`.
     public static var `default`: ServiceSafeProviderKind { .lock }
