@@ -7,6 +7,7 @@ import TestSupport
 
 private final class NodeA: Sendable {}
 private final class NodeB: Sendable {}
+private final class NodeC: Sendable {}
 
 /// Async providers wired after they are made, so that they can form a cycle.
 private final class AsyncGraph: @unchecked Sendable {
@@ -584,6 +585,54 @@ struct AsyncCycleTests {
             return try await (first, second)
         }
         #expect(one !== two)
+    }
+
+    @Test("A wait that outlives the making whose task began it is not taken for a loop of later makings")
+    func waitOutlivingItsMaking() async throws {
+        final class Wiring: @unchecked Sendable {
+            // Written once, before any get.
+            var later: ServiceAsyncProvider<NodeB>!
+        }
+        // The task that `first`'s factory starts waits for `later` after `first`'s making ended
+        // and was released. A making of `NodeC` made at the same address while `later`'s
+        // factory awaits it took over that wait, and `later` seemed to wait for itself.
+        try await withAsyncTimeLimit(seconds: 60) { () async throws in
+            for _ in 0..<40 {
+                let wiring = Wiring()
+                let laterStarted = AsyncGate()
+                let waitStarted = AsyncGate()
+                let firstEnded = AsyncGate()
+                let background = Mutex<Task<Result<NodeB, ServiceObtainError>, Never>?>(nil)
+                wiring.later = ServiceAsyncProvider<NodeB>(mode: .lazy) {
+                    laterStarted.open()
+                    await firstEnded.wait()
+                    for _ in 0..<32 {
+                        let fresh = ServiceAsyncProvider<NodeC>(mode: .lazy) { await Task.yield(); return NodeC() }
+                        _ = try await fresh.getService()
+                    }
+                    return NodeB()
+                }
+                let first = ServiceAsyncProvider<NodeA>(mode: .lazy) {
+                    let task = Task {
+                        waitStarted.open()
+                        return await wiring.later.getServiceAsResult()
+                    }
+                    background.withLock { $0 = task }
+                    await waitStarted.wait()
+                    try? await Task.sleep(for: .milliseconds(2))  // the task waits for `later` now
+                    return NodeA()
+                }
+                let laterGet = Task { await wiring.later.getServiceAsResult() }
+                await laterStarted.wait()
+                _ = try await first.getService()
+                firstEnded.open()
+                let got = await laterGet.value
+                #expect(throws: Never.self) { try got.get() }
+                let task = try #require(background.withLock { $0 })
+                let waited = await task.value
+                #expect(throws: Never.self) { try waited.get() }
+            }
+        }
     }
 }
 

@@ -390,6 +390,9 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     typealias Outcome = Result<Service, ServiceObtainError>
 
     private let state = Locked(State())
+    /// The name of this making in `TaskContext` and `AsyncWaits`, which no other making takes
+    /// (a `MakingClock` tick).
+    let number = MakingClock.tick()
 
     private struct State {
         /// The result, once the creation is over.
@@ -420,7 +423,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     ) {
         let inner = context.entering(
             provider,
-            making: ObjectIdentifier(self),
+            making: number,
             keeper: keeper.map { SingletonKeeper(Service.self, $0) }
         )
         // A singleton's making runs outside the scope of the get that started it, which it does
@@ -457,7 +460,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         guard let from = context.making else {
             return await suspend()
         }
-        let to = ObjectIdentifier(self)
+        let to = number
         if let loop = AsyncWaits.begin(from: from, to: to, service: Service.self) {
             return .failure(ThreadContext.cycleError(along: loop, id: nil))
         }

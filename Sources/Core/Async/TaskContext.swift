@@ -22,7 +22,7 @@ struct TaskContext: Sendable {
 
     /// This context with `provider` being obtained, and `making` as the making it runs and
     /// `keeper` as the singleton it makes, if given.
-    func entering(_ provider: ObjectIdentifier?, making: ObjectIdentifier? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
+    func entering(_ provider: ObjectIdentifier?, making: UInt64? = nil, keeper: SingletonKeeper? = nil) -> TaskContext {
         TaskContext(obtaining: ObtainingChain(provider, making: making, keeper: keeper, outer: obtaining))
     }
 
@@ -50,8 +50,8 @@ struct TaskContext: Sendable {
         return nil
     }
 
-    /// The making whose creation this task runs, if any.
-    var making: ObjectIdentifier? {
+    /// The making whose creation this task runs, if any (its `AsyncMaking.number`).
+    var making: UInt64? {
         innermostLink { $0.making != nil }?.making
     }
 
@@ -122,12 +122,13 @@ struct TaskContext: Sendable {
 final class ObtainingChain: Sendable {
     /// The async provider obtained; `nil` for a synchronous making (`TaskContext.whileKeeping`).
     let provider: ObjectIdentifier?
-    let making: ObjectIdentifier?
+    /// The `AsyncMaking.number` of the making this link starts, if it starts one.
+    let making: UInt64?
     let keeper: SingletonKeeper?
     let outer: ObtainingChain?
     private let ended = Atomic<Bool>(false)
 
-    init(_ provider: ObjectIdentifier?, making: ObjectIdentifier?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
+    init(_ provider: ObjectIdentifier?, making: UInt64?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
         self.provider = provider
         self.making = making
         self.keeper = keeper
@@ -148,15 +149,20 @@ final class ObtainingChain: Sendable {
 /// The waits of makings for other makings, across tasks: `from` waits for `to` while its task
 /// (or a child task of it) awaits `to`'s result. Only gets that wait for a making in progress
 /// come here.
+///
+/// Makings are named by their `AsyncMaking.number`, not by their address: a task that a factory
+/// started with `Task {}` may still wait, under its making's name, after that making ended and
+/// was released, and a making made later at the same address would take over that wait, and
+/// see a loop that is not there.
 enum AsyncWaits {
     /// For each waiting making, the makings it waits for and the services they make (one entry
     /// per wait).
-    private static let edges = Locked<[ObjectIdentifier: [(to: ObjectIdentifier, service: Any.Type)]]>([:])
+    private static let edges = Locked<[UInt64: [(to: UInt64, service: Any.Type)]]>([:])
 
     /// Records that `from` waits for `to`, a making of `service`. When `to` already waits
     /// (directly or through others) for `from`, so that this wait would never end, records
     /// nothing and returns the services of that chain, from `service` to the one `from` makes.
-    static func begin(from: ObjectIdentifier, to: ObjectIdentifier, service: Any.Type) -> [Any.Type]? {
+    static func begin(from: UInt64, to: UInt64, service: Any.Type) -> [Any.Type]? {
         edges.withLock { edges in
             if let loop = chain(from: to, making: service, to: from, in: edges) {
                 return loop
@@ -167,7 +173,7 @@ enum AsyncWaits {
     }
 
     /// Removes one wait of `from` for `to`.
-    static func end(from: ObjectIdentifier, to: ObjectIdentifier) {
+    static func end(from: UInt64, to: UInt64) {
         edges.withLock { edges in
             guard var targets = edges[from], let index = targets.firstIndex(where: { $0.to == to }) else { return }
             targets.remove(at: index)
@@ -178,19 +184,19 @@ enum AsyncWaits {
     /// The services of the makings from `start` (which makes `service`) to `target`, when
     /// `target` is `start` or a making `start` waits for, directly or not.
     private static func chain(
-        from start: ObjectIdentifier,
+        from start: UInt64,
         making service: Any.Type,
-        to target: ObjectIdentifier,
-        in edges: [ObjectIdentifier: [(to: ObjectIdentifier, service: Any.Type)]]
+        to target: UInt64,
+        in edges: [UInt64: [(to: UInt64, service: Any.Type)]]
     ) -> [Any.Type]? {
         // Each making reached, with the making it was reached from and the service it makes;
         // the path is built only once `target` is reached.
-        var reachedFrom: [ObjectIdentifier: (from: ObjectIdentifier?, service: Any.Type)] = [start: (nil, service)]
+        var reachedFrom: [UInt64: (from: UInt64?, service: Any.Type)] = [start: (nil, service)]
         var pending = [start]
         while let making = pending.popLast() {
             if making == target {
                 var services: [Any.Type] = []
-                var step: ObjectIdentifier? = making
+                var step: UInt64? = making
                 while let current = step, let reached = reachedFrom[current] {
                     services.append(reached.service)
                     step = reached.from

@@ -85,7 +85,8 @@ enum ShutdownRegistry {
 }
 
 /// The order in which makings end, across the process: each made singleton keeps the tick its
-/// making ended at, and a shutdown closes the latest first.
+/// making ended at, and a shutdown closes the latest first. A tick is also a name that no other
+/// tick repeats: an async making takes one as its `AsyncMaking.number`.
 @usableFromInline
 enum MakingClock {
     private static let last = Atomic<UInt64>(0)
