@@ -435,6 +435,56 @@ struct ShutdownTests {
         #expect(journal.closed == closed)
     }
 
+    @Test("A shutdown while a session switch runs its hooks closes the services the switch holds, and no hook runs after")
+    func shutdownDuringSessionSwitch() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.shutdownDuringSessionSwitchInItsOwnProcess() }
+    }
+
+    static func shutdownDuringSessionSwitchInItsOwnProcess() async throws {
+        /// Keeps each session's service; its `deactivateService` waits, once asked to, until
+        /// the shutdown is over.
+        final class BlockingFactory: ServiceSessionFactory, Sendable {
+            let journal: CloseJournal
+            init(journal: CloseJournal) { self.journal = journal }
+            let blocks = Atomic(false)
+            let entered = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
+            func deactivateService(_ service: Closing, session: PartSession) -> Bool {
+                if blocks.load(ordering: .relaxed) {
+                    entered.signal()
+                    proceed.wait()
+                }
+                return true
+            }
+            func activateService(_ service: Closing, session: PartSession) {
+                journal.add("activate \(session.user)")
+            }
+        }
+        let journal = CloseJournal()
+        let mediator = ServiceSessionMediator(session: PartSession(user: 1))
+        let factory = BlockingFactory(journal: journal)
+        let provider = factory.serviceProvider(mediator: mediator)
+        _ = try provider.getService()
+        mediator.updateSession(PartSession(user: 2))  // the service of session 1 is kept
+        _ = try provider.getService()
+        factory.blocks.store(true, ordering: .relaxed)
+        let switched = DispatchSemaphore(value: 0)
+        Thread {
+            // Takes out session 2's service to deactivate it, and session 1's to activate it.
+            mediator.updateSession(PartSession(user: 1))
+            switched.signal()
+        }.start()
+        try waitWithTimeLimit(factory.entered)
+        let report = await ServiceShutdown.close(provider)
+        factory.proceed.signal()
+        try waitWithTimeLimit(switched)
+        // Both closed, and the switch activates no service once its provider is shut down.
+        #expect(report.closedCount == 2)
+        #expect(journal.closed.sorted() == ["session 1", "session 2"])
+    }
+
     @Test("A wrapped provider closes its service once, and refuses through its wrapper, whichever is shut down first")
     func wrappedOnce() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.wrappedOnceInItsOwnProcess() }

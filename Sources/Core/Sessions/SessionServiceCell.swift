@@ -22,6 +22,8 @@
 ///    (`state.appliedVersion`); the session is the new one as soon as its update is applied.
 /// 5. While a making or a switch's hooks run, this cell is on the thread's `ThreadContext`:
 ///    a factory or hook that asks for the same service fails as a dependency cycle.
+/// 6. Every service the cell holds is in `current`, in `kept`, or in `switching` while a switch
+///    runs its hooks: a shutdown finds each one there and closes it.
 ///
 /// ## Making and switching
 ///
@@ -84,9 +86,11 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     /// Adds to `made` the services this cell made that close and are alive, found at `path`:
-    /// the current session's and those kept for past sessions.
+    /// the current session's and those kept for past sessions, also while a switch has them.
     func addMadeClosables(to made: inout [MadeService], path: String) {
-        let holders = state.withLock { state in [state.current].compactMap { $0 } + state.kept.values }
+        let holders = state.withLock { state in
+            [state.current, state.switching.old, state.switching.reactivated].compactMap { $0 } + state.kept.values
+        }
         for holder in holders {
             holder.addMadeClosable(to: &made, path: path)
         }
@@ -193,14 +197,11 @@ final class SessionServiceCell<Service>: Sendable {
     /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
     /// kept for the new session is activated, and an `atOne` service is made if none is. Once
     /// the provider was shut down, its services were closed: they are dropped with no hook, and
-    /// nothing is made.
+    /// nothing is made. A shutdown may come while a hook runs, so each step looks again.
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
-        if ShutdownRegistry.isShutDown(ObjectIdentifier(self)) {
-            released += [plan.old, plan.reactivate].compactMap { $0 }
-            return
-        }
+        let key = ObjectIdentifier(self)
         if let old = plan.old {
-            if let service = old.load(), let session = plan.oldSession,
+            if !ShutdownRegistry.isShutDown(key), let service = old.load(), let session = plan.oldSession,
                 factory.deactivate(service, session), plan.mayKeepOld
             {
                 plan.keep = old
@@ -209,14 +210,14 @@ final class SessionServiceCell<Service>: Sendable {
             }
         }
         if let kept = plan.reactivate {
-            if let service = kept.load(), let session = plan.newSession {
+            if !ShutdownRegistry.isShutDown(key), let service = kept.load(), let session = plan.newSession {
                 factory.activate(service, session)
                 plan.newCurrent = kept
             } else {
                 released.append(kept)
             }
         }
-        if factory.mode == .atOne, plan.newCurrent == nil, let session = plan.newSession {
+        if factory.mode == .atOne, plan.newCurrent == nil, !ShutdownRegistry.isShutDown(key), let session = plan.newSession {
             let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
                 FactoryCall.result(Service.self, { try factory.make(session) })
             }
@@ -327,6 +328,9 @@ struct SessionCellState<Service>: Sendable {
     var overtaken: [ObjectIdentifier: SessionOvertaking] = [:]
     /// Services that `deactivateService` kept, by session key.
     var kept: [SessionKey: ServiceHolder<Service>] = [:]
+    /// The services that the switch in progress took out of `current` and `kept` to run their
+    /// hooks, until it puts them back or drops them: a shutdown meanwhile closes them too.
+    var switching: (old: ServiceHolder<Service>?, reactivated: ServiceHolder<Service>?)
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
 
@@ -466,6 +470,7 @@ struct SessionCellState<Service>: Sendable {
         plan.runsHooks = plan.old != nil || plan.reactivate != nil || (factory.mode == .atOne && plan.newSession != nil)
         if plan.runsHooks {
             self.making = making
+            switching = (plan.old, plan.reactivate)
         }
         return plan
     }
@@ -479,6 +484,7 @@ struct SessionCellState<Service>: Sendable {
         precondition(self.making === making, "a session switch lost its mark")
         self.making = nil
         makingFor = nil
+        switching = (nil, nil)
         current = plan.newCurrent
         if let failure = plan.atOneFailure {
             atOneError = failure
