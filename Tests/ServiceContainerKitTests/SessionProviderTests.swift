@@ -53,6 +53,36 @@ struct UserDataFactory: ServiceSessionFactory {
 
 @Suite("Session providers")
 struct SessionProviderTests {
+    @Test("An atOne factory gets another session provider switched only when it subscribed first")
+    func atOneSeesProvidersThatSubscribedBefore() throws {
+        /// An `atOne` feed whose factory gets the user's data from `data`, wired after.
+        struct FeedFactory: ServiceSessionFactory {
+            final class Wiring: @unchecked Sendable {
+                var data: ServiceProvider<UserData>?  // written once, before the updates
+            }
+            let wiring = Wiring()
+            let mode: ServiceSessionFactoryMode = .atOne
+            func makeService(session: UserSession) throws -> (feed: Int, data: Int?) {
+                (session.userId, try wiring.data?.getService().userId)
+            }
+        }
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let dataFirst = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+        let afterData = FeedFactory()
+        afterData.wiring.data = dataFirst
+        let feedAfterData = afterData.serviceProvider(mediator: mediator)
+        let beforeData = FeedFactory()
+        let feedBeforeData = beforeData.serviceProvider(mediator: mediator)
+        beforeData.wiring.data = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
+
+        mediator.updateSession(UserSession(userId: 2))
+        let switched = try feedAfterData.getService()
+        #expect(switched.feed == 2 && switched.data == 2)
+        let stale = try feedBeforeData.getService()
+        #expect(stale.feed == 2 && stale.data == 1)  // the later provider had not switched yet
+    }
+
     @Test("A lazy session service is made on first get and kept within the session")
     func lazyWithinSession() throws {
         let log = SessionFactoryLog()
