@@ -750,7 +750,10 @@ struct ScopeTests {
         let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
-        #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
+        #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: "
+            + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
+        let late = try #require(report.failures.first?.error as? ServiceCloseTimeoutError)
+        #expect(late.makings.map(name) == [name(Closing.self)])
         #expect(making.journal.closed == [])
         try making.release()
         #expect(making.got.withLock { $0 } == nil, "a closed scope handed out a service")
@@ -769,7 +772,8 @@ struct ScopeTests {
             let getter = Task { await scope.run { await slow.getServiceAsResult() } }
             await began.wait()
             let report = await scope.close(timeout: .milliseconds(100))
-            #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: did not finish within 0.1 seconds")
+            #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: "
+                + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
             gate.open()
             let refusal = "Failed to obtain service \(name(Closing.self)) with error: the scope \"late scope\" is closed: "
                 + "\(name(Closing.self)), a scoped service, is no longer made or handed out in it"
@@ -799,6 +803,9 @@ struct ScopeTests {
             await gotConnection.wait()  // made before the close: closed by it
             let report = await scope.close(timeout: .milliseconds(100))
             #expect(report.closedCount == 1 && journal.closed == ["connection"])
+            #expect(report.failures.map(\.description) == [
+                "ServiceContainerKit.ServiceScope: the makings of \(name(Closing.self)), \(name(Closing.self)) did not finish within 0.1 seconds"
+            ])
             gate.open()
             freshGate.open()
             for getter in getters { #expect(await getter.value.failure != nil) }

@@ -325,6 +325,10 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
         self.source = source
     }
 
+    @usableFromInline var typeBeingMade: Any.Type? {
+        making.withLock { $0 == nil } ? nil : Service.self
+    }
+
     @inlinable
     nonisolated(nonsending) func get(in scope: ServiceScope) async throws(ServiceObtainError) -> Service {
         if let service = cell.value {

@@ -397,6 +397,10 @@ final class ScopedCell<Service>: ScopeCell {
         inProgress = Locked(nil)
     }
 
+    @usableFromInline var typeBeingMade: Any.Type? {
+        inProgress.withLock { $0 == nil } ? nil : Service.self
+    }
+
     @inlinable @inline(__always)
     func get(in scope: ServiceScope) throws(ServiceObtainError) -> Service {
         if let service = cell.value {

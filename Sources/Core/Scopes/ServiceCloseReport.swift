@@ -245,7 +245,8 @@ private final class Closing: Sendable {
 }
 
 /// The error of a service's `close()` that did not end within its time limit: it was
-/// cancelled, and the closing went on without it.
+/// cancelled, and the closing went on without it. Also the error of a scope whose makings did not
+/// end within the time limit of its `close(timeout:)`, which then names them in `makings`.
 ///
 /// ```swift
 /// let report = await scope.close(timeout: .seconds(5))
@@ -256,7 +257,19 @@ private final class Closing: Sendable {
 public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible {
     /// The time limit it ran past.
     public let timeout: Duration
+    /// For a scope's failure, the services whose makings were still running (one entry per
+    /// making); empty for a service's close.
+    public let makings: [Any.Type]
 
-    /// "did not finish within" and the time limit.
-    public var description: String { "did not finish within \(timeout)" }
+    init(timeout: Duration, makings: [Any.Type] = []) {
+        self.timeout = timeout
+        self.makings = makings
+    }
+
+    /// "did not finish within" and the time limit, after the services whose makings these were.
+    public var description: String {
+        guard !makings.isEmpty else { return "did not finish within \(timeout)" }
+        let names = makings.map { TypeName.of($0) }.sorted().joined(separator: ", ")
+        return "the making\(makings.count == 1 ? "" : "s") of \(names) did not finish within \(timeout)"
+    }
 }

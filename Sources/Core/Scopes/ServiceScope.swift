@@ -300,7 +300,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         if state.withLock({ $0.makingsInProgress > 0 }),
             let error = await ServiceCloseReport.awaitWithin(timeout, makingsToEnd)
         {
-            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
+            let cells = state.withLock { Array($0.cells.values) }
+            let late = ServiceCloseTimeoutError(timeout: timeout, makings: cells.compactMap(\.typeBeingMade))
+            failures.append(.init(path: nil, service: ServiceScope.self, error: error is ServiceCloseTimeoutError ? late : error))
         }
         let (closable, cells) = state.withLock { state in
             defer {
@@ -369,4 +371,8 @@ public nonisolated(nonsending) func withServiceScope<R, E: Error>(
 /// The state one scope keeps for one scoped provider: `ScopedSource` and `AsyncScopedSource`
 /// each have theirs.
 @usableFromInline
-protocol ScopeCell: AnyObject, Sendable {}
+protocol ScopeCell: AnyObject, Sendable {
+    /// The type of the service whose making runs in this cell now, if one does: what a close
+    /// that stopped waiting for it names.
+    var typeBeingMade: Any.Type? { get }
+}
