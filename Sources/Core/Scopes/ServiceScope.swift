@@ -298,11 +298,13 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
         var failures: [ServiceCloseReport.Failure] = []
         if state.withLock({ $0.makingsInProgress > 0 }),
-            let error = await ServiceCloseReport.awaitWithin(timeout, makingsToEnd)
+            await ServiceCloseReport.awaitWithin(timeout, makingsToEnd) != nil
         {
+            // `makingsToEnd` throws nothing: it ran past the time limit, and the makings it waited
+            // for are named.
             let cells = state.withLock { Array($0.cells.values) }
-            let late = ServiceCloseTimeoutError(timeout: timeout, makings: cells.compactMap(\.typeBeingMade))
-            failures.append(.init(path: nil, service: ServiceScope.self, error: error is ServiceCloseTimeoutError ? late : error))
+            let error = ServiceCloseTimeoutError(timeout: timeout, makings: cells.compactMap(\.typeBeingMade))
+            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         let (closable, cells) = state.withLock { state in
             defer {
