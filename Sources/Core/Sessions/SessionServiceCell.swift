@@ -22,8 +22,12 @@
 ///    (`state.appliedVersion`); the session is the new one as soon as its update is applied.
 /// 5. While a making or a switch's hooks run, this cell is on the thread's `ThreadContext`:
 ///    a factory or hook that asks for the same service fails as a dependency cycle.
-/// 6. Every service the cell holds is in `current`, in `kept`, or in `switching` while a switch
-///    runs its hooks: a shutdown finds each one there and closes it.
+/// 6. Every service the cell holds, once its making has ended (and an overtaken one was
+///    settled), is in `current`, in `kept`, or in `switching` while a switch runs its hooks. A
+///    shutdown takes them from there to close them, and sets `state.closedByShutdown` in the
+///    same hold of the lock: a switch or a settling that sees it lets go of what it holds, with
+///    no hook, and makes nothing; one that does not see it keeps its services where the
+///    shutdown will find them.
 ///
 /// ## Making and switching
 ///
@@ -87,9 +91,11 @@ final class SessionServiceCell<Service>: Sendable {
 
     /// Adds to `made` the services this cell made that close and are alive, found at `path`:
     /// the current session's and those kept for past sessions, also while a switch has them.
+    /// Called once, by the shutdown of the provider.
     func addMadeClosables(to made: inout [MadeService], path: String) {
         let holders = state.withLock { state in
-            [state.current, state.switching.old, state.switching.reactivated].compactMap { $0 } + state.kept.values
+            state.closedByShutdown = true
+            return [state.current, state.switching.old, state.switching.reactivated].compactMap { $0 } + state.kept.values
         }
         for holder in holders {
             holder.addMadeClosable(to: &made, path: path)
@@ -135,15 +141,16 @@ final class SessionServiceCell<Service>: Sendable {
     /// that a `.clearAll` or `.force` applied while `deactivateService` runs still counts.
     func settle(_ overtaken: SessionOvertakenService<Service>) {
         let holder =
-            factory.deactivate(overtaken.service, overtaken.session)
+            !state.withLock({ $0.closedByShutdown }) && factory.deactivate(overtaken.service, overtaken.session)
             ? ServiceHolder(overtaken.service, weakly: factory.mode == .weak, madeAt: MakingClock.tick()) : nil
         let refused: ServiceHolder<Service>? = state.withLock { state in
             guard let overtaking = state.overtaken.removeValue(forKey: overtaken.making) else {
                 preconditionFailure("an overtaken making lost its entry before it was settled")
             }
-            // Kept unless an update since asked to make it anew, its session is current again
-            // or another service is kept for it.
-            guard let holder, overtaking.mayKeep, overtaking.key != state.sessionKey, state.kept[overtaking.key] == nil
+            // Kept unless an update since asked to make it anew, its session is current again,
+            // another service is kept for it, or the provider was shut down.
+            guard let holder, overtaking.mayKeep, overtaking.key != state.sessionKey, state.kept[overtaking.key] == nil,
+                !state.closedByShutdown
             else { return holder }
             state.kept[overtaking.key] = holder
             return nil
@@ -195,13 +202,13 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
-    /// kept for the new session is activated, and an `atOne` service is made if none is. Once
-    /// the provider was shut down, its services were closed: they are dropped with no hook, and
-    /// nothing is made. A shutdown may come while a hook runs, so each step looks again.
+    /// kept for the new session is activated, and an `atOne` service is made if none is. Once a
+    /// shutdown took the cell's services to close them (invariant 6), they are dropped with no
+    /// hook, and nothing is made; it may come while a hook runs, so each step looks again.
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
-        let key = ObjectIdentifier(self)
+        func isClosed() -> Bool { state.withLock { $0.closedByShutdown } }
         if let old = plan.old {
-            if !ShutdownRegistry.isShutDown(key), let service = old.load(), let session = plan.oldSession,
+            if !isClosed(), let service = old.load(), let session = plan.oldSession,
                 factory.deactivate(service, session), plan.mayKeepOld
             {
                 plan.keep = old
@@ -210,14 +217,14 @@ final class SessionServiceCell<Service>: Sendable {
             }
         }
         if let kept = plan.reactivate {
-            if !ShutdownRegistry.isShutDown(key), let service = kept.load(), let session = plan.newSession {
+            if !isClosed(), let service = kept.load(), let session = plan.newSession {
                 factory.activate(service, session)
                 plan.newCurrent = kept
             } else {
                 released.append(kept)
             }
         }
-        if factory.mode == .atOne, plan.newCurrent == nil, !ShutdownRegistry.isShutDown(key), let session = plan.newSession {
+        if factory.mode == .atOne, plan.newCurrent == nil, !isClosed(), let session = plan.newSession {
             let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
                 FactoryCall.result(Service.self, { try factory.make(session) })
             }
@@ -331,6 +338,8 @@ struct SessionCellState<Service>: Sendable {
     /// The services that the switch in progress took out of `current` and `kept` to run their
     /// hooks, until it puts them back or drops them: a shutdown meanwhile closes them too.
     var switching: (old: ServiceHolder<Service>?, reactivated: ServiceHolder<Service>?)
+    /// Whether a shutdown took the services to close them (invariant 6).
+    var closedByShutdown = false
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
 
