@@ -60,20 +60,15 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         return ServiceCloseReport(failures: failures, closedCount: once.count)
     }
 
-    /// Runs `operation` in a task of its own and returns its error, or a
-    /// ``ServiceCloseTimeoutError`` once `timeout` has passed (the task is then cancelled and
-    /// left to end on its own); `nil` when it ended in time without an error.
-    static func awaitWithin(
-        _ timeout: Duration,
-        _ operation: @escaping @Sendable () async throws -> Void
-    ) async -> (any Error)? {
+    /// Runs `operation` in a task of its own, as a close is run, and returns whether it ended
+    /// within `timeout` (if not, the task is cancelled and left to end on its own).
+    static func finishes(within timeout: Duration, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
         struct Operation: ClosableService {
-            let body: @Sendable () async throws -> Void
-            func close() async throws { try await body() }
+            let body: @Sendable () async -> Void
+            func close() async { await body() }
         }
         let operation = MadeService(service: Operation(body: operation), type: Operation.self, madeAt: 0)
-        let failures = await Closing([operation], timeout: timeout).run()
-        return failures.first?.error
+        return await Closing([operation], timeout: timeout).run().isEmpty
     }
 }
 
@@ -258,7 +253,7 @@ public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible
     /// The time limit it ran past.
     public let timeout: Duration
     /// For a scope's failure, the services whose makings were still running (one entry per
-    /// making); empty for a service's close.
+    /// making, sorted by name); empty for a service's close.
     public let makings: [Any.Type]
 
     init(timeout: Duration, makings: [Any.Type] = []) {
@@ -269,7 +264,7 @@ public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible
     /// "did not finish within" and the time limit, after the services whose makings these were.
     public var description: String {
         guard !makings.isEmpty else { return "did not finish within \(timeout)" }
-        let names = makings.map { TypeName.of($0) }.sorted().joined(separator: ", ")
+        let names = makings.map { TypeName.of($0) }.joined(separator: ", ")
         return "the making\(makings.count == 1 ? "" : "s") of \(names) did not finish within \(timeout)"
     }
 }

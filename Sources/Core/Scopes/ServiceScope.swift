@@ -296,30 +296,27 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             return !state.isClosed
         }
         guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
-        var failures: [ServiceCloseReport.Failure] = []
-        if state.withLock({ $0.makingsInProgress > 0 }),
-            await ServiceCloseReport.awaitWithin(timeout, makingsToEnd) != nil
-        {
-            // `makingsToEnd` throws nothing: it ran past the time limit, and the makings it waited
-            // for are named.
-            let cells = state.withLock { Array($0.cells.values) }
-            let error = ServiceCloseTimeoutError(timeout: timeout, makings: cells.compactMap(\.typeBeingMade))
-            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
-        }
-        let (closable, cells) = state.withLock { state in
+        let waited = state.withLock({ $0.makingsInProgress > 0 })
+        let inTime = waited ? await ServiceCloseReport.finishes(within: timeout, makingsToEnd) : true
+        let (closable, cells, late) = state.withLock { state in
             defer {
                 if state.makingsInProgress > 0 {
                     state.late = LateMakings(within: timeout, closed: state.closable)
                 }
                 (state.closable, state.cells) = ([], [:])
             }
-            return (state.closable, state.cells)
+            return (state.closable, state.cells, state.makingsInProgress > 0)
+        }
+        // The makings that outlasted the time limit, named by the cells that run them; none when
+        // the last one ended since, whose service is then closed with the others.
+        var failures: [ServiceCloseReport.Failure] = []
+        if !inTime, late {
+            let makings = cells.values.compactMap(\.typeBeingMade).sorted { TypeName.of($0) < TypeName.of($1) }
+            let error = ServiceCloseTimeoutError(timeout: timeout, makings: makings)
+            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
-        var report = await ServiceCloseReport.close(
-            closable,
-            timeout: timeout
-        )
+        var report = await ServiceCloseReport.close(closable, timeout: timeout)
         report.failures.insert(contentsOf: failures, at: 0)
         return report
     }
