@@ -151,7 +151,7 @@ struct SafeProviderTests {
         }
     }
 
-    @Test("A queue kind has 3.0's defaults: utility, and a label of its own when none is given")
+    @Test("A queue kind runs at utility unless told otherwise, as in 3.0, and has a label of its own when none is given")
     func queueDefaults() throws {
         let cases: [(ServiceSafeProviderKind, String, DispatchQoS)] = [
             (.queue(), "ServiceContainerKit.ServiceSafeProvider", .utility),

@@ -126,8 +126,9 @@ extension InjectsTests {
             #expect(LateDependencies().tagged.tag == "late")
         }
 
-        /// Two threads that both found the value not injected each make one; the first to
-        /// publish wins, the second gets that value back, and the ready handlers run once.
+        /// What two threads that both found the value not injected do, one after the other here:
+        /// each makes a value, the first to publish wins, the second gets that value back, and
+        /// the ready handlers run once.
         @Test func aValuePublishedSecondGivesWayToTheFirst() throws {
             let late = LateDependencies()
             let cell = try #require(late.cell)

@@ -15,8 +15,8 @@ public enum ServiceSafeProviderKind: Sendable {
     /// Each get also holds a `DispatchSemaphore` with a value of 1.
     case semaphore
     /// Each get also runs synchronously on a serial queue of its own, of quality of service `qos`
-    /// and named `label` (`"ServiceContainerKit.ServiceSafeProvider"` when `nil`), with 3.0's
-    /// defaults.
+    /// (`.utility` unless given, as in 3.0) and named `label`
+    /// (`"ServiceContainerKit.ServiceSafeProvider"` when `nil`).
     case queue(qos: DispatchQoS = .utility, label: String? = nil)
 
     /// The kind used when none is given: `.lock`.
