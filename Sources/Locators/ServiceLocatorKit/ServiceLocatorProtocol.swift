@@ -62,9 +62,11 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     /// ```
     ///
     /// - Returns: `ServiceLocatorError.parentCycle` when the chain would loop back to this
-    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then. The
-    ///   assertion of a refusal names the caller's `file` and `line` (`#fileID` and `#line`
-    ///   when left out).
+    ///   locator, `.readOnly` when the locator is read-only; the parent is unchanged then, and
+    ///   the refusal is reported to the ``ServiceLocatorLogger``s. A read-only refusal is also
+    ///   asserted when `setReadOnly` asked for it, naming the caller's `file` and `line`
+    ///   (`#fileID` and `#line` when left out). A loop is not: two threads that each set a
+    ///   parent that is fine alone can make one together, and one of them is refused.
     @discardableResult
     func setParent(_ parent: ParentLocator?, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError>
 
