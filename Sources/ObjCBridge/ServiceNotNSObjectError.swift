@@ -46,7 +46,7 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
                 + "that says why there is none"
         }
         let obtained = TypeName.of(obtainedType)
-        let what = name == obtained ? "it" : "it is a \(obtained), which"
+        let what = name == obtained ? "it" : "it is of type \(obtained), which"
         return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject; "
             + "make \(obtained) a subclass of NSObject, or provide an NSObject that wraps it"
     }

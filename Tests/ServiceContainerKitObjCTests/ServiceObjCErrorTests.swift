@@ -35,7 +35,7 @@ import Testing
                 + "make \(String(reflecting: ValueService.self)) a subclass of NSObject, or provide an NSObject that wraps it")
 
         let behind = ServiceNotNSObjectError(service: (any Sendable).self, obtainedType: ValueService.self)
-        #expect(behind.description.contains("it is a \(String(reflecting: ValueService.self)), which is not an NSObject"))
+        #expect(behind.description.contains("it is of type \(String(reflecting: ValueService.self)), which is not an NSObject"))
 
         let absent = ServiceNotNSObjectError(service: ValueService?.self, obtainedType: ValueService?.self, isNil: true)
         #expect(absent.description

@@ -232,7 +232,7 @@ import TestSupport
             #expect(same(underlying.obtainedType, LocalSettings.self))
             let settings = "ServiceContainerKitObjCTests.ServiceProviderObjCTests.LocalSettings"
             #expect(underlying.description
-                == "Service Swift.Optional<\(settings)> cannot be handed to an Objective-C style caller: it is a \(settings), "
+                == "Service Swift.Optional<\(settings)> cannot be handed to an Objective-C style caller: it is of type \(settings), "
                     + "which is not an NSObject; make \(settings) a subclass of NSObject, or provide an NSObject that wraps it")
             #expect(recorder.count(of: LocalSettings?.self) == 1)
         }

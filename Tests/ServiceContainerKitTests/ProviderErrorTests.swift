@@ -131,7 +131,7 @@ struct ProviderErrorTests {
         (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int"),
         (
             .wrongSession(expected: Int.self, received: String.self),
-            "wrong session type Swift.String, expected Swift.Int: update the mediator with a Swift.Int, or give the provider "
+            "wrong session type Swift.String, expected Swift.Int: update the mediator with a session of type Swift.Int, or give the provider "
                 + "a factory that takes Swift.String"
         ),
         (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int"),

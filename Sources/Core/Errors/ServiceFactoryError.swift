@@ -58,7 +58,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
             return "no params given, expected \(TypeName.of(expected))"
         case let .wrongSession(expected, received):
             return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): update the "
-                + "mediator with a \(TypeName.of(expected)), or give the provider a factory that takes \(TypeName.of(received))"
+                + "mediator with a session of type \(TypeName.of(expected)), or give the provider a factory that takes \(TypeName.of(received))"
         case let .invalidFactory(expected, made):
             return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected))"
         case let .dependencyCycle(service):
