@@ -221,7 +221,8 @@ extension ServiceLocatorObjCKey {
         #expect(objc.getServiceWithKey(ServiceLocatorObjCKey(storeKey: "nothing"), error: &error) == nil)
         let nsError = try bridgeError(error)
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
-        #expect(nsError.localizedDescription == "No service found for key 'nothing'")
+        #expect(nsError.localizedDescription == "No service found for key 'nothing': nothing is stored under it, "
+            + "and no one type has this name (give a type's full name, such as App.Item, when two types share a short name)")
         #expect(nsError.userInfo[ServiceObjCError.serviceTypeKey] == nil)
     }
 
@@ -253,7 +254,11 @@ extension ServiceLocatorObjCKey {
         var error: NSError?
         let got = ServiceLocatorObjC(serviceLocator).getServiceWithKey(ServiceLocatorObjCKey(storeKey: "FirstService"), error: &error)
         #expect(got == nil)
-        #expect(ServiceObjCError.code(of: try bridgeError(error)) == .serviceNotFound)
+        let nsError = try bridgeError(error)
+        #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
+        #expect(nsError.localizedDescription.hasSuffix("give a type's full name, such as App.Item, when two types share a short name)"))
+        let full = ServiceLocatorObjCKey(storeKey: String(reflecting: Other.FirstService.self))
+        #expect(ServiceLocatorObjC(serviceLocator).getServiceWithKey(full) is Other.FirstService)
     }
 
     @Test func storeKeyOfANonNSObjectIsRefused() throws {

@@ -49,7 +49,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         switch self {
         case let .serviceNotFound(key, service, nil) where service == Any.self:
             // A key whose type is not known (an Objective-C key made from a store key alone).
-            return "No service found for key '\(key)'"
+            return "No service found for key '\(key)': nothing is stored under it, and no one type has this name "
+                + "(give a type's full name, such as App.Item, when two types share a short name)"
         case let .serviceNotFound(key, service, nil):
             return "Service \(TypeName.of(service)) not found for key '\(key)'"
         case let .serviceNotFound(key, service, stored?)
