@@ -40,7 +40,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
             let _: any PrivateServicing = try locator.tryService()
         }
         #expect(error?.description == "Service ServiceEasyLocatorKitTests.PrivateServicing not found for key "
-            + "'ServiceEasyLocatorKitTests.PrivateServicing'")
+            + "'ServiceEasyLocatorKitTests.PrivateServicing', in the locator or its parents; add it (addService) before it is asked for")
     }
 
     @Test("A refusal of a read-only easy locator asserts at the caller's line")

@@ -38,7 +38,8 @@ struct ServiceLocatorDiagnosticsTests {
         ])
         #expect(report.failures.map(\.path) == ["[ServiceLocatorKitTests.ManyService]"])
         let cause = report.failures.first?.error.error as? ServiceLocatorError
-        #expect(cause?.description == "Service ServiceLocatorKitTests.FailingService not found for key 'ServiceLocatorKitTests.FailingService'")
+        #expect(cause?.description == "Service ServiceLocatorKitTests.FailingService not found for key "
+            + "'ServiceLocatorKitTests.FailingService', in the locator or its parents; add it (addService) before it is asked for")
         #expect(report.skipped.map(\.path) == ["[ServiceLocatorKitTests.ParamsService]"])
         #expect(report.skipped.first?.reason == "needs params of type Swift.Optional<Swift.String>: get it with params to check it")
         #expect(counter.value == 2)  // each factory once

@@ -8,15 +8,15 @@ struct ServiceLocatorErrorTests {
     static let cases: [(ServiceLocatorError, [String])] = [
         (.serviceNotFound(key: slot, service: FirstService.self), ["not found", "FirstService"]),
         (.wrongParams(key: slot, service: FirstService.self, expected: Int.self, received: String.self),
-         ["Wrong params", "FirstService", "Int", "String"]),
-        (.wrongParams(key: slot, service: FirstService.self, expected: nil, received: nil), ["no params"]),
+         ["Wrong params", "FirstService", "Int", "String", "get it with params of type Swift.Int"]),
+        (.wrongParams(key: slot, service: FirstService.self, expected: nil, received: nil), ["no params", "get it without params"]),
         (.serviceNotFound(key: ServiceLocatorKeyID(storeKey: "k"), service: LazyService.self,
                           stored: FirstService.self), ["'k'", "LazyService", "not found", "slot holds", "FirstService"]),
         (.readOnly(locator: ServiceLocator.self, change: "add it"), ["ServiceLocator", "read-only", "add it"]),
         (.cloneDenied(locator: ServiceLocator.self), ["ServiceLocator", "denies clone"]),
         (.parentCycle(locator: ServiceLocator.self), ["ServiceLocator", "loop"]),
-        (.sharedRequireSetup(locator: ServiceLocator.self), ["Shared", "not set up"]),
-        (.sharedReadOnly(locator: ServiceLocator.self), ["Shared", "read-only"]),
+        (.sharedRequireSetup(locator: ServiceLocator.self), ["Shared", "not set up", "call setup(_:)"]),
+        (.sharedReadOnly(locator: ServiceLocator.self), ["Shared", "read-only", "readOnlySharedAfter: false"]),
     ]
 
     @Test(arguments: 0..<cases.count)

@@ -190,7 +190,8 @@ struct ServiceLocatorTests {
         #expect(key == ServiceLocatorKeyID(storeKey: "shared"))
         #expect(same(requested, LazyService.self))
         #expect(same(stored, FirstService.self))
-        #expect(error?.description.hasSuffix("not found for key 'shared': the slot holds a service of type \(String(reflecting: FirstService.self))") == true)
+        #expect(error?.description.hasSuffix("not found for key 'shared': the slot holds a service of type "
+            + "\(String(reflecting: FirstService.self)); two key types share this storeKey, give one of them another") == true)
     }
 
     @Test func customKeysNameSeparateSlots() throws {

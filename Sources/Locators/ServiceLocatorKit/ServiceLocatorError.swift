@@ -9,7 +9,7 @@ import Foundation
 /// do {
 ///     let settings = try locator.tryService(key: ServiceLocatorEasyKey<Settings>())
 /// } catch let error as ServiceLocatorError {
-///     print(error)  // "Service App.Settings not found for key 'App.Settings'"
+///     print(error)  // "Service App.Settings not found for key 'App.Settings', in the locator or its parents; ..."
 /// }
 /// ```
 public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible {
@@ -52,18 +52,21 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "No service found for key '\(key)': nothing is stored under it, and no one type has this name "
                 + "(give a type's full name, such as App.Item, when two types share a short name)"
         case let .serviceNotFound(key, service, nil):
-            return "Service \(TypeName.of(service)) not found for key '\(key)'"
+            return "Service \(TypeName.of(service)) not found for key '\(key)', in the locator or its parents; "
+                + "add it (addService) before it is asked for"
         case let .serviceNotFound(key, service, stored?)
         where key.serviceType == service && TypeRelation.isType(stored, a: service):
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
                 + "type): register it as \(TypeName.of(service)), or ask for \(TypeName.of(stored))"
         case let .serviceNotFound(key, service, stored?):
-            return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type \(TypeName.of(stored))"
+            return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type "
+                + "\(TypeName.of(stored)); two key types share this storeKey, give one of them another"
         case let .wrongParams(key, service, expected, received):
             let expectedText = expected.map { "params of type \(TypeName.of($0))" } ?? "no params"
             let receivedText = received.map { "params of type \(TypeName.of($0))" } ?? "no params"
+            let fix = expected.map { "get it with params of type \(TypeName.of($0))" } ?? "get it without params"
             return "Wrong params for service \(TypeName.of(service)) (key '\(key)'): it takes \(expectedText), "
-                + "but got \(receivedText)"
+                + "but got \(receivedText); \(fix)"
         case let .readOnly(locator, change):
             return "\(TypeName.of(locator)) is read-only: refused to \(change); make every change before "
                 + "setReadOnly(), or in a locator of your own whose parent this one is (setParent)"
@@ -74,9 +77,10 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "\(TypeName.of(locator)) parent refused: the parent chain would loop back to this locator; "
                 + "choose a parent that does not have it among its own parents"
         case let .sharedRequireSetup(locator):
-            return "Shared \(TypeName.of(locator)) is not set up"
+            return "Shared \(TypeName.of(locator)) is not set up; call setup(_:) at start-up, before the first get"
         case let .sharedReadOnly(locator):
-            return "Shared \(TypeName.of(locator)) is read-only: it may not be set up again"
+            return "Shared \(TypeName.of(locator)) is read-only: it may not be set up again; set it up once, or pass "
+                + "readOnlySharedAfter: false to the setup that a later one replaces"
         }
     }
 
