@@ -330,6 +330,7 @@ struct AsyncCancellationTests {
             return await provider.getServiceAsResult()
         }.value
         #expect(result.failure?.error is CancellationError)
+        #expect(result.failure?.description.hasSuffix("with error: cancelled: the task that asked was cancelled (CancellationError)") == true)
     }
 }
 

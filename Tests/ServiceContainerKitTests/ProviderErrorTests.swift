@@ -127,14 +127,15 @@ struct ProviderErrorTests {
     }
 
     @Test("Factory errors describe themselves", arguments: [
-        (ServiceFactoryError.wrongParams(expected: Int.self, received: String.self), "wrong params type Swift.String, expected Swift.Int"),
-        (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int"),
+        (ServiceFactoryError.wrongParams(expected: Int.self, received: String.self), "wrong params type Swift.String, expected Swift.Int; give params of that type"),
+        (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int; give params of that type"),
         (
             .wrongSession(expected: Int.self, received: String.self),
             "wrong session type Swift.String, expected Swift.Int: update the mediator with a session of type Swift.Int, or give the provider "
                 + "a factory that takes Swift.String"
         ),
-        (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int"),
+        (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int; let the factory make values of that type, or "
+            + "declare the provider with the type it makes"),
         (.dependencyCycle(service: Int.self), "dependency cycle: the making of Swift.Int led back to a get of Swift.Int"),
     ])
     func factoryErrorDescriptions(error: ServiceFactoryError, text: String) {

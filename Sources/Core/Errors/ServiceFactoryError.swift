@@ -53,14 +53,16 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     public var errorDescription: String? {
         switch self {
         case let .wrongParams(expected, received?):
-            return "wrong params type \(TypeName.of(received)), expected \(TypeName.of(expected))"
+            return "wrong params type \(TypeName.of(received)), expected \(TypeName.of(expected)); give params of "
+                + "that type"
         case let .wrongParams(expected, nil):
-            return "no params given, expected \(TypeName.of(expected))"
+            return "no params given, expected \(TypeName.of(expected)); give params of that type"
         case let .wrongSession(expected, received):
             return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): update the "
                 + "mediator with a session of type \(TypeName.of(expected)), or give the provider a factory that takes \(TypeName.of(received))"
         case let .invalidFactory(expected, made):
-            return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected))"
+            return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected)); let the "
+                + "factory make values of that type, or declare the provider with the type it makes"
         case let .dependencyCycle(service):
             return "dependency cycle: the making of \(TypeName.of(service)) led back to a get of \(TypeName.of(service))"
         case let .scopeRequired(service):

@@ -109,6 +109,9 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         if let localized = error as? LocalizedError, let text = localized.errorDescription {
             return text
         }
+        if error is CancellationError {
+            return "cancelled: the task that asked was cancelled (CancellationError)"
+        }
         return String(describing: error)
     }
 }
