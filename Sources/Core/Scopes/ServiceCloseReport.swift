@@ -245,8 +245,13 @@ private final class Closing: Sendable {
 ///
 /// ```swift
 /// let report = await scope.close(timeout: .seconds(5))
-/// for failure in report.failures where failure.error is ServiceCloseTimeoutError {
-///     print("\(failure.service) did not close in time")
+/// for failure in report.failures {
+///     guard let late = failure.error as? ServiceCloseTimeoutError else { continue }
+///     if late.makings.isEmpty {
+///         print("\(failure.service) did not close in time")
+///     } else {
+///         print("still being made: \(late.makings)")  // the scope's failure
+///     }
 /// }
 /// ```
 public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible {

@@ -296,9 +296,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             return !state.isClosed
         }
         guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
-        let waited = state.withLock({ $0.makingsInProgress > 0 })
-        let inTime = waited ? await ServiceCloseReport.finishes(within: timeout, makingsToEnd) : true
-        let (closable, cells, late) = state.withLock { state in
+        let noneRunning = state.withLock { $0.makingsInProgress == 0 }
+        let inTime = noneRunning ? true : await ServiceCloseReport.finishes(within: timeout, makingsToEnd)
+        let (closable, cells, stillMaking) = state.withLock { state in
             defer {
                 if state.makingsInProgress > 0 {
                     state.late = LateMakings(within: timeout, closed: state.closable)
@@ -310,7 +310,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         // The makings that outlasted the time limit, named by the cells that run them; none when
         // the last one ended since, whose service is then closed with the others.
         var failures: [ServiceCloseReport.Failure] = []
-        if !inTime, late {
+        if !inTime, stillMaking {
             let makings = cells.values.compactMap(\.typeBeingMade).sorted { TypeName.of($0) < TypeName.of($1) }
             let error = ServiceCloseTimeoutError(timeout: timeout, makings: makings)
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
