@@ -431,6 +431,27 @@ struct ValidatorTests {
         #expect(report.graph.description == "quick -> slow")
     }
 
+    @Test("A factory that failed is timed too, and listed under the creation times")
+    func failedMakingIsTimed() throws {
+        struct Flaky {
+            let pool: ServiceProvider<Pool>
+        }
+        let report = ServiceValidator.validate(building: { () -> Flaky in
+            Flaky(pool: ServiceProvider(mode: .lazy) { () -> Pool in
+                Thread.sleep(forTimeInterval: 0.02)
+                throw TestError()
+            })
+        })
+        #expect(report.made.isEmpty)
+        #expect(report.failures.map(\.path) == ["pool"])
+        #expect(report.timings.map(\.path) == ["pool"])
+        #expect(try #require(report.timings.first).duration >= .milliseconds(20))
+        let lines = report.description.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Invalid: 0 providers made, 1 failed, 0 skipped")
+        let times = try #require(lines.firstIndex(of: "Creation times, slowest first:"))
+        #expect(lines[times + 1].hasPrefix("  pool (ServiceContainerKitTests.Pool)  "))
+    }
+
     @Test("The report reads as text")
     func description() {
         struct Plain {

@@ -1,19 +1,25 @@
 import Foundation
 
 /// What ``ServiceValidator`` found: every failure with its property path, what it skipped, how
-/// long each provider took to make, and the dependency graph.
+/// long each provider's factory ran, and the dependency graph.
 ///
 /// ```swift
 /// let report = ServiceValidator.validate(building: Services.makeDefault)
 /// for failure in report.failures {
 ///     print(failure.path, failure.error.pathServices)
 /// }
-/// print(report.timings.first?.path ?? "nothing was made")  // the slowest to make
+/// print(report.timings.first?.path ?? "no factory ran")  // the slowest factory, made or failed
 /// ```
 ///
 /// Its `description` is the whole report as readable text.
 public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// A provider whose service could not be had.
+    ///
+    /// ```swift
+    /// for failure in report.failures {
+    ///     print(failure.path, failure.error.service)  // network.api App.APIClient
+    /// }
+    /// ```
     public struct Failure: Sendable {
         /// The property path of the provider in the container (`network.api`, `locator[Key]`).
         public let path: String
@@ -38,7 +44,14 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         public let reason: String
     }
 
-    /// The time a provider spent making its service while it was validated.
+    /// The time a provider's factory ran while it was validated, whether it made the service or
+    /// failed: a factory that gives up after a timeout is a slow start too.
+    ///
+    /// ```swift
+    /// for timing in report.timings.prefix(3) {
+    ///     print(timing.path, timing.duration)  // settings 0.000336 seconds
+    /// }
+    /// ```
     public struct Timing: Sendable {
         /// The property path of the provider in the container.
         public let path: String
@@ -58,8 +71,9 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// The providers that were not made: params providers, `nil` optional providers, async and
     /// main-actor providers.
     public let skipped: [Skipped]
-    /// The providers that made their service during the validation (or, with
-    /// `validate(building:)`, while the container was built), slowest first.
+    /// The providers whose factory ran during the validation (or, with `validate(building:)`,
+    /// while the container was built), slowest first: those that made their service and those
+    /// that failed (which are in `failures` too).
     public let timings: [Timing]
     /// What each provider's making asked for.
     public let graph: ServiceGraph
