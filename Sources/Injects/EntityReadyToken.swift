@@ -35,11 +35,30 @@ public final class EntityReadyToken: Sendable {
 }
 
 /// The token of a handler waiting for a container (`ServiceInjectResolver.addReadyContainerHandler`).
+///
+/// ```swift
+/// let token: ServiceInjectReadyToken? = ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+///     startServer()
+/// }
+/// ```
 public typealias ServiceInjectReadyToken = EntityReadyToken
 
 /// The token of a handler waiting for an entity (`EntityInjectResolver.addReadyContainerHandler`).
+///
+/// ```swift
+/// let token: EntityInjectReadyToken? = EntityInjectResolver.addReadyContainerHandler(Settings.self) {
+///     applyTheme()
+/// }
+/// ```
 public typealias EntityInjectReadyToken = EntityReadyToken
 
 /// The earlier name of the ready-handler token. Releasing the token now cancels its handler.
+///
+/// ```swift
+/// // was: let token: ServiceInjectToken? = ...; and the token could be dropped
+/// let token: ServiceInjectReadyToken? = ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+///     startServer()
+/// }
+/// ```
 @available(*, deprecated, message: "releasing the token now cancels the handler: keep it", renamed: "ServiceInjectReadyToken")
 public typealias ServiceInjectToken = EntityReadyToken

@@ -7,7 +7,7 @@ extension ServiceInject {
     /// ```swift
     /// @ServiceInject(\Services.settings) var settings            // a ServiceProvider: fine
     /// @ServiceInject(\Services.log) var log                      // a ServiceParamsProvider: use @ServiceParamsInject
-    /// @ServiceInject(\Services.settings) var settings: ServiceProvider<Settings>  // use @ServiceProviderInject
+    /// @ServiceInject(\Services.settings) var provider: ServiceProvider<Settings>  // use @ServiceProviderInject
     /// ```
     @available(
         *, unavailable,

@@ -13,6 +13,11 @@
 /// border, filled red when its own factory failed.
 public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// How a provider gives its service, as the graph draws it.
+    ///
+    /// ```swift
+    /// let perGet = graph.nodes.filter { $0.mode == .many }.map(\.name)
+    /// print(perGet)  // the providers that make a service on every get
+    /// ```
     public enum Mode: String, Sendable {
         /// Made once, up front (an `atOne` factory, or a provider of an instance): a box.
         case atOne

@@ -5,7 +5,7 @@ import Foundation
 /// itself is isolated to the main actor.
 ///
 /// ```swift
-/// @MainActor let viewModels = ProfileViewModelFactory().serviceMainActorProvider()
+/// @MainActor let viewModels = ProfileViewModelFactory().serviceMainActorProvider()  // a global, outside main.swift
 ///
 /// @MainActor func showProfile() throws {
 ///     let model = try viewModels.getService()  // on the main actor: no await

@@ -117,9 +117,14 @@ public final class ServiceSafeProvider<ServiceType>:
     /// ``ServiceMainActorProvider``.
     ///
     /// ```swift
-    /// let counter = Counter()  // not `Sendable`: only the provider uses it from here on
-    /// let numbers = ServiceSafeProvider<Int>(mode: .many) { counter.next() }
+    /// func makeNumbers() -> ServiceSafeProvider<Int> {
+    ///     let counter = Counter()  // not `Sendable`: only the provider uses it from here on
+    ///     return ServiceSafeProvider<Int>(mode: .many) { counter.next() }
+    /// }
     /// ```
+    ///
+    /// (A `let` of a script's top-level code, such as `main.swift`'s, belongs to the main actor,
+    /// so such a factory is written in a function, as here.)
     public convenience init(
         mode: ServiceFactoryMode,
         safeThread kind: ServiceSafeProviderKind = .default,

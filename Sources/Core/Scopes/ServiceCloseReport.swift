@@ -10,6 +10,12 @@ import Synchronization
 /// ```
 public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     /// A service that did not close cleanly.
+    ///
+    /// ```swift
+    /// for failure in report.failures where failure.error is ServiceCloseTimeoutError {
+    ///     print(failure.path ?? "scoped", failure.service)  // storage.pool App.ConnectionPool
+    /// }
+    /// ```
     public struct Failure: Sendable, CustomStringConvertible {
         /// Where the service's provider is in the container that was walked (`storage.pool`);
         /// `nil` for a scope's service, which has no path.

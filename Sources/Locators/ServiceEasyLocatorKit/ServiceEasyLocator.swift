@@ -23,6 +23,11 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     @usableFromInline package let storage: LocatorStorage
 
     /// The kind of locator asked for the services this one lacks (`ServiceLocatorProtocol`).
+    ///
+    /// ```swift
+    /// let app = ServiceEasyLocator()
+    /// let screen = ServiceEasyLocator(parent: app)  // screen's gets that find nothing ask app
+    /// ```
     public typealias ParentLocator = ServiceEasyLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.

@@ -22,6 +22,11 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     @usableFromInline package let storage: LocatorStorage
 
     /// The kind of locator asked for the services this one lacks (``ServiceLocatorProtocol``).
+    ///
+    /// ```swift
+    /// let app = ServiceLocator()
+    /// let screen = ServiceLocator(parent: app)  // screen's gets that find nothing ask app
+    /// ```
     public typealias ParentLocator = ServiceLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.

@@ -120,15 +120,25 @@ where ParentLocator: StorageBackedLocator {
     init(parent: ParentLocator?)
 }
 
+// The members both locators expose: each does what its requirement in
+// `ServiceLocatorProtocol` says, where the examples are.
 extension StorageBackedLocator {
+    /// The locator asked for the services this one lacks, if any.
     public var parent: ParentLocator? { storage.parentLocator(as: ParentLocator.self) }
 
+    /// Whether changes are refused (after `setReadOnly`): services can no longer be added or
+    /// removed.
     public var readOnly: Bool { storage.isReadOnly }
 
+    /// Whether `clone()` is refused (after `setReadOnly(denyClone: true)`).
     public var denyClone: Bool { storage.denyClone }
 
+    /// The number of services this locator holds, without its parent's.
     public var count: Int { storage.count }
 
+    /// Makes the locator read-only: later adds and removes are refused, and `clone()` too when
+    /// `denyClone`. Refused only when an earlier call denied clones and this one would allow them.
+    /// The requirement in ``ServiceLocatorProtocol`` says more, with an example.
     @discardableResult
     public func setReadOnly(denyClone: Bool, assertionFailure: Bool, file: StaticString, line: UInt)
         -> Result<Void, ServiceLocatorError>
@@ -138,11 +148,16 @@ extension StorageBackedLocator {
         )
     }
 
+    /// Sets the locator asked for the services this one lacks, or removes it with `nil`;
+    /// refused for a read-only locator and for a parent that would make a loop. The requirement
+    /// in ``ServiceLocatorProtocol`` says more, with an example.
     @discardableResult
     public func setParent(_ parent: ParentLocator?, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError> {
         storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
     }
 
+    /// A writable copy holding the same providers and parent; after `setReadOnly(denyClone: true)`,
+    /// the refusal is reported and a new, empty, writable locator is returned instead.
     public func clone(file: StaticString, line: UInt) -> Self {
         let copy = Self(parent: nil)
         storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
