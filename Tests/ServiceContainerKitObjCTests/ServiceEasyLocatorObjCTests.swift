@@ -1,6 +1,7 @@
 import Foundation
 import ServiceContainerKitObjC
 import Testing
+import TestSupport
 
 /// A class service that takes params.
 final class ParamsService: NSObject, Sendable {

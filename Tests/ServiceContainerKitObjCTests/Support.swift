@@ -99,33 +99,6 @@ func bridgeError(_ error: NSError?, sourceLocation: SourceLocation = #_sourceLoc
     return error
 }
 
-/// A thread-safe counter for factories.
-final class Counter: @unchecked Sendable {
-    // Guards `count`.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() {
-        add(1)
-    }
-
-    func decrement() {
-        add(-1)
-    }
-
-    func add(_ delta: Int) {
-        lock.lock()
-        count += delta
-        lock.unlock()
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-}
-
 /// The values that several threads found, each kept once.
 final class FoundValues<Value: Hashable & Sendable>: @unchecked Sendable {
     // Guards `values`.

@@ -52,14 +52,14 @@ struct AsyncProviderTests {
             let counter = Counter()
             let gate = AsyncGate()
             let provider = ServiceAsyncProvider(mode: .atOne, factory: asyncFactory(counter, gate: gate))
-            await eventually { counter.count == 1 }  // started without a get
+            await eventually { counter.value == 1 }  // started without a get
             async let first = provider.getService()
             async let second = provider.getService()
             gate.open()
             let services = try await [first, second]
             #expect(services[0] === services[1])
             #expect(try await provider.getService() === services[0])
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
         }
     }
 
@@ -71,7 +71,7 @@ struct AsyncProviderTests {
             let error = await #expect(throws: ServiceObtainError.self) { try await provider.getService() }
             #expect(error?.error as? TestError == TestError(code: 1))
         }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test("1,000 concurrent first gets of a lazy service suspend, and it is made once")
@@ -83,7 +83,7 @@ struct AsyncProviderTests {
             // threads would stop the others from starting on the cooperative pool, and hang.
             let provider = ServiceAsyncProvider<Service>(mode: .lazy) {
                 counter.increment()
-                await eventually { entered.count == 1_000 }
+                await eventually { entered.value == 1_000 }
                 return Service(number: 1)
             }
             let numbers = await withTaskGroup(of: Int?.self) { group in
@@ -98,7 +98,7 @@ struct AsyncProviderTests {
             #expect(numbers.count == 1_000)
             #expect(!numbers.contains(nil))
             #expect(Set(numbers).count == 1)
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
         }
     }
 
@@ -112,7 +112,7 @@ struct AsyncProviderTests {
                 for _ in 0..<20 {
                     group.addTask { await provider.getServiceAsResult() }
                 }
-                await eventually { counter.count == 1 }
+                await eventually { counter.value == 1 }
                 try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
                 gate.open()
                 return await group.reduce(into: [Result<Service, ServiceObtainError>]()) { $0.append($1) }
@@ -124,7 +124,7 @@ struct AsyncProviderTests {
             #expect(codes == Array(repeating: 1, count: 20))
             #expect(try await provider.getService().number == 2)
             #expect(try await provider.getService().number == 2)
-            #expect(counter.count == 2)
+            #expect(counter.value == 2)
         }
     }
 
@@ -147,14 +147,14 @@ struct AsyncProviderTests {
             @Sendable func concurrentGets() async throws -> Bool {
                 async let first = provider.getService()
                 async let second = provider.getService()
-                await eventually { counter.count == 1 }
+                await eventually { counter.value == 1 }
                 gate.open()
                 let held = try await first
                 let again = try await provider.getService()
                 return try await second === held && again === held
             }
             #expect(try await concurrentGets())
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
             #expect(try await provider.getService().number == 2)
         }
     }
@@ -219,7 +219,7 @@ struct AsyncProviderTests {
         let counter = Counter()
         let provider = LazyFactory(counter: counter).serviceAsyncProvider()
         #expect(try await provider.getService() === provider.getService())
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test("A synchronous provider is got through an async one")
@@ -228,7 +228,7 @@ struct AsyncProviderTests {
         let lazy = ServiceProvider(mode: .lazy, factory: countingFactory(counter))
         let provider = ServiceAsyncProvider(lazy)
         #expect(try await provider.getService() === lazy.getService())
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         let service = Service()
         #expect(try await ServiceAsyncProvider(ServiceProvider(service)).getService() === service)
         let failing = ServiceAsyncProvider(ServiceProvider(mode: .many, factory: countingFactory(Counter(), failures: 1)))
@@ -246,7 +246,7 @@ struct AsyncCancellationTests {
             let gate = AsyncGate()
             let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
             let starter = Task { await provider.getServiceAsResult() }
-            await eventually { counter.count == 1 }
+            await eventually { counter.value == 1 }
             let others = (0..<5).map { _ in Task { await provider.getServiceAsResult() } }
             try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
             starter.cancel()
@@ -261,7 +261,7 @@ struct AsyncCancellationTests {
             #expect(made.allSatisfy { $0 === made[0] })
             // The service is kept: the next get reads it.
             #expect(try await provider.getService() === made[0])
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
         }
     }
 
@@ -272,12 +272,12 @@ struct AsyncCancellationTests {
             let gate = AsyncGate()
             let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
             let waiter = Task { await provider.getServiceAsResult() }
-            await eventually { counter.count == 1 }
+            await eventually { counter.value == 1 }
             waiter.cancel()
             #expect(isCancellation(await waiter.value.failure))
             gate.open()
             #expect(try await provider.getService().number == 1)
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
         }
     }
 
@@ -301,7 +301,7 @@ struct AsyncCancellationTests {
         #expect(isCancellation(results[0].failure))
         #expect(isCancellation(results[1].failure))
         #expect(try results[2].get().number == 9)
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     @Test("A task cancelled just as it starts to wait gets the cancellation, not a hang")
@@ -387,13 +387,13 @@ struct AsyncCycleTests {
             let started = Counter()
             graph.a = ServiceAsyncProvider(mode: .lazy) {
                 started.increment()
-                await eventually { started.count == 2 }
+                await eventually { started.value == 2 }
                 _ = try await graph.b.getService()
                 return NodeA()
             }
             graph.b = ServiceAsyncProvider(mode: .lazy) {
                 started.increment()
-                await eventually { started.count == 2 }
+                await eventually { started.value == 2 }
                 _ = try await graph.a.getService()
                 return NodeB()
             }
@@ -486,7 +486,7 @@ struct AsyncCycleTests {
             madeFirst.open()
             let result = await later.withLock { $0 }!.value
             #expect(result.failure == nil, "\(result.failure?.fatalMessage ?? "")")
-            #expect(makings.count == 2)
+            #expect(makings.value == 2)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 @Suite("Concurrent first gets")
 struct ConcurrencyTests {
@@ -13,7 +14,7 @@ struct ConcurrencyTests {
             let counter = Counter()
             let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, delay: 0.001))
             let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
             #expect(Set(made.compactMap { $0 }).count == 1)
             #expect(!made.contains(nil))
         }
@@ -26,7 +27,7 @@ struct ConcurrencyTests {
         let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
         let numbers = Set(made.compactMap { $0 })
         #expect(numbers == [4])
-        #expect(counter.count == 4)
+        #expect(counter.value == 4)
     }
 
     @Test("A weak service is made exactly once while held")
@@ -35,7 +36,7 @@ struct ConcurrencyTests {
             let counter = Counter()
             let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter, delay: 0.001))
             let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
             #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
         }
     }
@@ -51,7 +52,7 @@ struct ConcurrencyTests {
             (0..<500).compactMap { _ in provider.getServiceAsOptional()?.number }
         }
         #expect(numbers.allSatisfy { $0.count == 500 })
-        let made = counter.count
+        let made = counter.value
         #expect(numbers.allSatisfy { $0.allSatisfy { (1...made).contains($0) } })
         #expect(made >= 2)
     }
@@ -75,7 +76,7 @@ struct ConcurrencyTests {
             let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
             let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
             let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional() }
-            #expect(log.made.count == 1)
+            #expect(log.made.value == 1)
             #expect(Set(made.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
         }
     }
@@ -98,7 +99,7 @@ struct ConcurrencyTests {
         mediator.updateSession(UserSession(userId: 7))
         #expect(try provider.getService().userId == 7)
         // One service per session seen: 0, 1, 2 (kept across switches) and 7.
-        #expect(log.made.count <= 4)
+        #expect(log.made.value <= 4)
     }
 
     @Test("A safe lazy provider is made exactly once", arguments: safeKinds)
@@ -106,7 +107,7 @@ struct ConcurrencyTests {
         let counter = Counter()
         let provider = ServiceSafeProvider(mode: .lazy, safeThread: kind, factory: countingFactory(counter, delay: 0.001))
         let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional().map(ObjectIdentifier.init) }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         #expect(Set(made.compactMap { $0 }).count == 1)
     }
 

@@ -99,7 +99,7 @@ struct CycleTests {
         let started = Counter()
         /// The first making of each waits until every thread began one, so that each makes one.
         let meet: @Sendable () -> Void = {
-            if started.increment() <= threads { waitUntil { started.count >= threads } }
+            if started.increment() <= threads { waitUntil { started.value >= threads } }
             Thread.sleep(forTimeInterval: 0.02)  // each thread gets the next service while it is made
         }
         let nodes = Array(([NodeA.self, NodeB.self, NodeC.self] as [Any.Type]).prefix(threads))
@@ -318,7 +318,7 @@ struct CrossThreadCycleTests {
         let bStarted = Counter()
         let aStarted = Counter()
         graph.c = ServiceProvider(mode: .lazy) {
-            waitUntil { bStarted.count == 1 && aStarted.count == 1 }
+            waitUntil { bStarted.value == 1 && aStarted.value == 1 }
             Thread.sleep(forTimeInterval: 0.02)  // thread 1 waits for C, thread 2 for B
             return NodeC()
         }
@@ -341,7 +341,7 @@ struct CrossThreadCycleTests {
             case 1:
                 return [graph.b.getServiceAsResult().failure?.description ?? "made"]
             default:
-                waitUntil { bStarted.count == 1 }  // B's making is thread 1's
+                waitUntil { bStarted.value == 1 }  // B's making is thread 1's
                 return [graph.a.getServiceAsResult().failure?.description ?? "made"]
             }
         }

@@ -229,7 +229,7 @@ struct LoggerTests {
         defer { logger.unregister() }
         let error = #expect(throws: ServiceObtainError.self) { try analytics.getService() }
         #expect(sameType(error?.service, Config.self))
-        #expect(logger.events.count == 1)
+        #expect(logger.events.value == 1)
     }
 
     @Test("Registering twice delivers once; unregistering stops delivery")
@@ -300,7 +300,7 @@ struct LoggerTests {
         #expect(logger.failures(of: MainQueuedService.self).isEmpty)
         #expect(recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
         #expect(recorder.droppedMainQueueEvents == 10)
-        #expect(scheduled.count == 1)
+        #expect(scheduled.value == 1)
     }
 
     @Test("Events for the main queue are delivered when it runs")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 /// A service of the main actor, as a view model is.
 @MainActor
@@ -71,7 +72,7 @@ struct MainActorProviderTests {
     @Test("Made off the main actor, providers of every mode make nothing until their first get")
     func madeOffTheMainActor() async throws {
         let services = await Task.detached { OffMainServices.make() }.value
-        #expect(services.calls.count == 0, "an atOne service made off the main actor waits for its first get")
+        #expect(services.calls.value == 0, "an atOne service made off the main actor waits for its first get")
         #expect(try services.atOne.getService().number == 1)
         #expect(try services.atOne.getService().number == 1)
         // A failed atOne making is kept, as when it is made at once.
@@ -83,15 +84,15 @@ struct MainActorProviderTests {
         let held = try services.weak.getService()
         #expect(try services.weak.getService() === held)
         #expect(try services.many.getService() !== services.many.getService())
-        #expect(services.calls.count == 6)
+        #expect(services.calls.value == 6)
     }
 
     @Test("Made on the main actor, an atOne provider of a closure makes its service at once")
     func closureAtOneOnTheMainActor() throws {
         let services = OffMainServices.make()
-        #expect(services.calls.count == 2, "both atOne services are made with their providers")
+        #expect(services.calls.value == 2, "both atOne services are made with their providers")
         #expect(try services.atOne.getService().number == 1)
-        #expect(services.calls.count == 2)
+        #expect(services.calls.value == 2)
     }
     @Test("An atOne service is made on the main actor when the provider is made")
     func atOne() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 @Suite("Provider modes")
 struct ProviderModeTests {
@@ -19,11 +20,11 @@ struct ProviderModeTests {
     func atOne() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .atOne, factory: countingFactory(counter))
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         let first = try provider.getService()
         let second = try provider.getService()
         #expect(first === second)
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         try provider.validateAtOneError()
     }
 
@@ -34,7 +35,7 @@ struct ProviderModeTests {
         for _ in 0..<3 {
             #expect(throws: ServiceObtainError.self) { try provider.getService() }
         }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         #expect(provider.getServiceAsOptional() == nil)
         let error = #expect(throws: ServiceObtainError.self) { try provider.validateAtOneError() }
         #expect(error?.error as? TestError == TestError(code: 1))
@@ -45,11 +46,11 @@ struct ProviderModeTests {
     func lazy() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         let first = try provider.getService()
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         #expect(try provider.getService() === first)
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         try provider.validateAtOneError()
     }
 
@@ -63,7 +64,7 @@ struct ProviderModeTests {
         let made = try provider.getService()
         #expect(made.number == 3)
         #expect(try provider.getService() === made)
-        #expect(counter.count == 3)
+        #expect(counter.value == 3)
     }
 
     @Test("lazy releases its factory after success, not after failure")
@@ -93,14 +94,14 @@ struct ProviderModeTests {
     func weak() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         var held: Service? = try provider.getService()
         let firstIdentity = ObjectIdentifier(held!)
         #expect(try provider.getService() === held)
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         held = nil
         let second = try provider.getService()
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
         #expect(second.number == 2)
         _ = firstIdentity
     }
@@ -115,7 +116,7 @@ struct ProviderModeTests {
         let held = try provider.getService()
         #expect(try provider.getService() === held)
         #expect(try provider.getService().text == "hi")
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test("weak with a value type makes a new value on every get")
@@ -157,11 +158,11 @@ struct ProviderModeTests {
         }
         let counter = Counter()
         let provider = CountingFactory(mode: mode, counter: counter).serviceProvider()
-        #expect(counter.count == (mode == .atOne ? 1 : 0))
+        #expect(counter.value == (mode == .atOne ? 1 : 0))
         let first = try provider.getService()
         let second = try provider.getService()
         #expect((first === second) == (mode != .many))
-        #expect(counter.count == (mode == .many ? 2 : 1))
+        #expect(counter.value == (mode == .many ? 2 : 1))
         let viaInit = ServiceProvider(factory: CountingFactory(mode: mode, counter: Counter()))
         #expect(viaInit.getServiceAsOptional() != nil)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 /// A `many` factory with unsynchronized mutable state: only a safe provider may call it from
 /// several threads.
@@ -78,7 +79,7 @@ struct SafeProviderTests {
     func modes() throws {
         let counter = Counter()
         let lazy = ServiceSafeProvider(mode: .lazy, factory: countingFactory(counter))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         let first = try lazy.getService()
         #expect(try lazy.getService() === first)
         #expect(try lazy.getServiceAsResultNotSafe().get() === first)

@@ -68,7 +68,7 @@ struct ScopeTests {
         let c = try second.run { try provider.getService() }
         #expect(a === b)
         #expect(a !== c)
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
     }
 
     @Test("50 scopes on threads at once, 20 concurrent gets in each: 50 makings")
@@ -90,7 +90,7 @@ struct ScopeTests {
             return perScope.withLock { $0.values.map(\.count) }
         }
         #expect(distinct == Array(repeating: 1, count: 50))
-        #expect(counter.count == 50)
+        #expect(counter.value == 50)
     }
 
     @Test("50 scopes in tasks at once, 20 concurrent async gets in each: 50 makings")
@@ -122,7 +122,7 @@ struct ScopeTests {
             }
         }
         #expect(distinct == Array(repeating: 1, count: 50))
-        #expect(counter.count == 50)
+        #expect(counter.value == 50)
     }
 
     @Test("Factories, safe providers and async factories in scoped mode make one service per scope")
@@ -250,7 +250,7 @@ struct ScopeTests {
             }
             #expect(name(service) == name(RequestLog.self))
         }
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     @Test("In a closed scope a scoped get fails, naming the scope and the service, and runs no factory")
@@ -269,7 +269,7 @@ struct ScopeTests {
             + "\(name(RequestLog.self)), a scoped service, is no longer made or handed out in it"
         #expect(scope.run { provider.getServiceAsResult() }.failure?.description == expected)
         #expect(await scope.run { await asyncProvider.getServiceAsResult() }.failure?.description == expected)
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test("A main-actor provider in scoped mode fails its gets with a clear error")
@@ -343,7 +343,7 @@ struct ScopeTests {
             return
         }
         #expect([name(singleton), name(scoped), singletonKind] == [name(Cache.self), name(RequestLog.self), kind])
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     /// A scoped provider of request logs, and the count of its makings.
@@ -377,7 +377,7 @@ struct ScopeTests {
             }
         }
         #expect(result.failure?.description == Self.captiveMessage(Cache.self, kind))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     @Test("A Task {} that a synchronous singleton's factory starts in a request's task is caught too")
@@ -390,7 +390,7 @@ struct ScopeTests {
             }.value
         }
         #expect(result.failure?.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     enum ScopeOfTheTask: String, CaseIterable, Sendable { case madeCurrentByTheFactory, openedByTheTask }
@@ -415,7 +415,7 @@ struct ScopeTests {
         }
         let result = try await withAsyncTimeLimit { try await onThread { cache.getServiceAsResult() } }
         #expect(result.failure?.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
     }
 
     @Test("A Task {} that a synchronous singleton's factory starts gets the scope's services once the making ended")
@@ -493,7 +493,7 @@ struct ScopeTests {
             #expect(scope.run { cache.getServiceAsResult() }.failure?.description == expected)
             #expect(cache.getServiceAsResult().failure?.description == expected)
         }
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         // A `many` one may use the scope's service: it is made for that scope alone.
         let user = ServiceMainActorProvider<RequestUser>(mode: .many) { RequestUser(log: try log.getService()) }
         #expect(try scope.run { try user.getService().log } === (try scope.run { try log.getService() }))
@@ -610,7 +610,7 @@ struct ScopeTests {
                 }
             }
         }
-        #expect(wrongOrders.count == 0)
+        #expect(wrongOrders.value == 0)
     }
 
     @Test("A close that throws or runs past its time is reported; the others still close")

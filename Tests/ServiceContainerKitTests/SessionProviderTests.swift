@@ -88,11 +88,11 @@ struct SessionProviderTests {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let provider = UserDataFactory(mode: .lazy, log: log).serviceProvider(mediator: mediator)
-        #expect(log.made.count == 0)
+        #expect(log.made.value == 0)
         let first = try provider.getService()
         #expect(first.userId == 1)
         #expect(try provider.getService() === first)
-        #expect(log.made.count == 1)
+        #expect(log.made.value == 1)
         #expect(mediator.session.userId == 1)
     }
 
@@ -125,7 +125,7 @@ struct SessionProviderTests {
         #expect(try provider.getService() === first)
         mediator.updateSession(UserSession(userId: 2))
         #expect(try provider.getService() === second)
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
         #expect(log.all == [
             "make 1", "deactivate 1", "make 2", "deactivate 2", "activate 1", "deactivate 1", "activate 2",
         ])
@@ -158,7 +158,7 @@ struct SessionProviderTests {
         let again = try provider.getService()
         #expect(again !== remade)
         #expect(again.userId == 1)
-        #expect(log.made.count == 4)
+        #expect(log.made.value == 4)
     }
 
     @Test("clearAll drops every kept service")
@@ -184,11 +184,11 @@ struct SessionProviderTests {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let provider = UserDataFactory(mode: .atOne, log: log).serviceProvider(mediator: mediator)
-        #expect(log.made.count == 1)
+        #expect(log.made.value == 1)
         mediator.updateSession(UserSession(userId: 2))
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
         #expect(try provider.getService().userId == 2)
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
     }
 
     @Test("An atOne session error lasts until the next switch")
@@ -199,7 +199,7 @@ struct SessionProviderTests {
         let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
         #expect(error?.error as? TestError == TestError(code: 1))
         #expect(throws: ServiceObtainError.self) { try provider.validateAtOneError() }
-        #expect(log.made.count == 1)
+        #expect(log.made.value == 1)
         mediator.updateSession(UserSession(userId: 2))
         #expect(try provider.getService().userId == 2)
         try provider.validateAtOneError()
@@ -212,7 +212,7 @@ struct SessionProviderTests {
         let provider = UserDataFactory(mode: .lazy, log: log, failForUser: 1).serviceProvider(mediator: mediator)
         #expect(provider.getServiceAsOptional() == nil)
         #expect(provider.getServiceAsOptional() == nil)
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
         mediator.updateSession(UserSession(userId: 3))
         #expect(try provider.getService().userId == 3)
     }
@@ -224,10 +224,10 @@ struct SessionProviderTests {
         let provider = UserDataFactory(mode: .weak, log: log).serviceProvider(mediator: mediator)
         var held: UserData? = try provider.getService()
         #expect(try provider.getService() === held)
-        #expect(log.made.count == 1)
+        #expect(log.made.value == 1)
         held = nil
         _ = try provider.getService()
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
     }
 
     @Test("A session of the wrong type fails until the session changes to a right one")
@@ -281,13 +281,13 @@ struct SessionProviderTests {
         #expect(try lazy.getService() === first)
         mediator.clearServices()
         #expect(try lazy.getService() !== first)
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
 
         let atOneCounter = Counter()
         let atOne = CacheFactory(mode: .atOne, counter: atOneCounter).serviceProvider(mediator: mediator)
         let before = try atOne.getService()
         mediator.clearServices()
-        #expect(atOneCounter.count == 2)
+        #expect(atOneCounter.value == 2)
         #expect(try atOne.getService() !== before)
         #expect(ServiceVoidSession().key == ServiceVoidSession().key)
     }

@@ -448,7 +448,7 @@ struct SessionUpdateTests {
         mediator.updateSession(UserSession(userId: nextUser))
         try provider.validateAtOneError()
         #expect(try provider.getService().userId == nextUser)
-        #expect(log.made.count == 2)
+        #expect(log.made.value == 2)
     }
 
     // MARK: - Scale and locks

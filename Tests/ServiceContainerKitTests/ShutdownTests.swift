@@ -146,7 +146,7 @@ struct ShutdownTests {
                 ]
         )
         #expect(report.closedCount == 11 && report.isClean)
-        #expect(neverMadeCalls.count == 0)
+        #expect(neverMadeCalls.value == 0)
         _ = await scope.close()
         #expect(journal.closed.last == "scoped")
     }
@@ -342,7 +342,7 @@ struct ShutdownTests {
         _ = try services.safe.getService()
         _ = try await services.async.getService()
         _ = await ServiceShutdown.close(services)
-        let callsAtShutdown = calls.count
+        let callsAtShutdown = calls.value
         let message = { (type: Any.Type) in
             "Failed to obtain service \(typeName(type)) with error: the container of \(typeName(type)) was shut down: "
                 + "its provider makes and hands out nothing any more; stop the work that uses a container before shutting it down"
@@ -358,7 +358,7 @@ struct ShutdownTests {
         #expect(await services.async.getServiceAsResult().failure?.description == expected)
         #expect(await services.asyncParams.getServiceAsResult(params: "again").failure?.description == expected)
         #expect(await services.mainActor.getServiceAsResult().failure?.description == expected)
-        #expect(calls.count == callsAtShutdown)
+        #expect(calls.value == callsAtShutdown)
         withExtendedLifetime(weak) {}
         let error = try #require(services.lazy.getServiceAsResult().failure)
         guard case .shutDown(let service)? = error.error as? ServiceFactoryError else {
@@ -390,11 +390,11 @@ struct ShutdownTests {
             async: ServiceAsyncProvider(factory.serviceProvider(mediator: mediator)),
             recorded: try #require(recorded)
         )
-        #expect(made.count == 4)
+        #expect(made.value == 4)
         let report = await ServiceShutdown.close(services)
         #expect(report.closedCount == 4)
         mediator.updateSession(PartSession(user: 2))
-        #expect(made.count == 4)
+        #expect(made.value == 4)
         #expect(journal.closed == ["session 1", "session 1", "session 1", "session 1"])
     }
 

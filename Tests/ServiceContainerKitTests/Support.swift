@@ -11,16 +11,6 @@ struct TestError: Error, Equatable {
     var code = 1
 }
 
-/// A counter that factories increment from any thread.
-final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
-
-    @discardableResult
-    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
-
-    var count: Int { value.load(ordering: .relaxed) }
-}
-
 /// A plain service object whose identity tests compare.
 final class Service: Sendable {
     let number: Int

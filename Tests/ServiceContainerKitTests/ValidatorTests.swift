@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 // MARK: - Containers
 
@@ -101,7 +102,7 @@ struct ValidatorTests {
         #expect(report.isValid)
         #expect(report.failures.isEmpty)
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
-        #expect(counter.count == 3)  // each factory once
+        #expect(counter.value == 3)  // each factory once
         #expect(report.skipped.map(\.path) == ["log"])
         #expect(report.skipped.first?.reason == "needs params of type Swift.String: get it with params to check it")
         #expect(report.graph.description == "pool -> settings\njob -> pool\nhttpLog -> log")
@@ -372,7 +373,7 @@ struct ValidatorTests {
             "made with async from params of type Swift.Int: await a get with params to check it",
             "bound to the main actor: get it there to check it",
         ])
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         #expect(report.graph.nodes.map(\.name) == ["plain"])
     }
 

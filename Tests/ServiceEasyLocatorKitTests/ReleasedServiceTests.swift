@@ -1,6 +1,7 @@
 import Testing
 
 import ServiceEasyLocatorKit
+import TestSupport
 
 /// A service that a `weak` provider made.
 final class WeaklyHeldService: Sendable {}

@@ -51,16 +51,6 @@ struct NumberServiceFactory: ServiceParamsFactory {
     func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
 }
 
-/// Counts from any thread.
-final class Counter: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}
-
 /// Keeps every refusal reported to the `ServiceLocatorLogger`s, with its locator.
 final class RefusalLog: ServiceLocatorLogger, @unchecked Sendable {
     static let shared: RefusalLog = {

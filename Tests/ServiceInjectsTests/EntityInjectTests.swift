@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ServiceInjects
+import TestSupport
 
 protocol Screen: AnyObject {
     var name: String { get }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ServiceInjects
+import TestSupport
 
 /// Every test that touches the global registries lives in a suite nested in this one, so they
 /// run one at a time; each starts from empty registries.
@@ -19,19 +20,6 @@ func nextMainLoopTurn() async {
     await withCheckedContinuation { continuation in
         DispatchQueue.main.async { continuation.resume() }
     }
-}
-
-/// A thread-safe counter for handlers and factories.
-final class Counter: @unchecked Sendable {
-    // Guards `count`.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() {
-        lock.withLock { count += 1 }
-    }
-
-    var value: Int { lock.withLock { count } }
 }
 
 /// Records the events of ServiceInjects.
@@ -60,7 +48,7 @@ enum TestError: Error {
 }
 
 /// A service class that remembers which value it was made with.
-final class Tagged: @unchecked Sendable {
+final class Tagged: Sendable {
     let tag: String
     init(_ tag: String) { self.tag = tag }
 }

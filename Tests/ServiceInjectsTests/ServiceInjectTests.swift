@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ServiceInjects
+import TestSupport
 
 final class TestPresenter {
     @ServiceInject(\TestServices.tagged) var tagged

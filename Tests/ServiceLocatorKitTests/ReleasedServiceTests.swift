@@ -1,6 +1,7 @@
 import Testing
 
 import ServiceLocatorKit
+import TestSupport
 
 /// A service that a `weak` provider made, numbered in the order of its makings.
 final class WeaklyHeldService: Sendable {

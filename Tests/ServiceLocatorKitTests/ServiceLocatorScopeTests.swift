@@ -1,5 +1,6 @@
 import Testing
 @testable import ServiceLocatorKit
+import TestSupport
 
 private final class ScopedLog: Sendable {}
 private final class KeepingService: Sendable {}

@@ -62,16 +62,6 @@ struct NumberServiceFactory: ServiceParamsFactory {
     func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
 }
 
-/// Counts how many services it made, from any thread.
-final class Counter: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}
-
 // MARK: - Keys
 
 struct NamedKey<Service>: ServiceLocatorKey {
