@@ -43,8 +43,11 @@ public enum ServiceInjectResolver {
     ///   - container: the container of providers that injected properties read from.
     ///   - failureIfContains: when a container of the same type is already registered,
     ///   stop with an assertion (debug builds) that names the caller's file and line, and report
-    ///   it to the ``ServiceInjectLogger``s. In every build the new container is registered and
-    ///   is resolved first. Pass `false` to replace a container on purpose.
+    ///   it to the ``ServiceInjectLogger``s. In every build the new container is registered over
+    ///   the old one, which stays registered (with every service its providers keep) until it is
+    ///   removed: the new one is resolved first, and `remove(_:onlyLast: true)` brings the old
+    ///   one back. Pass `false` to put one over another on purpose (a test's stand-in, say). To
+    ///   replace a container, `remove(_:)` the old one first.
     ///   - file: the caller's file, named when the registration stops a debug build.
     ///   - line: the caller's line, named when the registration stops a debug build.
     public static func register<Container>(
@@ -100,12 +103,14 @@ public enum ServiceInjectResolver {
         file: StaticString,
         line: UInt
     ) -> String {
+        let over =
+            "to put one over it on purpose (the old one stays registered beneath it), pass failureIfContains: false"
         let fix =
             registries.scope == nil
-            ? "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
+            ? "register it once (at start-up); to replace it, remove(_:) the old one first; \(over); "
                 + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
                 + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
-            : "register it once in the scope, or pass failureIfContains: false to replace it on purpose"
+            : "register it once in the scope; to replace it, remove(_:) the old one first; \(over)"
         return "ServiceInjectResolver.\(call) at \(file):\(line): a container of type \(TypeName.of(type)) "
             + "is already registered in \(registries.containers.resolverName); \(fix)"
     }

@@ -225,8 +225,8 @@ extension InjectsTests {
         }
 
         static let registerTwiceFix =
-            "register it once (at start-up), pass failureIfContains: false to replace it on purpose, "
-            + "or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
+            "register it once (at start-up); to replace it, remove(_:) the old one first; to put one over it on "
+            + "purpose (the old one stays registered beneath it), pass failureIfContains: false; or, in tests, give each test registries of its own with the .isolatedInjectRegistries trait "
             + "(ServiceInjectsTesting) or withIsolatedInjectRegistries { }"
 
         @Test func duplicateContainerAssertsAtTheCallerAndIsLogged() async {
@@ -274,7 +274,8 @@ extension InjectsTests {
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver (isolated by "
                 + "withIsolatedInjectRegistries at \(Self.file):\(Misregistration.scopeLine)); "
-                + "register it once in the scope, or pass failureIfContains: false to replace it on purpose")
+                + "register it once in the scope; to replace it, remove(_:) the old one first; to put one over it on "
+                + "purpose (the old one stays registered beneath it), pass failureIfContains: false")
         }
 
         @Test func firstReadInAScopeNamesTheScope() async {

@@ -49,7 +49,8 @@ import Testing
         )
         #expect(process == "ServiceInjectResolver.register(_:) at App/Start.swift:7: a container of type "
             + "ServiceInjectsTests.TestServices is already registered in ServiceInjectResolver; register it once "
-            + "(at start-up), pass failureIfContains: false to replace it on purpose, or, in tests, give each test "
+            + "(at start-up); to replace it, remove(_:) the old one first; to put one over it on purpose (the old "
+            + "one stays registered beneath it), pass failureIfContains: false; or, in tests, give each test "
             + "registries of its own with the .isolatedInjectRegistries trait (ServiceInjectsTesting) or "
             + "withIsolatedInjectRegistries { }")
         let scoped = ServiceInjectResolver.alreadyRegisteredMessage(
@@ -57,7 +58,8 @@ import Testing
         )
         #expect(scoped == "ServiceInjectResolver.registerSome(_:) at T/A.swift:9: a container of type "
             + "ServiceInjectsTests.TestServices is already registered in ServiceInjectResolver (isolated by a test); "
-            + "register it once in the scope, or pass failureIfContains: false to replace it on purpose")
+            + "register it once in the scope; to replace it, remove(_:) the old one first; to put one over it on "
+            + "purpose (the old one stays registered beneath it), pass failureIfContains: false")
     }
 
     final class SilentLogger: ServiceInjectLogger {}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ServiceInjects
+import TestSupport
 
 protocol GreetingContainer {
     var greeting: ServiceProvider<Tagged> { get }
@@ -23,6 +24,35 @@ extension InjectsTests {
             ServiceInjectResolver.register(TestServices.make())
             #expect(ServiceInjectResolver.contains(TestServices.self))
             #expect(!ServiceInjectResolver.contains(GreetingContainerImpl.self))
+        }
+
+        @Test("A container registered over another keeps it registered, with its services, until it is removed")
+        func registeredOverKeepsTheOldOneUntilRemoved() {
+            weak var old: Tagged?
+            do {
+                let service = Tagged("old")
+                old = service
+                ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(service)))
+            }
+            ServiceInjectResolver.register(
+                GreetingContainerImpl(greeting: ServiceProvider(Tagged("over"))), failureIfContains: false
+            )
+            do {
+                @ServiceInject(\GreetingContainer.greeting) var greeting
+                #expect(greeting.tag == "over")
+            }
+            #expect(old != nil)
+            #expect(ServiceInjectResolver.remove(GreetingContainerImpl.self, onlyLast: true))
+            do {
+                @ServiceInject(\GreetingContainer.greeting) var greeting
+                #expect(greeting.tag == "old")
+            }
+            // The replacement the guide shows: remove the old one, then register the new one.
+            #expect(ServiceInjectResolver.remove(GreetingContainerImpl.self))
+            ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("new"))))
+            #expect(old == nil)
+            @ServiceInject(\GreetingContainer.greeting) var greeting
+            #expect(greeting.tag == "new")
         }
 
         @Test func containerRegisteredAsImplementationIsFoundByProtocol() {
