@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Keeps the service of a provider bound to a session mediator and follows the mediator.
 ///
 /// ## Invariants
@@ -24,10 +26,11 @@
 ///    a factory or hook that asks for the same service fails as a dependency cycle.
 /// 6. Every service the cell holds, once its making has ended (and an overtaken one was
 ///    settled), is in `current`, in `kept`, or in `switching` while a switch runs its hooks. A
-///    shutdown takes them from there to close them, and sets `state.closedByShutdown` in the
-///    same hold of the lock: a switch or a settling that sees it lets go of what it holds, with
-///    no hook, and makes nothing; one that does not see it keeps its services where the
-///    shutdown will find them.
+///    shutdown takes them from there to close them, and sets `closedByShutdown` in the same
+///    hold of the lock: a switch or a settling that sees it lets go of what it holds, with no
+///    hook, and makes nothing; one that does not see it keeps its services where the shutdown
+///    will find them. The flag is an atomic, so that a switch looks at it before each hook
+///    without taking the lock; what a settling keeps is decided under the lock.
 ///
 /// ## Making and switching
 ///
@@ -50,6 +53,9 @@
 final class SessionServiceCell<Service>: Sendable {
     // `state` guards itself; the other lets never change.
     @usableFromInline let state = Locked(SessionCellState<Service>())
+    /// Whether a shutdown took the services to close them (invariant 6): set under `state`'s
+    /// lock, read with or without it.
+    let closedByShutdown = Atomic(false)
     let factory: any SessionFactoryCalls<Service>
     let mediator: any SessionMediating
     /// The cell's place among its mediator's subscribers: set once, at the end of `init`, and
@@ -94,8 +100,8 @@ final class SessionServiceCell<Service>: Sendable {
     /// Called once, by the shutdown of the provider.
     func addMadeClosables(to made: inout [MadeService], path: String) {
         let holders = state.withLock { state in
-            state.closedByShutdown = true
-            return [state.current, state.switching.old, state.switching.reactivated].compactMap { $0 } + state.kept.values
+            closedByShutdown.store(true, ordering: .releasing)
+            return [state.current, state.switchingOld, state.switchingReactivated].compactMap { $0 } + state.kept.values
         }
         for holder in holders {
             holder.addMadeClosable(to: &made, path: path)
@@ -141,7 +147,7 @@ final class SessionServiceCell<Service>: Sendable {
     /// that a `.clearAll` or `.force` applied while `deactivateService` runs still counts.
     func settle(_ overtaken: SessionOvertakenService<Service>) {
         let holder =
-            !state.withLock({ $0.closedByShutdown }) && factory.deactivate(overtaken.service, overtaken.session)
+            !closedByShutdown.load(ordering: .acquiring) && factory.deactivate(overtaken.service, overtaken.session)
             ? ServiceHolder(overtaken.service, weakly: factory.mode == .weak, madeAt: MakingClock.tick()) : nil
         let refused: ServiceHolder<Service>? = state.withLock { state in
             guard let overtaking = state.overtaken.removeValue(forKey: overtaken.making) else {
@@ -150,7 +156,7 @@ final class SessionServiceCell<Service>: Sendable {
             // Kept unless an update since asked to make it anew, its session is current again,
             // another service is kept for it, or the provider was shut down.
             guard let holder, overtaking.mayKeep, overtaking.key != state.sessionKey, state.kept[overtaking.key] == nil,
-                !state.closedByShutdown
+                !closedByShutdown.load(ordering: .acquiring)
             else { return holder }
             state.kept[overtaking.key] = holder
             return nil
@@ -206,7 +212,7 @@ final class SessionServiceCell<Service>: Sendable {
     /// shutdown took the cell's services to close them (invariant 6), they are dropped with no
     /// hook, and nothing is made; it may come while a hook runs, so each step looks again.
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
-        func isClosed() -> Bool { state.withLock { $0.closedByShutdown } }
+        func isClosed() -> Bool { closedByShutdown.load(ordering: .acquiring) }
         if let old = plan.old {
             if !isClosed(), let service = old.load(), let session = plan.oldSession,
                 factory.deactivate(service, session), plan.mayKeepOld
@@ -337,9 +343,8 @@ struct SessionCellState<Service>: Sendable {
     var kept: [SessionKey: ServiceHolder<Service>] = [:]
     /// The services that the switch in progress took out of `current` and `kept` to run their
     /// hooks, until it puts them back or drops them: a shutdown meanwhile closes them too.
-    var switching: (old: ServiceHolder<Service>?, reactivated: ServiceHolder<Service>?)
-    /// Whether a shutdown took the services to close them (invariant 6).
-    var closedByShutdown = false
+    var switchingOld: ServiceHolder<Service>?
+    var switchingReactivated: ServiceHolder<Service>?
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
 
@@ -479,7 +484,8 @@ struct SessionCellState<Service>: Sendable {
         plan.runsHooks = plan.old != nil || plan.reactivate != nil || (factory.mode == .atOne && plan.newSession != nil)
         if plan.runsHooks {
             self.making = making
-            switching = (plan.old, plan.reactivate)
+            switchingOld = plan.old
+            switchingReactivated = plan.reactivate
         }
         return plan
     }
@@ -493,7 +499,8 @@ struct SessionCellState<Service>: Sendable {
         precondition(self.making === making, "a session switch lost its mark")
         self.making = nil
         makingFor = nil
-        switching = (nil, nil)
+        switchingOld = nil
+        switchingReactivated = nil
         current = plan.newCurrent
         if let failure = plan.atOneFailure {
             atOneError = failure
