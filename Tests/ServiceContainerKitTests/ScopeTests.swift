@@ -639,6 +639,31 @@ struct ScopeTests {
         )
     }
 
+    @Test("A second close returns once the first has ended, also while that one runs")
+    func secondCloseWaitsForTheFirst() async throws {
+        let journal = CloseJournal()
+        let gated = GatedClosing(journal)
+        let provider = ServiceProvider<GatedClosing>(mode: .scoped) { gated }
+        let scope = ServiceScope(label: "request")
+        _ = try scope.run { try provider.getService() }
+        let (first, second) = try await withAsyncTimeLimit(seconds: 30) {
+            let first = Task { await scope.close() }
+            try await gated.untilClosing()
+            let second = Task {
+                let report = await scope.close()
+                journal.add("second returned")
+                return report
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            gated.open()
+            return (await first.value, await second.value)
+        }
+        #expect(journal.closed == ["closing", "closed", "second returned"])
+        #expect(first.closedCount == 1)
+        #expect(second.closedCount == 0 && second.isClean)
+        #expect(await scope.close().closedCount == 0)
+    }
+
     @Test("A close that hangs costs the closing about its time limit")
     func closeTimeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool

@@ -613,6 +613,33 @@ struct ShutdownTests {
         #expect(journal.closed == ["inside"])
     }
 
+    @Test("A second shutdown returns once the first has closed what it shut down")
+    func secondShutdownWaitsForTheFirst() async {
+        await #expect(processExitsWith: .success) {
+            let journal = CloseJournal()
+            let gated = GatedClosing(journal)
+            let services = (
+                gated: ServiceProvider<GatedClosing>(mode: .atOne) { gated },
+                other: ServiceProvider<Closing>(mode: .atOne) { Closing("other", journal) }
+            )
+            let (first, second) = try await withAsyncTimeLimit(seconds: 30) {
+                let first = Task { await ServiceShutdown.close(services.gated) }
+                try await gated.untilClosing()
+                let second = Task {
+                    let report = await ServiceShutdown.close(services)
+                    journal.add("second returned")
+                    return report
+                }
+                try await Task.sleep(for: .milliseconds(50))
+                gated.open()
+                return (await first.value, await second.value)
+            }
+            #expect(journal.closed == ["closing", "other", "closed", "second returned"])
+            #expect(first.closedCount == 1)
+            #expect(second.closedCount == 1 && second.isClean)
+        }
+    }
+
     @Test("A close that hangs costs the shutdown about its time limit")
     func timeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool

@@ -141,3 +141,40 @@ final class Closing: ClosableService {
         }
     }
 }
+
+/// A service whose `close()` writes "closing" to a journal, then waits until the test calls
+/// `open()`, then writes "closed".
+final class GatedClosing: ClosableService {
+    let journal: CloseJournal
+    private let gate = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    init(_ journal: CloseJournal) {
+        self.journal = journal
+    }
+
+    func close() async {
+        journal.add("closing")
+        await withCheckedContinuation { waiter in
+            let isOpen = gate.withLock { gate in
+                if !gate.isOpen { gate.waiter = waiter }
+                return gate.isOpen
+            }
+            if isOpen { waiter.resume() }
+        }
+        journal.add("closed")
+    }
+
+    func open() {
+        gate.withLock { gate in
+            gate.isOpen = true
+            return gate.waiter.take()
+        }?.resume()
+    }
+
+    /// Returns once `close()` has begun.
+    func untilClosing() async throws {
+        while journal.closed.isEmpty {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}

@@ -39,6 +39,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         /// What `close()` awaits while makings run after it began.
         var makingsEnded: CheckedContinuation<Void, Never>?
         var isClosed = false
+        /// The calls of `close()` after the first, which return once it has ended.
+        var closing = ClosingWaiters()
         /// Once `close()` took the services to close while makings still ran, what those makings
         /// need to close their services on their own (`closeLate`); `nil` before, and after the
         /// last of them ended.
@@ -284,7 +286,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// (whose type is `ServiceScope`); their getters are refused what they make, as every get in
     /// a closed scope is, and each such service is closed when its making ends, in a task of its
     /// own, with a failure of that close reported to the registered ``ProvidersLogger``s
-    /// (`serviceScopeCloseFailure`). A second call closes nothing. Afterwards the scope holds
+    /// (`serviceScopeCloseFailure`). A second call closes nothing: it returns an empty report
+    /// once the first call has ended, also while that one runs. Afterwards the scope holds
     /// none of its services, except, while a making that outlasted the close still runs, those
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
@@ -295,7 +298,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             defer { state.isClosed = true }
             return !state.isClosed
         }
-        guard isFirst else { return ServiceCloseReport(failures: [], closedCount: 0) }
+        guard isFirst else {
+            await state.awaitEnd(of: \.closing)
+            return ServiceCloseReport(failures: [], closedCount: 0)
+        }
+        defer { state.end(\.closing) }
         let noneRunning = state.withLock { $0.makingsInProgress == 0 }
         let inTime = noneRunning ? true : await ServiceCloseReport.finishes(within: timeout, makingsToEnd)
         let (closable, cells, stillMaking) = state.withLock { state in

@@ -34,8 +34,10 @@ public enum ServiceShutdown {
     /// factory returns one later, when the provider it was handed to is in the container; one
     /// that a provider of the container made before is closed as that provider's), main-actor
     /// services, and the services of scopes (their scope closes them). A provider that never
-    /// made its service makes nothing now. A provider that an earlier shutdown already shut down closes nothing
-    /// again.
+    /// made its service makes nothing now. A provider that an earlier shutdown already shut down
+    /// closes nothing again; the call returns once the shutdowns still closing have ended, so
+    /// that a caller that goes on finds their services closed too (its report lists only what
+    /// it closed).
     ///
     /// A get of a shut-down provider fails with `ServiceFactoryError.shutDown`, made or not:
     /// nothing is made again, and no closed service is handed out. Once a container was shut
@@ -49,12 +51,20 @@ public enum ServiceShutdown {
     /// - Returns: how many services were closed, and each one that threw or ran past its time,
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
-        await ServiceCloseReport.close(shutDown(container), timeout: timeout)
+        let run = ShutdownRun()
+        let (made, earlier) = shutDown(container, as: run)
+        let report = await ServiceCloseReport.close(made, timeout: timeout)
+        ShutdownRegistry.ended(run)
+        for other in earlier {
+            await other.waiters.awaitEnd(of: \.self)
+        }
+        return report
     }
 
-    /// Shuts down the providers of `container` that were not shut down yet, and gives the
-    /// services they made that close, in the order their makings ended (the last closes first).
-    static func shutDown(_ container: Any) -> [MadeService] {
+    /// Shuts down the providers of `container` that were not shut down yet, as `run`, and gives
+    /// the services they made that close, in the order their makings ended (the last closes
+    /// first), with the shutdowns still running when some were shut down already.
+    static func shutDown(_ container: Any, as run: ShutdownRun) -> (made: [MadeService], earlier: [ShutdownRun]) {
         // The providers found, and those they wrap at their paths (most wrap none: no array is
         // made for them).
         let found = ContainerWalk(container, includesParents: false).found
@@ -74,7 +84,7 @@ public enum ServiceShutdown {
                 add(provider, at: path)
             }
         }
-        let isFresh = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys)
+        let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, for: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
@@ -96,6 +106,6 @@ public enum ServiceShutdown {
             }
         }
         made.sort { $0.madeAt < $1.madeAt }
-        return made
+        return (made, earlier)
     }
 }

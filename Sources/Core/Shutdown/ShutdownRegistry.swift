@@ -27,21 +27,40 @@ import Synchronization
 /// about 10 instructions per `lazy` provider released (`hand-written/cold start`, which releases
 /// its 200 providers, went from 868,724 instructions a container to 871,124).
 enum ShutdownRegistry {
-    private static let keys = Locked(Set<ObjectIdentifier>())
+    private static let state = Locked(State())
+
+    private struct State: Sendable {
+        /// The identities of the keys shut down.
+        var keys = Set<ObjectIdentifier>()
+        /// The shutdowns whose closes have not ended yet.
+        var running: [ShutdownRun] = []
+    }
 
     /// Shuts down the providers checked under `keys`, and the sources checked under `innerKeys`
-    /// (`ShutdownWrapped.keys`), from now on, and says for each of `keys` whether it was shut
-    /// down now (`false`: an earlier shutdown did, or it is listed twice).
-    static func add(_ keys: [AnyObject], innerKeys: [AnyObject]) -> [Bool] {
+    /// (`ShutdownWrapped.keys`), from now on, for `run`, which runs until `ended(_:)`. Says for
+    /// each of `keys` whether it was shut down now (`false`: an earlier shutdown did, or it is
+    /// listed twice), and, when one was not, the shutdowns still running, which `run` waits for.
+    static func add(
+        _ keys: [AnyObject],
+        innerKeys: [AnyObject],
+        for run: ShutdownRun
+    ) -> (isFresh: [Bool], running: [ShutdownRun]) {
         GetRecording.noteShutdown()
-        return self.keys.withLock { registered in
-            registered.reserveCapacity(registered.count + keys.count + innerKeys.count)
-            let isFresh = keys.map { registered.insert(ObjectIdentifier($0)).inserted }
+        return state.withLock { state in
+            state.keys.reserveCapacity(state.keys.count + keys.count + innerKeys.count)
+            let isFresh = keys.map { state.keys.insert(ObjectIdentifier($0)).inserted }
             for key in innerKeys {
-                registered.insert(ObjectIdentifier(key))
+                state.keys.insert(ObjectIdentifier(key))
             }
-            return isFresh
+            defer { state.running.append(run) }
+            return (isFresh, isFresh.allSatisfy { $0 } ? [] : state.running)
         }
+    }
+
+    /// Ends `run`: the shutdowns that wait for it go on.
+    static func ended(_ run: ShutdownRun) {
+        state.withLock { $0.running.removeAll { $0 === run } }
+        run.waiters.end(\.self)
     }
 
     /// Takes out the identity of `key`, which is being released: called by the `deinit` of every
@@ -56,13 +75,13 @@ enum ShutdownRegistry {
 
     @inline(never)
     private static func forget(_ key: ObjectIdentifier) {
-        keys.withLock { _ = $0.remove(key) }
+        state.withLock { _ = $0.keys.remove(key) }
     }
 
     /// Whether the provider checked under the object `key` names was shut down.
     static func isShutDown(_ key: ObjectIdentifier) -> Bool {
         guard GetRecording.shutdownHappened else { return false }
-        return keys.withLock { $0.contains(key) }
+        return state.withLock { $0.keys.contains(key) }
     }
 
     /// Fails a get of a `service` whose provider (checked under `key`) was shut down.
@@ -82,6 +101,12 @@ enum ShutdownRegistry {
     static func shutDownError(_ service: Any.Type) -> ServiceObtainError {
         .refused(service, .shutDown(service: service))
     }
+}
+
+/// One call of `ServiceShutdown.close`, from the moment it shuts its providers down until its
+/// closes end: a shutdown that meets providers it shut down returns only after that.
+final class ShutdownRun: Sendable {
+    let waiters = Locked(ClosingWaiters())
 }
 
 /// The order in which makings end, across the process: each made singleton keeps the tick its

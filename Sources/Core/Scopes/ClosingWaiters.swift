@@ -1,0 +1,45 @@
+/// The calls that wait for a closing that another call runs: a second `ServiceScope.close()`,
+/// or a shutdown that meets providers an earlier shutdown still closes. Each returns once the
+/// closing has ended, so that a caller that goes on (a server that exits) finds every service
+/// closed that the closing closes.
+///
+/// Kept in the state of what closes, under its lock; the continuations are resumed after the
+/// lock, as `end()` hands them over.
+struct ClosingWaiters: Sendable {
+    /// Whether the closing has ended.
+    private(set) var ended = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Adds `waiter`, to be resumed when the closing ends; `false` when it has ended already,
+    /// and the caller resumes `waiter` itself, after the lock.
+    mutating func add(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        guard !ended else { return false }
+        waiting.append(waiter)
+        return true
+    }
+
+    /// Marks the closing ended, and gives the waiters to resume after the lock.
+    mutating func end() -> [CheckedContinuation<Void, Never>] {
+        ended = true
+        defer { waiting = [] }
+        return waiting
+    }
+}
+
+extension Locked {
+    /// Returns once the closing whose waiters are at `waiters` in the state has ended.
+    nonisolated(nonsending) borrowing func awaitEnd(of waiters: WritableKeyPath<State, ClosingWaiters>) async {
+        await withCheckedContinuation { waiter in
+            if !withLock({ $0[keyPath: waiters].add(waiter) }) {
+                waiter.resume()
+            }
+        }
+    }
+
+    /// Marks the closing whose waiters are at `waiters` in the state ended, and resumes them.
+    borrowing func end(_ waiters: WritableKeyPath<State, ClosingWaiters>) {
+        for waiter in withLock({ $0[keyPath: waiters].end() }) {
+            waiter.resume()
+        }
+    }
+}
