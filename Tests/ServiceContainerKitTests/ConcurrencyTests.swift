@@ -20,14 +20,41 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("A lazy service that fails is retried but never made twice at once")
-    func lazyRetry() throws {
+    final class FailsFirst: Sendable {
+        let number: Int
+        init(number: Int) { self.number = number }
+    }
+
+    @Test(
+        "A failed making gives its error to the gets that waited for it; the next get makes the service again",
+        arguments: [ServiceFactoryMode.lazy, .weak, .scoped]
+    )
+    func waitersShareAFailure(mode: ServiceFactoryMode) throws {
         let counter = Counter()
-        let provider = ServiceProvider(mode: .lazy, factory: countingFactory(counter, failures: 3, delay: 0.001))
-        let made = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
-        let numbers = Set(made.compactMap { $0 })
-        #expect(numbers == [4])
-        #expect(counter.value == 4)
+        let waiters = Self.threads - 1
+        let provider = ServiceProvider<FailsFirst>(mode: mode) {
+            let call = counter.increment()
+            guard call == 1 else { return FailsFirst(number: call) }
+            // Fails once every other get waits for this making (or after 10 seconds).
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while Making.waitingThreadCount(for: FailsFirst.self) < waiters, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            throw TestError(code: 1)
+        }
+        let scope = ServiceScope(label: "request")
+        // The code of each get's error: 1 for the one factory call that failed.
+        let codes = try raceOnThreads(Self.threads) { _ in
+            switch scope.run({ provider.getServiceAsResult() }) {
+            case .success(let service): "made \(service.number)"
+            case .failure(let error): (error.error as? TestError).map { "failed \($0.code)" } ?? "\(error)"
+            }
+        }
+        #expect(counter.value == 1)
+        #expect(codes == Array(repeating: "failed 1", count: Self.threads))
+        let later = try scope.run { try provider.getService() }
+        #expect(later.number == 2)
+        #expect(counter.value == 2)
     }
 
     @Test("A weak service is made exactly once while held")

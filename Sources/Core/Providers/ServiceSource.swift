@@ -606,9 +606,27 @@ final class Making: Sendable {
     /// reused, by `forThisThread()`): a thread that waits for this making is about to go on,
     /// although it has not run again yet to take its wait off `waits`.
     @usableFromInline let hasEnded = Atomic<Bool>(false)
+    /// Whether the making failed, with `failure` (written before `makingLock` is released, and
+    /// reset with `hasEnded` when the mark is reused): the gets that waited for it fail with its
+    /// error instead of making the service again, one after the other.
+    @usableFromInline let hasFailed = Atomic<Bool>(false)
+    @usableFromInline let failure = Locked<ServiceObtainError?>(nil)
 
     @inlinable
     init() {}
+
+    /// Records that this making failed with `error`, for the gets that wait for it.
+    @usableFromInline
+    func fail(with error: ServiceObtainError) {
+        failure.withLock { $0 = error }
+        hasFailed.store(true, ordering: .releasing)
+    }
+
+    /// The error this making failed with, once it has ended; `nil` when it did not fail.
+    @usableFromInline
+    var endedFailure: ServiceObtainError? {
+        hasFailed.load(ordering: .acquiring) ? failure.withLock { $0 } : nil
+    }
 
     /// A mark for a making of this thread: the mark of its last making when nothing else
     /// refers to it any more, or a new one. Hand it back with `keepForThisThread(_:)` once the
@@ -635,9 +653,19 @@ final class Making: Sendable {
         let context = ThreadContext.current
         if var spare = context.pointee.spareMaking.take(), isKnownUniquelyReferenced(&spare) {
             spare.hasEnded.store(false, ordering: .relaxed)
+            if spare.hasFailed.load(ordering: .relaxed) {
+                spare.reset()
+            }
             return spare
         }
         return Making()
+    }
+
+    /// Forgets the failure of the making this mark stood for, before it stands for another.
+    @usableFromInline
+    func reset() {
+        hasFailed.store(false, ordering: .relaxed)
+        failure.withLock { $0 = nil }
     }
 
     /// Keeps `making`, whose making is over, for this thread's next making.
@@ -658,25 +686,37 @@ final class Making: Sendable {
 
     /// Runs `attempt` holding a mark of this thread (`holdingOne`) until it finds a value or
     /// fails; when it finds another making in progress, waits for that making (a wait that would
-    /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again.
-    /// The loop of every making and serialized get.
+    /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again, or,
+    /// when `sharesFailures` and that making failed, fails with its error. The loop of every
+    /// making (which shares failures) and serialized get (which does not: each get is a making
+    /// of its own).
     @inlinable @inline(__always)
     static func untilDone<Service, Value>(
         _ service: Service.Type,
         node: @autoclosure () -> ObjectIdentifier? = nil,
+        sharesFailures: Bool = false,
         _ attempt: (Making) -> MakingStep<Value, Never>
     ) throws(ServiceObtainError) -> Value {
         while true {
             switch holdingOne(attempt) {
             case .found(let value): return value
             case .failed(let error): throw error
-            case .wait(let other): try other.wait(Service.self, node: node())
+            case .wait(let other):
+                try other.wait(Service.self, node: node())
+                if sharesFailures, let error = other.endedFailure {
+                    throw error
+                }
             }
         }
     }
 
     /// The making each waiting thread waits for, and the service it makes, by thread.
     private static let waits = Locked<[Int: (making: Making, service: Any.Type)]>([:])
+
+    /// How many threads wait for a making of `service` now, for tests.
+    static func waitingThreadCount(for service: Any.Type) -> Int {
+        waits.withLock { $0.values.count { $0.service == service } }
+    }
 
     /// Runs `body`, the making (or the session switch) this mark stands for, holding
     /// `makingLock`, and marks it ended before releasing the lock.
@@ -780,7 +820,7 @@ enum SingletonMaking {
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
-            try Making.untilDone(Service.self) { making in
+            try Making.untilDone(Service.self, sharesFailures: true) { making in
                 switch step(making) {
                 case .found(let service): return .found(service)
                 case .failed(let error): return .failed(error)
@@ -794,7 +834,13 @@ enum SingletonMaking {
                         }
                     switch finish(making, made) {
                     case .success(let service): return .found(service)
-                    case .failure(let error): return .failed(error)
+                    case .failure(let error):
+                        // A cycle is not handed on: each waiting get meets it again, and
+                        // reports it along its own path.
+                        if !error.isDependencyCycle {
+                            making.fail(with: error)
+                        }
+                        return .failed(error)
                     }
                 }
             }
