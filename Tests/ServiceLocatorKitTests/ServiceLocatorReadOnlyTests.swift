@@ -52,6 +52,27 @@ struct ServiceLocatorReadOnlyTests {
         #expect(log.errors(of: locator).count == refusals.count)
     }
 
+    @Test("A clone is made with init(parent:): what a subclass's init adds is replaced, and a read-only one is refused")
+    func cloneOfASubclassWhoseInitAddsServices() {
+        let log = RefusalLog.shared
+        let original = SeededLocator(parent: nil)
+        let first = FirstService(name: "original")
+        original.addService(key: Keys.first, service: first)
+        original.removeService(key: Keys.lazy)
+        let copy = original.clone()
+        #expect(copy.getService(key: Keys.first) === first)
+        #expect(copy.getService(key: Keys.lazy) == nil)  // added by the copy's init, replaced
+
+        let frozen = FrozenLocator(parent: nil)  // read-only, clones allowed
+        let unfilled = frozen.clone()
+        #expect(unfilled.getService(key: Keys.first)?.name == "frozen")
+        let refusals = log.errors(of: unfilled)
+        #expect(refusals.map(\.description) == [
+            "ServiceLocatorKitTests.FrozenLocator is read-only: refused to fill a clone; make every change before "
+                + "setReadOnly(), or in a locator of your own whose parent this one is (setParent)"
+        ])
+    }
+
     @Test func setReadOnlyAgainMayDenyClonesButNeverAllowThemAgain() {
         let log = RefusalLog.shared  // registered before the refusal it must see
         let locator = ServiceLocator()
@@ -191,6 +212,23 @@ struct ServiceLocatorReadOnlyTests {
         }
     }
     #endif
+}
+
+/// A locator whose `init(parent:)` adds a service.
+final class SeededLocator: ServiceLocator, @unchecked Sendable {
+    required init(parent: ServiceLocator?) {
+        super.init(parent: parent)
+        addService(key: Keys.lazy, factory: LazyServiceFactory())
+    }
+}
+
+/// A locator whose `init(parent:)` adds a service and makes it read-only.
+final class FrozenLocator: ServiceLocator, @unchecked Sendable {
+    required init(parent: ServiceLocator?) {
+        super.init(parent: parent)
+        addService(key: Keys.first, service: FirstService(name: "frozen"))
+        setReadOnly(denyClone: false, assertionFailure: false)
+    }
 }
 
 /// An app's locator subclass with a shared instance, as the 2.x docs suggest.

@@ -552,14 +552,22 @@ package final class LocatorStorage: Sendable {
         // The copy gets storage of its own here, outside its lock: storage shared with this
         // locator would make the first change of either one copy every slot under its lock.
         slots.makeUnique()
-        let filled: Bool = copy.state.withLock { state in
-            guard !state.isReadOnly else { return false }
+        let (filled, assertOnCopy): (Bool, Bool) = copy.state.withLock { state in
+            guard !state.isReadOnly else { return (false, state.assertOnRefusal) }
             swap(&state.slots, &slots)
-            return true
+            return (true, false)
         }
         // What the copy held before is released after its lock, not under it.
         withExtendedLifetime(slots) {}
-        if filled, let parent {
+        guard filled else {
+            // A subclass whose `init(parent:)` makes it read-only: the copy keeps what that made.
+            _ = Self.refuse(
+                .readOnly(locator: type(of: copyOwner), change: "fill a clone"), owner: copyOwner, assert: assertOnCopy,
+                at: site
+            )
+            return
+        }
+        if let parent {
             _ = copy.setParent(parent, owner: copyOwner, at: site)
         }
     }
