@@ -25,8 +25,10 @@ struct ConcurrencyTests {
         init(number: Int) { self.number = number }
     }
 
+    // Serialized: each case counts the threads that wait for a making of `FailsFirst`.
     @Test(
         "A failed making gives its error to the gets that waited for it; the next get makes the service again",
+        .serialized,
         arguments: [ServiceFactoryMode.lazy, .weak, .scoped]
     )
     func waitersShareAFailure(mode: ServiceFactoryMode) throws {
@@ -54,6 +56,42 @@ struct ConcurrencyTests {
         #expect(codes == Array(repeating: "failed 1", count: Self.threads))
         let later = try scope.run { try provider.getService() }
         #expect(later.number == 2)
+        #expect(counter.value == 2)
+    }
+
+    final class StopsWhenCancelled: Sendable {
+        let number: Int
+        init(number: Int) { self.number = number }
+    }
+
+    @Test("A making stopped by its task's cancellation hands no error on: the get that waited makes the service")
+    func cancellationIsNotHandedOn() async throws {
+        let counter = Counter()
+        let provider = ServiceProvider<StopsWhenCancelled>(mode: .lazy) {
+            let call = counter.increment()
+            if call == 1 {
+                // Stops once another get waits for this making (or after 10 seconds).
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while Making.waitingThreadCount(for: StopsWhenCancelled.self) < 1, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+                try Task.checkCancellation()
+            }
+            return StopsWhenCancelled(number: call)
+        }
+        let (first, second) = try await withAsyncTimeLimit(seconds: 30) {
+            let first = Task.detached {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return provider.getServiceAsResult().map(\.number)
+            }
+            while counter.value == 0 {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            let second = try raceOnThreads(1) { _ in provider.getServiceAsResult().map(\.number) }[0]
+            return (await first.value, second)
+        }
+        #expect(throws: CancellationError.self) { try first.mapError { $0.error }.get() }
+        #expect(try second.get() == 2)
         #expect(counter.value == 2)
     }
 

@@ -835,9 +835,10 @@ enum SingletonMaking {
                     switch finish(making, made) {
                     case .success(let service): return .found(service)
                     case .failure(let error):
-                        // A cycle is not handed on: each waiting get meets it again, and
-                        // reports it along its own path.
-                        if !error.isDependencyCycle {
+                        // Neither a cycle nor a cancellation is handed on: each waiting get
+                        // meets a cycle itself, along its own path, and the cancellation of one
+                        // get's task is not the others'.
+                        if !error.isDependencyCycle, !(error.error is CancellationError) {
                             making.fail(with: error)
                         }
                         return .failed(error)
