@@ -523,7 +523,8 @@ package final class LocatorStorage: Sendable {
 
     /// Fills `copy`, the storage of a new locator `copyOwner`, with this locator's services and
     /// parent: the work of `clone()`. When clones are denied, the refusal is reported and `copy`
-    /// stays empty. A copy that its own initializer already made read-only is left as it is.
+    /// stays empty. A copy that its own initializer already made read-only is left as that made
+    /// it, and the refusal to fill it is reported, as a change of a read-only locator.
     package func fillClone(
         _ copy: LocatorStorage,
         owner: AnyObject & Sendable,

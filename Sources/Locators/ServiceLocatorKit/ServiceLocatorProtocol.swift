@@ -75,7 +75,9 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     ///
     /// When `denyClone` is set, the refusal is reported (and asserted, naming the caller's `file`
     /// and `line`, `#fileID` and `#line` when left out, when `setReadOnly` asked for it), and a
-    /// new, empty, writable locator is returned instead.
+    /// new, empty, writable locator is returned instead. The copy is made with the class's
+    /// `init(parent: nil)`: when that makes it read-only, it cannot be filled, and it is returned
+    /// as that made it, with the refusal reported as a change of a read-only locator.
     func clone(file: StaticString, line: UInt) -> Self
 }
 
@@ -157,7 +159,8 @@ extension StorageBackedLocator {
     }
 
     /// A writable copy holding the same providers and parent; after `setReadOnly(denyClone: true)`,
-    /// the refusal is reported and a new, empty, writable locator is returned instead.
+    /// the refusal is reported and a new, empty, writable locator is returned instead. The
+    /// requirement in ``ServiceLocatorProtocol`` says what a subclass's `init(parent:)` changes.
     public func clone(file: StaticString, line: UInt) -> Self {
         let copy = Self(parent: nil)
         storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
