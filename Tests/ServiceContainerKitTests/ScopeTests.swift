@@ -664,6 +664,26 @@ struct ScopeTests {
         #expect(await scope.close().closedCount == 0)
     }
 
+    @Test("A close() called inside a service's close() returns at once, with an empty report")
+    func closeInsideACloseDoesNotWait() async throws {
+        let journal = CloseJournal()
+        let inner = Mutex<ServiceCloseReport?>(nil)
+        let scope = ServiceScope(label: "request")
+        let provider = ServiceProvider<ClosingRuns>(mode: .scoped) {
+            ClosingRuns("closes its scope", journal) {
+                let report = await scope.close()
+                inner.withLock { $0 = report }
+            }
+        }
+        _ = try scope.run { try provider.getService() }
+        let start = ContinuousClock.now
+        let report = try await withAsyncTimeLimit(seconds: 30) { await scope.close(timeout: .seconds(5)) }
+        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(report.closedCount == 1 && report.isClean)
+        #expect(inner.withLock { $0?.closedCount } == 0)
+        #expect(journal.closed == ["closes its scope"])
+    }
+
     @Test("A close that hangs costs the closing about its time limit")
     func closeTimeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool

@@ -640,6 +640,36 @@ struct ShutdownTests {
         }
     }
 
+    @Test("A shutdown inside a service's close() does not wait, for its own container or for another one")
+    func shutdownInsideACloseDoesNotWait() async {
+        await #expect(processExitsWith: .success) {
+            let journal = CloseJournal()
+            let other = ServiceProvider<Closing>(mode: .atOne) { Closing("other", journal) }
+            _ = await ServiceShutdown.close(other)  // shut down by a shutdown that has ended
+            final class Container: Sendable {
+                let holder = Mutex<ServiceProvider<ClosingRuns>?>(nil)
+            }
+            let container = Container()
+            let inner = Mutex<[Int]>([])
+            let provider = ServiceProvider<ClosingRuns>(mode: .atOne) {
+                ClosingRuns("pool", journal) {
+                    let own = await ServiceShutdown.close(container.holder.withLock { $0 })
+                    let again = await ServiceShutdown.close(other)
+                    inner.withLock { $0 = [own.closedCount, again.closedCount] }
+                }
+            }
+            container.holder.withLock { $0 = provider }
+            let start = ContinuousClock.now
+            let report = try await withAsyncTimeLimit(seconds: 30) {
+                await ServiceShutdown.close(provider, timeout: .seconds(5))
+            }
+            #expect(ContinuousClock.now - start < .seconds(4))
+            #expect(report.closedCount == 1 && report.isClean)
+            #expect(inner.withLock { $0 } == [0, 0])
+            #expect(journal.closed == ["other", "pool"])
+        }
+    }
+
     @Test("A close that hangs costs the shutdown about its time limit")
     func timeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool

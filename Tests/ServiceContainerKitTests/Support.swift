@@ -142,6 +142,24 @@ final class Closing: ClosableService {
     }
 }
 
+/// A service whose `close()` runs `body` (which may close what owns it) and writes its name.
+final class ClosingRuns: ClosableService {
+    let name: String
+    let journal: CloseJournal
+    let body: @Sendable () async -> Void
+
+    init(_ name: String, _ journal: CloseJournal, body: @escaping @Sendable () async -> Void) {
+        self.name = name
+        self.journal = journal
+        self.body = body
+    }
+
+    func close() async {
+        await body()
+        journal.add(name)
+    }
+}
+
 /// A service whose `close()` writes "closing" to a journal, then waits until the test calls
 /// `open()`, then writes "closed".
 final class GatedClosing: ClosableService {

@@ -5,7 +5,13 @@
 ///
 /// Kept in the state of what closes, under its lock; the continuations are resumed after the
 /// lock, as `end()` hands them over.
+///
+/// A call made inside a close (a service's `close()`, which may shut down or close what it
+/// owns) does not wait: the closing it would wait for may be the one waiting for that close.
 struct ClosingWaiters: Sendable {
+    /// Whether this task runs the closes of a closing (`ServiceCloseReport`'s closer).
+    @TaskLocal static var insideAClose = false
+
     /// Whether the closing has ended.
     private(set) var ended = false
     private var waiting: [CheckedContinuation<Void, Never>] = []

@@ -187,19 +187,21 @@ private final class Closing: Sendable {
     }
 
     /// Closes the services from `start` on, in a task of its own, for as long as it is the one
-    /// that moves on.
+    /// that moves on. The task is inside a close (`ClosingWaiters.insideAClose`).
     private func closeAll(from start: Int) {
-        let closer = Task {
-            for index in start..<entries.count {
-                var failure: Failure?
-                do {
-                    try await entry(at: index).service.close()
-                } catch {
-                    failure = self.failure(at: index, error)
+        let closer = ClosingWaiters.$insideAClose.withValue(true) {
+            Task {
+                for index in start..<entries.count {
+                    var failure: Failure?
+                    do {
+                        try await entry(at: index).service.close()
+                    } catch {
+                        failure = self.failure(at: index, error)
+                    }
+                    guard moveOn(from: index, failure: failure) else { return }
                 }
-                guard moveOn(from: index, failure: failure) else { return }
+                finish()
             }
-            finish()
         }
         state.withLock { $0.closer = closer }
     }

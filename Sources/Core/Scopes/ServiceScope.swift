@@ -287,7 +287,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// a closed scope is, and each such service is closed when its making ends, in a task of its
     /// own, with a failure of that close reported to the registered ``ProvidersLogger``s
     /// (`serviceScopeCloseFailure`). A second call closes nothing: it returns an empty report
-    /// once the first call has ended, also while that one runs. Afterwards the scope holds
+    /// once the first call has ended, also while that one runs (and when its task is
+    /// cancelled), unless it is made inside a service's `close()`, which the first call may be
+    /// waiting for: it returns at once then. Afterwards the scope holds
     /// none of its services, except, while a making that outlasted the close still runs, those
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
@@ -299,7 +301,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             return !state.isClosed
         }
         guard isFirst else {
-            await state.awaitEnd(of: \.closing)
+            if !ClosingWaiters.insideAClose {
+                await state.awaitEnd(of: \.closing)
+            }
             return ServiceCloseReport(failures: [], closedCount: 0)
         }
         defer { state.end(\.closing) }

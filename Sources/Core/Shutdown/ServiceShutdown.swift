@@ -35,9 +35,10 @@ public enum ServiceShutdown {
     /// that a provider of the container made before is closed as that provider's), main-actor
     /// services, and the services of scopes (their scope closes them). A provider that never
     /// made its service makes nothing now. A provider that an earlier shutdown already shut down
-    /// closes nothing again; the call returns once the shutdowns still closing have ended, so
-    /// that a caller that goes on finds their services closed too (its report lists only what
-    /// it closed).
+    /// closes nothing again; the call returns once the shutdowns that shut them down have ended,
+    /// so that a caller that goes on finds their services closed too (its report lists only what
+    /// it closed). A call made inside a service's `close()` does not wait: the shutdown it would
+    /// wait for may be waiting for that close.
     ///
     /// A get of a shut-down provider fails with `ServiceFactoryError.shutDown`, made or not:
     /// nothing is made again, and no closed service is handed out. Once a container was shut
@@ -55,8 +56,10 @@ public enum ServiceShutdown {
         let (made, earlier) = shutDown(container, as: run)
         let report = await ServiceCloseReport.close(made, timeout: timeout)
         ShutdownRegistry.ended(run)
-        for other in earlier {
-            await other.waiters.awaitEnd(of: \.self)
+        if !ClosingWaiters.insideAClose {
+            for other in earlier {
+                await other.waiters.awaitEnd(of: \.self)
+            }
         }
         return report
     }
@@ -84,7 +87,7 @@ public enum ServiceShutdown {
                 add(provider, at: path)
             }
         }
-        let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, for: run)
+        let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, as: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {

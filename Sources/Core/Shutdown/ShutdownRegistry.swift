@@ -30,36 +30,41 @@ enum ShutdownRegistry {
     private static let state = Locked(State())
 
     private struct State: Sendable {
-        /// The identities of the keys shut down.
-        var keys = Set<ObjectIdentifier>()
-        /// The shutdowns whose closes have not ended yet.
-        var running: [ShutdownRun] = []
+        /// The identities of the keys shut down, each with the shutdown that did it.
+        var keys: [ObjectIdentifier: ShutdownRun] = [:]
     }
 
     /// Shuts down the providers checked under `keys`, and the sources checked under `innerKeys`
-    /// (`ShutdownWrapped.keys`), from now on, for `run`, which runs until `ended(_:)`. Says for
+    /// (`ShutdownWrapped.keys`), from now on, as `run`, which runs until `ended(_:)`. Says for
     /// each of `keys` whether it was shut down now (`false`: an earlier shutdown did, or it is
-    /// listed twice), and, when one was not, the shutdowns still running, which `run` waits for.
+    /// listed twice), and gives the earlier shutdowns that did, which `run` waits for.
     static func add(
         _ keys: [AnyObject],
         innerKeys: [AnyObject],
-        for run: ShutdownRun
-    ) -> (isFresh: [Bool], running: [ShutdownRun]) {
+        as run: ShutdownRun
+    ) -> (isFresh: [Bool], earlier: [ShutdownRun]) {
         GetRecording.noteShutdown()
         return state.withLock { state in
             state.keys.reserveCapacity(state.keys.count + keys.count + innerKeys.count)
-            let isFresh = keys.map { state.keys.insert(ObjectIdentifier($0)).inserted }
-            for key in innerKeys {
-                state.keys.insert(ObjectIdentifier(key))
+            var earlier: [ObjectIdentifier: ShutdownRun] = [:]
+            let isFresh = keys.map { key in
+                let id = ObjectIdentifier(key)
+                if let other = state.keys[id] {
+                    if other !== run { earlier[ObjectIdentifier(other)] = other }
+                    return false
+                }
+                state.keys[id] = run
+                return true
             }
-            defer { state.running.append(run) }
-            return (isFresh, isFresh.allSatisfy { $0 } ? [] : state.running)
+            for key in innerKeys where state.keys[ObjectIdentifier(key)] == nil {
+                state.keys[ObjectIdentifier(key)] = run
+            }
+            return (isFresh, Array(earlier.values))
         }
     }
 
     /// Ends `run`: the shutdowns that wait for it go on.
     static func ended(_ run: ShutdownRun) {
-        state.withLock { $0.running.removeAll { $0 === run } }
         run.waiters.end(\.self)
     }
 
@@ -75,13 +80,13 @@ enum ShutdownRegistry {
 
     @inline(never)
     private static func forget(_ key: ObjectIdentifier) {
-        state.withLock { _ = $0.keys.remove(key) }
+        state.withLock { _ = $0.keys.removeValue(forKey: key) }
     }
 
     /// Whether the provider checked under the object `key` names was shut down.
     static func isShutDown(_ key: ObjectIdentifier) -> Bool {
         guard GetRecording.shutdownHappened else { return false }
-        return state.withLock { $0.keys.contains(key) }
+        return state.withLock { $0.keys[key] != nil }
     }
 
     /// Fails a get of a `service` whose provider (checked under `key`) was shut down.
