@@ -330,7 +330,7 @@ struct AsyncCancellationTests {
             return await provider.getServiceAsResult()
         }.value
         #expect(result.failure?.error is CancellationError)
-        #expect(result.failure?.description.hasSuffix("with error: cancelled: the task that asked was cancelled (CancellationError)") == true)
+        #expect(result.failure?.description.hasSuffix("with error: cancelled: the factory threw CancellationError, as it does when the task that asked is cancelled") == true)
     }
 }
 

@@ -664,8 +664,14 @@ struct ScopeTests {
         #expect(await scope.close().closedCount == 0)
     }
 
+    // In a process of its own: the other tests, which block threads of the concurrency pool while
+    // they run, would delay the closing's tasks by seconds.
     @Test("A close() called inside a service's close() returns at once, with an empty report")
-    func closeInsideACloseDoesNotWait() async throws {
+    func closeInsideACloseDoesNotWait() async {
+        await #expect(processExitsWith: .success) { try await ScopeTests.closeInsideACloseInItsOwnProcess() }
+    }
+
+    static func closeInsideACloseInItsOwnProcess() async throws {
         let journal = CloseJournal()
         let inner = Mutex<ServiceCloseReport?>(nil)
         let scope = ServiceScope(label: "request")
@@ -682,6 +688,31 @@ struct ScopeTests {
         #expect(report.closedCount == 1 && report.isClean)
         #expect(inner.withLock { $0?.closedCount } == 0)
         #expect(journal.closed == ["closes its scope"])
+    }
+
+    @Test("A close of another scope inside a service's close() waits for that scope's first close")
+    func closeOfAnotherScopeInsideACloseWaits() async throws {
+        let journal = CloseJournal()
+        let gated = GatedClosing(journal)
+        let other = ServiceScope(label: "other")
+        _ = try other.run { try ServiceProvider<GatedClosing>(mode: .scoped) { gated }.getService() }
+        let scope = ServiceScope(label: "request")
+        let provider = ServiceProvider<ClosingRuns>(mode: .scoped) {
+            ClosingRuns("closes the other scope", journal) {
+                _ = await other.close()
+                journal.add("other returned")
+            }
+        }
+        _ = try scope.run { try provider.getService() }
+        try await withAsyncTimeLimit(seconds: 30) {
+            let first = Task { await other.close() }
+            try await gated.untilClosing()
+            let closing = Task { await scope.close() }
+            try await Task.sleep(for: .milliseconds(50))
+            gated.open()
+            _ = (await first.value, await closing.value)
+        }
+        #expect(journal.closed == ["closing", "closed", "other returned", "closes the other scope"])
     }
 
     @Test("A close that hangs costs the closing about its time limit")

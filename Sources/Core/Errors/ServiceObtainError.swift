@@ -110,7 +110,7 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
             return text
         }
         if error is CancellationError {
-            return "cancelled: the task that asked was cancelled (CancellationError)"
+            return "cancelled: the factory threw CancellationError, as it does when the task that asked is cancelled"
         }
         return String(describing: error)
     }

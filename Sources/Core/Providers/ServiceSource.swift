@@ -837,8 +837,9 @@ enum SingletonMaking {
                     case .failure(let error):
                         // Neither a cycle nor a cancellation is handed on: each waiting get
                         // meets a cycle itself, along its own path, and the cancellation of one
-                        // get's task is not the others'.
-                        if !error.isDependencyCycle, !(error.error is CancellationError) {
+                        // get's task is not the others' (a `CancellationError` thrown where no
+                        // task was cancelled is a failure like any other, as `FactoryCall` says).
+                        if !error.isDependencyCycle, !(error.error is CancellationError && Task.isCancelled) {
                             making.fail(with: error)
                         }
                         return .failed(error)

@@ -6,11 +6,20 @@
 /// Kept in the state of what closes, under its lock; the continuations are resumed after the
 /// lock, as `end()` hands them over.
 ///
-/// A call made inside a close (a service's `close()`, which may shut down or close what it
-/// owns) does not wait: the closing it would wait for may be the one waiting for that close.
+/// A call made inside a close of the closing it would wait for (a service's `close()` that
+/// closes its own scope or shuts down its own container, in the closer's task or a task it
+/// starts) does not wait: that closing is waiting for the close. A detached task, or a task
+/// that was running already, is not inside it.
 struct ClosingWaiters: Sendable {
-    /// Whether this task runs the closes of a closing (`ServiceCloseReport`'s closer).
-    @TaskLocal static var insideAClose = false
+    /// The closings (a `ServiceScope`, a `ShutdownRun`) whose closes this task runs, or whose
+    /// closes started it: the closer's task is inside its own, and each `Task {}` a close
+    /// starts inherits them. Held, so that no other object takes the identity of one.
+    @TaskLocal static var closingsOfThisTask: [any AnyObject & Sendable] = []
+
+    /// Whether this task is inside a close of `closing`.
+    static func isInsideAClose(of closing: AnyObject) -> Bool {
+        closingsOfThisTask.contains { $0 === closing }
+    }
 
     /// Whether the closing has ended.
     private(set) var ended = false

@@ -55,14 +55,18 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     /// made it. A later one (a provider whose factory got it from another) only handed it on,
     /// and the services made from it since are closed before it all the same. A value has no
     /// identity: each one listed is closed.
-    static func close(_ services: [MadeService], timeout: Duration) async -> ServiceCloseReport {
+    static func close(
+        _ services: [MadeService],
+        timeout: Duration,
+        for closing: any AnyObject & Sendable
+    ) async -> ServiceCloseReport {
         var once = services
         var seen = Set<ObjectIdentifier>(minimumCapacity: once.count)
         once.removeAll { entry in
             guard let object = objectReference(of: entry.service) else { return false }
             return !seen.insert(ObjectIdentifier(object)).inserted
         }
-        let failures = await Closing(once, timeout: timeout).run()
+        let failures = await Closing(once, timeout: timeout, for: closing).run()
         return ServiceCloseReport(failures: failures, closedCount: once.count)
     }
 
@@ -74,7 +78,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
             func close() async { await body() }
         }
         let operation = MadeService(service: Operation(body: operation), type: Operation.self, madeAt: 0)
-        return await Closing([operation], timeout: timeout).run().isEmpty
+        return await Closing([operation], timeout: timeout, for: nil).run().isEmpty
     }
 }
 
@@ -126,6 +130,8 @@ private final class Closing: Sendable {
     /// The services, in the order their makings ended: the last is closed first.
     private let entries: [MadeService]
     private let timeout: Duration
+    /// The scope or shutdown whose closes these are (`ClosingWaiters.closingsOfThisTask`).
+    private let closing: (any AnyObject & Sendable)?
     /// The turn of the service whose close runs (0 for the last entry); `entries.count` once
     /// every close ended.
     private let running = Atomic<Int>(0)
@@ -140,9 +146,10 @@ private final class Closing: Sendable {
         var isOver = false
     }
 
-    init(_ entries: [MadeService], timeout: Duration) {
+    init(_ entries: [MadeService], timeout: Duration, for closing: (any AnyObject & Sendable)?) {
         self.entries = entries
         self.timeout = timeout
+        self.closing = closing
     }
 
     /// Closes every service and returns the failures, in the order of the closes.
@@ -187,9 +194,10 @@ private final class Closing: Sendable {
     }
 
     /// Closes the services from `start` on, in a task of its own, for as long as it is the one
-    /// that moves on. The task is inside a close (`ClosingWaiters.insideAClose`).
+    /// that moves on. The task is inside a close of `closing` (`ClosingWaiters`).
     private func closeAll(from start: Int) {
-        let closer = ClosingWaiters.$insideAClose.withValue(true) {
+        let closings = ClosingWaiters.closingsOfThisTask + [closing].compactMap { $0 }
+        let closer = ClosingWaiters.$closingsOfThisTask.withValue(closings) {
             Task {
                 for index in start..<entries.count {
                     var failure: Failure?

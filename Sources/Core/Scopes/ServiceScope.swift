@@ -224,7 +224,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// the registered `ProvidersLogger`s, as `withServiceScope` reports one.
     private func closeLate(_ made: MadeService, within timeout: Duration) {
         Task.detached { [self] in
-            let report = await ServiceCloseReport.close([made], timeout: timeout)
+            let report = await ServiceCloseReport.close([made], timeout: timeout, for: self)
             if !report.isClean {
                 LogRecorder.recorder.scopeCloseFailure(scope: self, report: report)
             }
@@ -288,8 +288,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// own, with a failure of that close reported to the registered ``ProvidersLogger``s
     /// (`serviceScopeCloseFailure`). A second call closes nothing: it returns an empty report
     /// once the first call has ended, also while that one runs (and when its task is
-    /// cancelled), unless it is made inside a service's `close()`, which the first call may be
-    /// waiting for: it returns at once then. Afterwards the scope holds
+    /// cancelled), unless it is made inside the `close()` of one of the scope's services (in the
+    /// task that closes it, or a `Task {}` that one starts), which the first call waits for: it
+    /// returns at once then. Afterwards the scope holds
     /// none of its services, except, while a making that outlasted the close still runs, those
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
@@ -301,7 +302,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             return !state.isClosed
         }
         guard isFirst else {
-            if !ClosingWaiters.insideAClose {
+            if !ClosingWaiters.isInsideAClose(of: self) {
                 await state.awaitEnd(of: \.closing)
             }
             return ServiceCloseReport(failures: [], closedCount: 0)
@@ -327,7 +328,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             failures.append(.init(path: nil, service: ServiceScope.self, error: error))
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
-        var report = await ServiceCloseReport.close(closable, timeout: timeout)
+        var report = await ServiceCloseReport.close(closable, timeout: timeout, for: self)
         report.failures.insert(contentsOf: failures, at: 0)
         return report
     }

@@ -37,8 +37,9 @@ public enum ServiceShutdown {
     /// made its service makes nothing now. A provider that an earlier shutdown already shut down
     /// closes nothing again; the call returns once the shutdowns that shut them down have ended,
     /// so that a caller that goes on finds their services closed too (its report lists only what
-    /// it closed). A call made inside a service's `close()` does not wait: the shutdown it would
-    /// wait for may be waiting for that close.
+    /// it closed). A call made inside the `close()` of a service that a shutdown closes (in the
+    /// task that closes it, or a `Task {}` that one starts) does not wait for that shutdown,
+    /// which is waiting for the close.
     ///
     /// A get of a shut-down provider fails with `ServiceFactoryError.shutDown`, made or not:
     /// nothing is made again, and no closed service is handed out. Once a container was shut
@@ -54,12 +55,10 @@ public enum ServiceShutdown {
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let run = ShutdownRun()
         let (made, earlier) = shutDown(container, as: run)
-        let report = await ServiceCloseReport.close(made, timeout: timeout)
+        let report = await ServiceCloseReport.close(made, timeout: timeout, for: run)
         ShutdownRegistry.ended(run)
-        if !ClosingWaiters.insideAClose {
-            for other in earlier {
-                await other.waiters.awaitEnd(of: \.self)
-            }
+        for other in earlier where !ClosingWaiters.isInsideAClose(of: other) {
+            await other.waiters.awaitEnd(of: \.self)
         }
         return report
     }
