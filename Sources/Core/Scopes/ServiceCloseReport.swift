@@ -60,6 +60,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         timeout: Duration,
         for closing: any AnyObject & Sendable
     ) async -> ServiceCloseReport {
+        guard !services.isEmpty else { return ServiceCloseReport(failures: [], closedCount: 0) }
         var once = services
         var seen = Set<ObjectIdentifier>(minimumCapacity: once.count)
         once.removeAll { entry in
