@@ -65,7 +65,7 @@ public enum ServiceShutdown {
 
     /// Shuts down the providers of `container` that were not shut down yet, as `run`, and gives
     /// the services they made that close, in the order their makings ended (the last closes
-    /// first), with the shutdowns still running when some were shut down already.
+    /// first), with the earlier shutdowns that shut down the others.
     static func shutDown(_ container: Any, as run: ShutdownRun) -> (made: [MadeService], earlier: [ShutdownRun]) {
         // The providers found, and those they wrap at their paths (most wrap none: no array is
         // made for them).

@@ -27,12 +27,8 @@ import Synchronization
 /// about 10 instructions per `lazy` provider released (`hand-written/cold start`, which releases
 /// its 200 providers, went from 868,724 instructions a container to 871,124).
 enum ShutdownRegistry {
-    private static let state = Locked(State())
-
-    private struct State: Sendable {
-        /// The identities of the keys shut down, each with the shutdown that did it.
-        var keys: [ObjectIdentifier: ShutdownRun] = [:]
-    }
+    /// The identities of the keys shut down, each with the shutdown that did it.
+    private static let keys = Locked([ObjectIdentifier: ShutdownRun]())
 
     /// Shuts down the providers checked under `keys`, and the sources checked under `innerKeys`
     /// (`ShutdownWrapped.keys`), from now on, as `run`, which runs until `ended(_:)`. Says for
@@ -44,20 +40,19 @@ enum ShutdownRegistry {
         as run: ShutdownRun
     ) -> (isFresh: [Bool], earlier: [ShutdownRun]) {
         GetRecording.noteShutdown()
-        return state.withLock { state in
-            state.keys.reserveCapacity(state.keys.count + keys.count + innerKeys.count)
+        return self.keys.withLock { registered in
+            registered.reserveCapacity(registered.count + keys.count + innerKeys.count)
             var earlier: [ObjectIdentifier: ShutdownRun] = [:]
             let isFresh = keys.map { key in
-                let id = ObjectIdentifier(key)
-                if let other = state.keys[id] {
+                if let other = registered[ObjectIdentifier(key)] {
                     if other !== run { earlier[ObjectIdentifier(other)] = other }
                     return false
                 }
-                state.keys[id] = run
+                registered[ObjectIdentifier(key)] = run
                 return true
             }
-            for key in innerKeys where state.keys[ObjectIdentifier(key)] == nil {
-                state.keys[ObjectIdentifier(key)] = run
+            for key in innerKeys where registered[ObjectIdentifier(key)] == nil {
+                registered[ObjectIdentifier(key)] = run
             }
             return (isFresh, Array(earlier.values))
         }
@@ -80,13 +75,13 @@ enum ShutdownRegistry {
 
     @inline(never)
     private static func forget(_ key: ObjectIdentifier) {
-        state.withLock { _ = $0.keys.removeValue(forKey: key) }
+        keys.withLock { _ = $0.removeValue(forKey: key) }
     }
 
     /// Whether the provider checked under the object `key` names was shut down.
     static func isShutDown(_ key: ObjectIdentifier) -> Bool {
         guard GetRecording.shutdownHappened else { return false }
-        return state.withLock { $0.keys[key] != nil }
+        return keys.withLock { $0[key] != nil }
     }
 
     /// Fails a get of a `service` whose provider (checked under `key`) was shut down.
