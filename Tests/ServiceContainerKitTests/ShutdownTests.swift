@@ -18,6 +18,31 @@ private struct PartSessionFactory: ServiceSessionFactory {
     func deactivateService(_ service: Closing, session: PartSession) -> Bool { true }  // kept for the session
 }
 
+/// Keeps each session's service and logs its hooks; once `blocks` is set, its
+/// `deactivateService` signals `entered` and waits for `proceed`.
+private final class HookLoggingFactory: ServiceSessionFactory, Sendable {
+    let journal: CloseJournal
+    let blocks = Atomic(false)
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let mode: ServiceSessionFactoryMode = .lazy
+
+    init(journal: CloseJournal) { self.journal = journal }
+
+    func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
+    func deactivateService(_ service: Closing, session: PartSession) -> Bool {
+        journal.add("deactivate \(session.user)")
+        if blocks.load(ordering: .relaxed) {
+            entered.signal()
+            proceed.wait()
+        }
+        return true
+    }
+    func activateService(_ service: Closing, session: PartSession) {
+        journal.add("activate \(session.user)")
+    }
+}
+
 /// Makes its service for every new session at once, and counts the makings.
 private struct AtOnePartSessionFactory: ServiceSessionFactory {
     let journal: CloseJournal
@@ -404,19 +429,6 @@ struct ShutdownTests {
     }
 
     static func sessionHooksAfterShutdownInItsOwnProcess() async throws {
-        /// Keeps each session's service and logs its hooks.
-        struct HookLoggingFactory: ServiceSessionFactory {
-            let journal: CloseJournal
-            let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
-            func deactivateService(_ service: Closing, session: PartSession) -> Bool {
-                journal.add("deactivate \(session.user)")
-                return true
-            }
-            func activateService(_ service: Closing, session: PartSession) {
-                journal.add("activate \(session.user)")
-            }
-        }
         let journal = CloseJournal()
         let mediator = ServiceSessionMediator(session: PartSession(user: 1))
         let factory = HookLoggingFactory(journal: journal)
@@ -441,30 +453,9 @@ struct ShutdownTests {
     }
 
     static func shutdownDuringSessionSwitchInItsOwnProcess() async throws {
-        /// Keeps each session's service; its `deactivateService` waits, once asked to, until
-        /// the shutdown is over.
-        final class BlockingFactory: ServiceSessionFactory, Sendable {
-            let journal: CloseJournal
-            init(journal: CloseJournal) { self.journal = journal }
-            let blocks = Atomic(false)
-            let entered = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: PartSession) throws -> Closing { Closing("session \(session.user)", journal) }
-            func deactivateService(_ service: Closing, session: PartSession) -> Bool {
-                if blocks.load(ordering: .relaxed) {
-                    entered.signal()
-                    proceed.wait()
-                }
-                return true
-            }
-            func activateService(_ service: Closing, session: PartSession) {
-                journal.add("activate \(session.user)")
-            }
-        }
         let journal = CloseJournal()
         let mediator = ServiceSessionMediator(session: PartSession(user: 1))
-        let factory = BlockingFactory(journal: journal)
+        let factory = HookLoggingFactory(journal: journal)
         let provider = factory.serviceProvider(mediator: mediator)
         _ = try provider.getService()
         mediator.updateSession(PartSession(user: 2))  // the service of session 1 is kept
@@ -482,7 +473,8 @@ struct ShutdownTests {
         try waitWithTimeLimit(switched)
         // Both closed, and the switch activates no service once its provider is shut down.
         #expect(report.closedCount == 2)
-        #expect(journal.closed.sorted() == ["session 1", "session 2"])
+        #expect(journal.closed.prefix(2) == ["deactivate 1", "deactivate 2"])
+        #expect(journal.closed.dropFirst(2).sorted() == ["session 1", "session 2"])
     }
 
     @Test("A wrapped provider closes its service once, and refuses through its wrapper, whichever is shut down first")

@@ -610,6 +610,7 @@ final class Making: Sendable {
     /// reset with `hasEnded` when the mark is reused): the gets that waited for it fail with its
     /// error instead of making the service again, one after the other.
     @usableFromInline let hasFailed = Atomic<Bool>(false)
+    /// The error, once `hasFailed`.
     @usableFromInline let failure = Locked<ServiceObtainError?>(nil)
 
     @inlinable

@@ -22,7 +22,7 @@ struct ClosingWaiters: Sendable {
     }
 
     /// Whether the closing has ended.
-    private(set) var ended = false
+    private var ended = false
     /// `nil` until one waits, so that the state of a scope that nobody closes twice makes and
     /// releases no array (`core/request scope` 6,470 -> 6,463 instructions).
     private var waiting: [CheckedContinuation<Void, Never>]?

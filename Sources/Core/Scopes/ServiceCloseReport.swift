@@ -153,10 +153,10 @@ private final class Closing: Sendable {
         self.closing = closing
     }
 
-    /// Closes every service and returns the failures, in the order of the closes.
+    /// Closes every service and returns the failures, in the order of the closes. (No closing
+    /// is made for no services: `ServiceCloseReport.close` returns before.)
     func run() async -> [Failure] {
-        guard !entries.isEmpty else { return [] }
-        return await withCheckedContinuation { waiter in
+        await withCheckedContinuation { waiter in
             state.withLock { $0.waiter = waiter }
             closeAll(from: 0)
             let watchdog = Task { await watch() }
