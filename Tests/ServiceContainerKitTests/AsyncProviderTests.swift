@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -168,7 +167,7 @@ struct AsyncProviderTests {
         try await withAsyncTimeLimit { () async throws in
             let wiring = Wiring()
             let gate = AsyncGate()
-            let started = Mutex<Task<Result<NodeA, ServiceObtainError>, Never>?>(nil)
+            let started = Locked<Task<Result<NodeA, ServiceObtainError>, Never>?>(nil)
             wiring.provider = ServiceAsyncProvider<NodeA>(mode: .weak) {
                 // The task keeps the making's context, which marks this provider as being made.
                 let task = Task {
@@ -603,7 +602,7 @@ struct AsyncCycleTests {
                 let laterStarted = AsyncGate()
                 let waitStarted = AsyncGate()
                 let firstEnded = AsyncGate()
-                let background = Mutex<Task<Result<NodeB, ServiceObtainError>, Never>?>(nil)
+                let background = Locked<Task<Result<NodeB, ServiceObtainError>, Never>?>(nil)
                 wiring.later = ServiceAsyncProvider<NodeB>(mode: .lazy) {
                     laterStarted.open()
                     await firstEnded.wait()

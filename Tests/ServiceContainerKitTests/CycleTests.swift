@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -172,7 +171,7 @@ struct CycleTests {
         let provider = WeakProvider()
         let inHook = DispatchSemaphore(value: 0)
         let otherWaits = DispatchSemaphore(value: 0)
-        let hookResult = Mutex<Result<SessionService, ServiceObtainError>?>(nil)
+        let hookResult = Locked<Result<SessionService, ServiceObtainError>?>(nil)
         var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
         factory.onDeactivate = { _, _ in
             inHook.signal()
@@ -190,7 +189,7 @@ struct CycleTests {
             done.signal()
         }.start()
         try waitWithTimeLimit(inHook, "the switch runs the hook")
-        let otherResult = Mutex<Result<SessionService, ServiceObtainError>?>(nil)
+        let otherResult = Locked<Result<SessionService, ServiceObtainError>?>(nil)
         Thread {
             otherWaits.signal()
             let result = safe.getServiceAsResult()

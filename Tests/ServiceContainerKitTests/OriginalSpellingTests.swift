@@ -1,7 +1,6 @@
 // Code written as users of the 3.0 providers wrote it: each test spells the calls the way the
 // 3.0 README and its tests do.
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -29,7 +28,7 @@ private final class SpySingletonFactory: ServiceFactory {
 
 /// An `atOne` factory that a plain provider takes: `Sendable`, it counts its calls behind a lock.
 private final class SendableSingletonFactory: ServiceFactory, Sendable {
-    let callCount = Mutex(0)
+    let callCount = Locked(0)
     let mode: ServiceFactoryMode = .atOne
 
     func makeService() throws -> SpySingleton {

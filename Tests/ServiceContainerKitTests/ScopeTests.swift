@@ -21,7 +21,7 @@ private final class Cache: Sendable {}
 /// The reports of close failures of the scope labelled `label` that reach the `ProvidersLogger`s.
 private final class ScopeCloseListener: ProvidersLogger {
     let label: String
-    let reports = Mutex<[String]>([])
+    let reports = Locked<[String]>([])
 
     init(label: String) { self.label = label }
 
@@ -33,7 +33,7 @@ private final class ScopeCloseListener: ProvidersLogger {
 
 /// A value handed from a task to the thread that waits for it.
 private final class Handoff<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
+    private let slot = Locked<Value?>(nil)
     private let handed = DispatchSemaphore(value: 0)
 
     func put(_ value: Value) {
@@ -673,7 +673,7 @@ struct ScopeTests {
 
     static func closeInsideACloseInItsOwnProcess() async throws {
         let journal = CloseJournal()
-        let inner = Mutex<ServiceCloseReport?>(nil)
+        let inner = Locked<ServiceCloseReport?>(nil)
         let scope = ServiceScope(label: "request")
         let provider = ServiceProvider<ClosingRuns>(mode: .scoped) {
             ClosingRuns("closes its scope", journal) {
@@ -893,7 +893,7 @@ struct ScopeTests {
 
     @Test("A closed and released scope leaves none of its services alive")
     func nothingLeftAlive() async {
-        let made = Mutex<[WeakBox]>([])
+        let made = Locked<[WeakBox]>([])
         let journal = CloseJournal()
         let plain = ServiceProvider<RequestLog>(mode: .scoped) {
             let log = RequestLog()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -22,7 +21,7 @@ final class UserData: Sendable {
 /// Records what the provider asked of it.
 final class SessionFactoryLog: Sendable {
     let made = Counter()
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func add(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }

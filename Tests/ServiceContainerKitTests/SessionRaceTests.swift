@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -127,7 +126,7 @@ struct SessionRaceTests {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let updatedToTwo = DispatchSemaphore(value: 0)
         let makingTwo = DispatchSemaphore(value: 0)
-        let deactivated = Mutex<[Int]>([])
+        let deactivated = Locked<[Int]>([])
         var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
         factory.onMake = { session in
             if session.userId == 1 {
@@ -143,7 +142,7 @@ struct SessionRaceTests {
         }
         factory.onDeactivate = { service, _ in deactivated.withLock { $0.append(service.userId) } }
         let provider = factory.serviceProvider(mediator: mediator)
-        let got = Mutex<[Int]>([])
+        let got = Locked<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         start(done) { if let service = try? provider.getService() { got.withLock { $0.append(service.userId) } } }
         try waitWithTimeLimit(updatedToTwo)
@@ -295,7 +294,7 @@ struct SessionRaceTests {
             }
             return try first.getService() + 1
         }
-        let results = Mutex<[Result<Int, ServiceObtainError>]>([])
+        let results = Locked<[Result<Int, ServiceObtainError>]>([])
         let done = DispatchSemaphore(value: 0)
         start(done) { let result = first.getServiceAsResult(); results.withLock { $0.append(result) } }
         start(done) { let result = second.provider.getServiceAsResult(); results.withLock { $0.append(result) } }

@@ -221,7 +221,7 @@ struct SessionUpdateTests {
             proceed.wait()
         }
         let provider = factory.serviceProvider(mediator: mediator)
-        let made = Mutex<SessionService?>(nil)
+        let made = Locked<SessionService?>(nil)
         let getting = Thread { made.withLock { $0 = try? provider.getService() } }
         getting.start()
         try waitWithTimeLimit(entered, "user 1's making started")
@@ -392,7 +392,7 @@ struct SessionUpdateTests {
     func clearAllDeactivates() throws {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
-        let deactivated = Mutex<[Int]>([])
+        let deactivated = Locked<[Int]>([])
         var factory = HookedFactory(mode: .lazy, log: log, keep: true)
         factory.onDeactivate = { service, _ in deactivated.withLock { $0.append(service.userId) } }
         let provider = factory.serviceProvider(mediator: mediator)
@@ -456,7 +456,7 @@ struct SessionUpdateTests {
     @Test("Subscribing and unsubscribing keep the list compact and in order")
     func subscriptionsStayCompact() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         var providers: [ServiceProvider<SessionService>?] = (0..<10_000).map { index in
             var factory = HookedFactory(mode: .lazy, log: SessionFactoryLog())
             factory.onDeactivate = { _, _ in order.withLock { $0.append(index) } }
@@ -483,7 +483,7 @@ struct SessionUpdateTests {
     func noLockHeldDuringUserCode(mode: ServiceSessionFactoryMode) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let weakProvider = WeakProvider()
-        let probed = Mutex<[String]>([])
+        let probed = Locked<[String]>([])
         /// From another thread, reads what a held lock would block.
         let probe: @Sendable (String) -> Void = { place in
             let done = DispatchSemaphore(value: 0)
@@ -590,8 +590,8 @@ struct SessionUpdateTests {
 /// A session whose key reads its mediator's session, as a key that logs it would; so does the
 /// key's deinit.
 struct MediatorReadingSession: ServiceSession {
-    static let mediator = Mutex<ServiceSessionMediator<MediatorReadingSession>?>(nil)
-    static let keyReads = Mutex(0)
+    static let mediator = Locked<ServiceSessionMediator<MediatorReadingSession>?>(nil)
+    static let keyReads = Locked(0)
     let userId: Int
 
     var key: AnyHashable {
@@ -602,7 +602,7 @@ struct MediatorReadingSession: ServiceSession {
 }
 
 final class MediatorReadingKey: Hashable, Sendable {
-    static let released = Mutex(0)
+    static let released = Locked(0)
     let userId: Int
 
     init(userId: Int) {

@@ -639,10 +639,10 @@ struct ShutdownTests {
             let other = ServiceProvider<Closing>(mode: .atOne) { Closing("other", journal) }
             _ = await ServiceShutdown.close(other)  // shut down by a shutdown that has ended
             final class Container: Sendable {
-                let holder = Mutex<ServiceProvider<ClosingRuns>?>(nil)
+                let holder = Locked<ServiceProvider<ClosingRuns>?>(nil)
             }
             let container = Container()
-            let inner = Mutex<[Int]>([])
+            let inner = Locked<[Int]>([])
             let provider = ServiceProvider<ClosingRuns>(mode: .atOne) {
                 ClosingRuns("pool", journal) {
                     let own = await ServiceShutdown.close(container.holder.withLock { $0 })

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -45,7 +44,7 @@ func raceOnThreads<Value: Sendable>(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (Int) -> Value
 ) throws -> [Value] {
-    let results = Mutex<[Int: Value]>([:])
+    let results = Locked<[Int: Value]>([:])
     let ready = DispatchGroup()
     let done = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
@@ -108,7 +107,7 @@ func sameType(_ type: Any.Type?, _ expected: Any.Type) -> Bool {
 
 /// The closes of a test, in the order they ran.
 final class CloseJournal: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func add(_ name: String) { entries.withLock { $0.append(name) } }
     var closed: [String] { entries.withLock { $0 } }
 }
@@ -164,7 +163,7 @@ final class ClosingRuns: ClosableService {
 /// `open()`, then writes "closed".
 final class GatedClosing: ClosableService {
     let journal: CloseJournal
-    private let gate = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let gate = Locked<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     init(_ journal: CloseJournal) {
         self.journal = journal
