@@ -46,6 +46,11 @@ public enum ServiceShutdown {
     /// down in a process, every get of that process takes a slower path, which looks for
     /// shut-down providers: shut down when the process ends.
     ///
+    /// Shut down once the work that uses the container has stopped. A making that is still
+    /// running on another thread or task when the shutdown begins is not waited for: the
+    /// service it makes is handed to the get that asked for it, is not closed, and is not in
+    /// the report.
+    ///
     /// - Parameters:
     ///   - container: what to shut down.
     ///   - timeout: the time each service's `close()` may take; one that runs past it is
