@@ -313,6 +313,151 @@ struct ShutdownTests {
         )
     }
 
+    @Test("A making running when the shutdown begins is waited for, and its service closes first; one past the time limit is reported")
+    func runningMaking() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.runningMakingInItsOwnProcess() }
+    }
+
+    static func runningMakingInItsOwnProcess() async throws {
+        for mode in [ServiceFactoryMode.lazy, .weak] {
+            try await withAsyncTimeLimit(seconds: 60) { try await runningSyncMaking(mode, waitedFor: true) }
+            try await withAsyncTimeLimit(seconds: 60) { try await runningSyncMaking(mode, waitedFor: false) }
+        }
+        for mode in [ServiceFactoryMode.atOne, .lazy, .weak] {
+            try await withAsyncTimeLimit(seconds: 60) { try await runningAsyncMaking(mode, waitedFor: true) }
+            try await withAsyncTimeLimit(seconds: 60) { try await runningAsyncMaking(mode, waitedFor: false) }
+        }
+    }
+
+    @Test("A get that waited across a shutdown for another's making is refused, and makes nothing")
+    func waitAcrossShutdown() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.waitAcrossShutdownInItsOwnProcess() }
+    }
+
+    static func waitAcrossShutdownInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let made = Counter()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        // The first making blocks until the test lets it go; its service is dropped at once, so
+        // a get that waited for it finds no service and would make one.
+        let repository = ServiceProvider<Closing>(mode: .weak) {
+            if made.increment() == 1 {
+                started.signal()
+                proceed.wait()
+            }
+            return Closing("repository \(made.value)", journal)
+        }
+        _ = pool.getServiceAsOptional()
+        let first = Task { try await onThread { repository.getServiceAsResult().map(\.name) } }
+        try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+        let waiting = Task { try await onThread { repository.getServiceAsResult().map(\.name) } }
+        try await withAsyncTimeLimit { await eventually { Making.waitingThreadCount(for: Closing.self) == 1 } }
+        let shutdown = Task {
+            await ServiceShutdown.close(Repositories(pool: pool, repository: repository), timeout: .seconds(10))
+        }
+        try await withAsyncTimeLimit { await eventually { pool.getServiceAsOptional() == nil } }
+        proceed.signal()
+        let report = try await withAsyncTimeLimit { await shutdown.value }
+        #expect(try await first.value.get() == "repository 1")
+        let refused = try await waiting.value
+        #expect(
+            refused.failure?.description
+                == "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
+                + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; stop the "
+                + "work that uses a container before shutting it down"
+        )
+        #expect(made.value == 1)
+        #expect(report.isClean)
+    }
+
+    /// A container whose `repository` is being made, after its factory got `pool`, when the
+    /// shutdown begins.
+    private struct Repositories<Provider: Sendable>: Sendable {
+        let pool: ServiceProvider<Closing>
+        let repository: Provider
+    }
+
+    /// Shuts down while a synchronous `mode` making runs on a thread, and lets the making end
+    /// during the shutdown's wait (`waitedFor`) or only after the shutdown gave up on it.
+    private static func runningSyncMaking(_ mode: ServiceFactoryMode, waitedFor: Bool) async throws {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let repository = ServiceProvider<Closing>(mode: mode) {
+            _ = try pool.getService()
+            started.signal()
+            proceed.wait()
+            return Closing("repository", journal)
+        }
+        let got = Task { try await onThread { repository.getServiceAsResult() } }
+        try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+        try await expectShutdown(
+            of: Repositories(pool: pool, repository: repository), mode: mode, waitedFor: waitedFor,
+            journal: journal, proceed: { proceed.signal() }, got: { try await got.value.get() }
+        )
+    }
+
+    /// `runningSyncMaking` for an async provider, whose making runs in a task of its own.
+    private static func runningAsyncMaking(_ mode: ServiceFactoryMode, waitedFor: Bool) async throws {
+        let journal = CloseJournal()
+        let started = AsyncGate()
+        let proceed = AsyncGate()
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let repository = ServiceAsyncProvider<Closing>(mode: mode) {
+            _ = try pool.getService()
+            started.open()
+            await proceed.wait()
+            return Closing("repository", journal)
+        }
+        let got = Task { () async throws(ServiceObtainError) -> Closing in try await repository.getService() }
+        await started.wait()
+        try await expectShutdown(
+            of: Repositories(pool: pool, repository: repository), mode: mode, waitedFor: waitedFor,
+            journal: journal, proceed: { proceed.open() }, got: { try await got.value }
+        )
+    }
+
+    /// Shuts `services` down while its repository's making runs, ends the making with `proceed`
+    /// during the shutdown (`waitedFor`) or after it, and checks what closed and what the get
+    /// that started the making got.
+    private static func expectShutdown<Provider>(
+        of services: Repositories<Provider>,
+        mode: ServiceFactoryMode,
+        waitedFor: Bool,
+        journal: CloseJournal,
+        proceed: @Sendable () -> Void,
+        got: @Sendable () async throws -> Closing
+    ) async throws {
+        let shutdown = Task { await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 200)) }
+        if waitedFor {
+            // Once the pool is refused, the shutdown has begun, and waits for the making.
+            await eventually { services.pool.getServiceAsOptional() == nil }
+            proceed()
+        }
+        let report = await shutdown.value
+        if !waitedFor {
+            proceed()
+        }
+        let service = try await got()  // handed to the get that asked for it, in either case
+        #expect(service.name == "repository", "\(mode)")
+        if waitedFor {
+            #expect(journal.closed == ["repository", "pool"], "\(mode): the last made closes first")
+            #expect(report.description == "closed 2 services, 0 failed", "\(mode)")
+        } else {
+            #expect(journal.closed == ["pool"], "\(mode): what the making made afterwards is not closed")
+            #expect(
+                report.description == """
+                    closed 1 service, 1 failed
+                    - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.2 seconds
+                    """,
+                "\(mode)"
+            )
+        }
+    }
+
     @Test("After a shutdown every provider refuses gets, made or not, and makes nothing")
     func refusesGets() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.refusesGetsInItsOwnProcess() }

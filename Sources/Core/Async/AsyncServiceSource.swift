@@ -95,6 +95,11 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         )
     }
 
+    /// Its one making, while it runs.
+    var runningMaking: RunningMaking? {
+        making.outcome == nil ? RunningMaking(making) : nil
+    }
+
     @usableFromInline
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
         let context = TaskContext.current
@@ -140,6 +145,11 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         // be that of a service not published yet (0, closed last instead of first).
         guard let service = cell.value else { return }
         made.add(service, madeAt: state.withLock { $0.madeAt }, path: path)
+    }
+
+    /// The making that runs now, if any.
+    var runningMaking: RunningMaking? {
+        state.withLock { $0.making }.map(RunningMaking.init)
     }
 
     @usableFromInline
@@ -193,6 +203,11 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
     /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
     func addMadeClosable(to made: inout [MadeService], path: String) {
         state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
+    }
+
+    /// The making that runs now, if any.
+    var runningMaking: RunningMaking? {
+        state.withLock { $0.making }.map(RunningMaking.init)
     }
 
     @usableFromInline

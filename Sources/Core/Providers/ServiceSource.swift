@@ -688,14 +688,17 @@ final class Making: Sendable {
     /// Runs `attempt` holding a mark of this thread (`holdingOne`) until it finds a value or
     /// fails; when it finds another making in progress, waits for that making (a wait that would
     /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again, or,
-    /// when `sharesFailures` and that making failed, fails with its error. The loop of every
-    /// making (which shares failures) and serialized get (which does not: each get is a making
-    /// of its own).
+    /// when `sharesFailures` and that making failed, fails with its error, or, when the provider
+    /// checked under `shutdownKey` was shut down meanwhile, fails as its gets do from then on
+    /// (the get was let in before, and would otherwise make the service after the shutdown).
+    /// The loop of every making (which shares failures) and serialized get (which does not:
+    /// each get is a making of its own, and the get it serializes checks the shutdown itself).
     @inlinable @inline(__always)
     static func untilDone<Service, Value>(
         _ service: Service.Type,
         node: @autoclosure () -> ObjectIdentifier? = nil,
         sharesFailures: Bool = false,
+        shutdownKey: ObjectIdentifier? = nil,
         _ attempt: (Making) -> MakingStep<Value, Never>
     ) throws(ServiceObtainError) -> Value {
         while true {
@@ -706,6 +709,9 @@ final class Making: Sendable {
                 try other.wait(Service.self, node: node())
                 if sharesFailures, let error = other.endedFailure {
                     throw error
+                }
+                if let shutdownKey {
+                    try ShutdownRegistry.check(shutdownKey, Service.self)
                 }
             }
         }
@@ -806,8 +812,10 @@ enum SingletonMaking {
     /// needs; `make` runs the factory with no state lock held; `finish` publishes the result under the
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
     ///
-    /// `keeper` names the singleton this making makes, for the captive-dependency check; `nil`
-    /// for the making of a scoped service.
+    /// `id` is the object the provider's gets are checked under after a shutdown (its source or
+    /// cell): a get that waited for another's making fails once it was shut down. `keeper` names
+    /// the singleton this making makes, for the captive-dependency check; `nil` for the making
+    /// of a scoped service.
     ///
     /// Always inlined, so that `step`, `make` and `finish` run as code of the caller rather
     /// than as closures called: call it from a function that holds nothing else (a making of
@@ -821,7 +829,7 @@ enum SingletonMaking {
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
-            try Making.untilDone(Service.self, sharesFailures: true) { making in
+            try Making.untilDone(Service.self, sharesFailures: true, shutdownKey: id) { making in
                 switch step(making) {
                 case .found(let service): return .found(service)
                 case .failed(let error): return .failed(error)

@@ -258,7 +258,8 @@ private final class Closing: Sendable {
 
 /// The error of a service's `close()` that did not end within its time limit: it was
 /// cancelled, and the closing went on without it. Also the error of a scope whose makings did not
-/// end within the time limit of its `close(timeout:)`, which then names them in `makings`.
+/// end within the time limit of its `close(timeout:)`, and of a provider whose making did not end
+/// within the time limit of a shutdown, which then name them in `makings`.
 ///
 /// ```swift
 /// let report = await scope.close(timeout: .seconds(5))
@@ -275,7 +276,8 @@ public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible
     /// The time limit it ran past.
     public let timeout: Duration
     /// For a scope's failure, the services whose makings were still running (one entry per
-    /// making, sorted by name); empty for a service's close.
+    /// making, sorted by name); for a shutdown's, the service of the provider whose making was
+    /// still running; empty for a service's close.
     public let makings: [Any.Type]
 
     init(timeout: Duration, makings: [Any.Type] = []) {

@@ -46,10 +46,13 @@ public enum ServiceShutdown {
     /// down in a process, every get of that process takes a slower path, which looks for
     /// shut-down providers: shut down when the process ends.
     ///
-    /// Shut down once the work that uses the container has stopped. A making that is still
-    /// running on another thread or task when the shutdown begins is not waited for: the
-    /// service it makes is handed to the get that asked for it, is not closed, and is not in
-    /// the report.
+    /// A `lazy` or `weak` making (plain, safe or async) or an async `atOne` one that is still
+    /// running on another thread or task when the shutdown begins is waited for, as long as one
+    /// close may take (`timeout`): its service is handed to the get that asked for it, as a get
+    /// just before the shutdown would be, and then closed with the others, first, as the last
+    /// made. One that runs longer is in the report ("the making of App.Pool did not finish
+    /// within 10.0 seconds"), and what it makes afterwards is not closed. Shut down once the
+    /// work that uses the container has stopped.
     ///
     /// - Parameters:
     ///   - container: what to shut down.
@@ -59,8 +62,9 @@ public enum ServiceShutdown {
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let run = ShutdownRun()
-        let (made, earlier) = shutDown(container, as: run)
-        let report = await ServiceCloseReport.close(made, timeout: timeout, for: run)
+        let (made, unfinished, earlier) = await shutDown(container, as: run, timeout: timeout)
+        var report = await ServiceCloseReport.close(made, timeout: timeout, for: run)
+        report.failures.insert(contentsOf: unfinished, at: 0)
         ShutdownRegistry.ended(run)
         for other in earlier where !ClosingWaiters.isInsideAClose(of: other) {
             await other.waiters.awaitEnd(of: \.self)
@@ -68,10 +72,15 @@ public enum ServiceShutdown {
         return report
     }
 
-    /// Shuts down the providers of `container` that were not shut down yet, as `run`, and gives
-    /// the services they made that close, in the order their makings ended (the last closes
-    /// first), with the earlier shutdowns that shut down the others.
-    static func shutDown(_ container: Any, as run: ShutdownRun) -> (made: [MadeService], earlier: [ShutdownRun]) {
+    /// Shuts down the providers of `container` that were not shut down yet, as `run`, waits at
+    /// most `timeout` for the makings they were running, and gives the services they made that
+    /// close, in the order their makings ended (the last closes first), the makings that did not
+    /// end in time, and the earlier shutdowns that shut down the others.
+    static func shutDown(
+        _ container: Any,
+        as run: ShutdownRun,
+        timeout: Duration
+    ) async -> (made: [MadeService], unfinished: [ServiceCloseReport.Failure], earlier: [ShutdownRun]) {
         // The providers found, and those they wrap at their paths (most wrap none: no array is
         // made for them).
         let found = ContainerWalk(container, includesParents: false).found
@@ -94,8 +103,28 @@ public enum ServiceShutdown {
         let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, as: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
+        // A provider is asked for its making in progress before its service: a making that ends
+        // between the two looks is then waited for, not missed. (None begins any more: a get
+        // is refused from now on.)
+        var running: [(path: String, provider: any ShutdownProvider, making: RunningMaking)] = []
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
-            provider.addMadeClosables(to: &made, path: path)
+            if let making = provider.runningMaking {
+                running.append((path, provider, making))
+            } else {
+                provider.addMadeClosables(to: &made, path: path)
+            }
+        }
+        var unfinished: [ServiceCloseReport.Failure] = []
+        if !running.isEmpty {
+            await RunningMaking.end(of: running.map(\.making), within: timeout)
+            for (path, provider, making) in running {
+                if making.hasEnded() {
+                    provider.addMadeClosables(to: &made, path: path)
+                } else {
+                    let error = ServiceCloseTimeoutError(timeout: timeout, makings: [making.service])
+                    unfinished.append(.init(path: path, service: making.service, error: error))
+                }
+            }
         }
         // An instance handed to a provider of the container is left alone where a factory of
         // another provider returned it later; one that a making made before it was handed in
@@ -113,6 +142,6 @@ public enum ServiceShutdown {
             }
         }
         made.sort { $0.madeAt < $1.madeAt }
-        return (made, earlier)
+        return (made, unfinished, earlier)
     }
 }

@@ -26,6 +26,7 @@ import Synchronization
 /// (1.15–1.25 ms) without them. What it costs: a load and a branch in the release of every key,
 /// about 10 instructions per `lazy` provider released (`hand-written/cold start`, which releases
 /// its 200 providers, went from 868,724 instructions a container to 871,124).
+@usableFromInline
 enum ShutdownRegistry {
     /// The identities of the keys shut down, each with the shutdown that did it.
     private static let keys = Locked([ObjectIdentifier: ShutdownRun]())
@@ -91,6 +92,7 @@ enum ShutdownRegistry {
 
     /// Fails a get of a `service` whose provider (checked under the object `key` names) was shut
     /// down.
+    @usableFromInline
     static func check(_ key: ObjectIdentifier, _ service: Any.Type) throws(ServiceObtainError) {
         if isShutDown(key) {
             throw shutDownError(service)
@@ -137,6 +139,10 @@ protocol ShutdownProvider: AnyObject {
     /// where a factory of another provider returned it, unless a making that ended before made
     /// it.
     var handedIn: HandedIn? { get }
+    /// The making of its service that runs now, if any: a shutdown waits for it, then adds what
+    /// it made. Those of `lazy` and `weak` providers, plain and async, and of an async `atOne`
+    /// one; not those of a session's service, which a switch runs.
+    var runningMaking: RunningMaking? { get }
 }
 
 extension ShutdownProvider {
@@ -144,6 +150,41 @@ extension ShutdownProvider {
     var wrapped: ShutdownWrapped? { nil }
     /// Most providers hold no service handed in.
     var handedIn: HandedIn? { nil }
+    /// Most providers run no making a shutdown waits for.
+    var runningMaking: RunningMaking? { nil }
+}
+
+/// A making of a provider's service that was running when a shutdown began.
+struct RunningMaking: Sendable {
+    /// The service it makes.
+    let service: Any.Type
+    /// Whether it has ended, with its service published (or failed).
+    let hasEnded: @Sendable () -> Bool
+
+    /// The making marked by `making`, which ends once its service is published (`Making.hold`).
+    init(_ service: Any.Type, _ making: Making) {
+        self.service = service
+        hasEnded = { making.hasEnded.load(ordering: .acquiring) }
+    }
+
+    /// The making of an async service, which ends once its service is published.
+    init<Service>(_ making: AsyncMaking<Service>) {
+        service = Service.self
+        hasEnded = { making.outcome != nil }
+    }
+
+    /// Returns once every one of `makings` has ended, or once `timeout` has passed, or at once
+    /// when the task is cancelled. It looks every few milliseconds: a shutdown is rare, and a
+    /// making that announced its end would cost every making a look at whether a shutdown waits.
+    static func end(of makings: [RunningMaking], within timeout: Duration) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var pause = Duration.milliseconds(1)
+        while !makings.allSatisfy({ $0.hasEnded() }), clock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: min(pause, deadline - clock.now))
+            pause = min(pause * 2, .milliseconds(20))
+        }
+    }
 }
 
 /// An object handed to a provider, and when (`MakingClock`).
@@ -230,6 +271,16 @@ extension ServiceSource {
         }
     }
 
+    /// The making of a `lazy` or `weak` provider's service that runs now, if any.
+    var runningMaking: RunningMaking? {
+        switch self {
+        case .lazy(let source): source.runningMaking
+        case .weak(let source): source.runningMaking
+        case .recorded(let source): source.source.runningMaking
+        case .holdsService, .madeAtOne, .many, .scoped, .session, .safe, .failed: nil
+        }
+    }
+
     /// The object of the service a provider of this source was handed.
     var handedIn: HandedIn? {
         switch self {
@@ -253,16 +304,30 @@ extension AsyncAtOneSource {
     }
 }
 
+extension LazySource {
+    /// The making that runs now, if any (none once the service is made).
+    var runningMaking: RunningMaking? {
+        guard !isSet.load(ordering: .acquiring) else { return nil }
+        return inProgress.withLock { $0 }.map { RunningMaking(Service.self, $0) }
+    }
+}
+
 extension WeakSource {
     /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
     func addMadeClosable(to made: inout [MadeService], path: String) {
         state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
+    }
+
+    /// The making that runs now, if any.
+    var runningMaking: RunningMaking? {
+        state.withLock { $0.making }.map { RunningMaking(Service.self, $0) }
     }
 }
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
     var wrapped: ShutdownWrapped? { source.wrapped }
+    var runningMaking: RunningMaking? { source.runningMaking }
 
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
@@ -286,6 +351,16 @@ extension AsyncServiceSource {
             return
         }
     }
+
+    /// The making of an `atOne`, `lazy` or `weak` service that runs now, if any.
+    var runningMaking: RunningMaking? {
+        switch self {
+        case .atOne(let source): source.runningMaking
+        case .lazy(let source): source.runningMaking
+        case .weak(let source): source.runningMaking
+        case .holdsService, .many, .scoped, .sync: nil
+        }
+    }
 }
 
 extension ServiceAsyncProvider: ShutdownProvider {
@@ -299,6 +374,8 @@ extension ServiceAsyncProvider: ShutdownProvider {
     func addMadeClosables(to made: inout [MadeService], path: String) {
         source.addMadeClosables(to: &made, path: path)
     }
+
+    var runningMaking: RunningMaking? { source.runningMaking }
 
     var handedIn: HandedIn? {
         guard case .holdsService(let held) = source else { return nil }
