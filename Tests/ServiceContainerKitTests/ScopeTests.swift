@@ -400,13 +400,36 @@ struct ScopeTests {
         arguments: ScopeOfTheTask.allCases
     )
     func captiveInATaskOfAGetOutsideScopes(scopeOfTheTask: ScopeOfTheTask) async throws {
+        try await Self.expectCaptiveInATaskOfAGetOutsideScopes(scopeOfTheTask)
+    }
+
+    @Test(
+        "A Task {} that a synchronous singleton's factory starts is caught also when its scope is the process's first",
+        arguments: ScopeOfTheTask.allCases
+    )
+    func captiveInTheFirstScopeOfAProcess(scopeOfTheTask: ScopeOfTheTask) async {
+        // In a process of its own, in which no scope was made before the making began.
+        switch scopeOfTheTask {
+        case .madeCurrentByTheFactory:
+            await #expect(processExitsWith: .success) {
+                try await ScopeTests.expectCaptiveInATaskOfAGetOutsideScopes(.madeCurrentByTheFactory)
+            }
+        case .openedByTheTask:
+            await #expect(processExitsWith: .success) {
+                try await ScopeTests.expectCaptiveInATaskOfAGetOutsideScopes(.openedByTheTask)
+            }
+        }
+    }
+
+    /// Gets a singleton, outside every scope, whose factory gets a scoped service in a `Task {}`
+    /// it starts in a scope (made by the factory, or by the task), and expects it refused.
+    static func expectCaptiveInATaskOfAGetOutsideScopes(_ scopeOfTheTask: ScopeOfTheTask) async throws {
         let (log, counter) = Self.countedLog()
-        let inner = ServiceScope(label: "the factory's")
         let cache = ServiceProvider<Cache>(mode: .lazy) {
             let got = Handoff<Result<RequestLog, ServiceObtainError>>()
             switch scopeOfTheTask {
             case .madeCurrentByTheFactory:
-                inner.run { _ = Task { got.put(log.getServiceAsResult()) } }
+                ServiceScope(label: "the factory's").run { _ = Task { got.put(log.getServiceAsResult()) } }
             case .openedByTheTask:
                 Task { got.put(await withServiceScope { log.getServiceAsResult() }) }
             }

@@ -28,26 +28,27 @@ static inline void sck_recording_users_add(long delta) {
     __atomic_fetch_add(&sck_recording_users, delta, __ATOMIC_RELAXED);
 }
 
-// MARK: - Whether a scope was ever made (ServiceScope)
+// MARK: - Whether scopes are in use (ServiceScope)
 //
 // A singleton's making looks at it before it binds itself to the task-local values that a
 // `Task { }` of its factory inherits (`ThreadContext.withKeeper`), which costs about 1,100
-// instructions: a process that never made a scope has no scoped service such a task could get.
-// A read of the task-local scope alone cost 200 a making (the yardstick's cold start of 200
-// lazy services: 875k instructions, 909k with that read, 879k with this load). Set once, for
-// good, by the first scope (a scope made later loads it and stores nothing); relaxed, as it
+// instructions: a process that never made a scope or a scoped provider has no scoped service
+// such a task could get (its task would have to make the scoped provider itself). A read of the
+// task-local scope alone cost 200 a making (the yardstick's cold start of 200 lazy services:
+// 875k instructions, 909k with that read, 879k with this load). Set once, for good, by the
+// first scope or scoped provider (one made later loads it and stores nothing); relaxed, as it
 // orders nothing.
 
-extern long sck_scopes_made;
+extern long sck_scopes_used;
 
-/// Whether a `ServiceScope` was ever made in this process (relaxed).
-static inline long sck_scopes_made_load(void) {
-    return __atomic_load_n(&sck_scopes_made, __ATOMIC_RELAXED);
+/// Whether a `ServiceScope` or a scoped provider was ever made in this process (relaxed).
+static inline long sck_scopes_used_load(void) {
+    return __atomic_load_n(&sck_scopes_used, __ATOMIC_RELAXED);
 }
 
-/// Notes that a `ServiceScope` was made (relaxed).
-static inline void sck_scopes_made_note(void) {
-    __atomic_store_n(&sck_scopes_made, 1, __ATOMIC_RELAXED);
+/// Notes that a `ServiceScope` or a scoped provider was made (relaxed).
+static inline void sck_scopes_used_note(void) {
+    __atomic_store_n(&sck_scopes_used, 1, __ATOMIC_RELAXED);
 }
 
 // MARK: - The calling thread's context (ThreadContext)

@@ -309,6 +309,7 @@ final class AsyncScopedSource<Service: Sendable>: Sendable {
 
     init(factory: @escaping @Sendable () async throws -> Service) {
         self.factory = factory
+        ServiceScope.noteUsed()
     }
 
     // Inlinable, as `ScopedSource.get()` is, so that a get of a made service finds its cell in

@@ -130,17 +130,18 @@ package struct ThreadContext {
     }
 
     /// Runs `body`, the making of a singleton, with `keeper` as this thread's innermost one and,
-    /// once the process has made a scope, as its task's too: the scoped gets of a `Task {}` the
-    /// factory starts fail as captive while the making runs, whatever scope the task is in
-    /// (`TaskContext.whileKeeping`). A factory that makes the process's first scope is not
-    /// watched so.
+    /// once the process has made a scope or a scoped provider (`ServiceScope.areUsed`), as its
+    /// task's too: the scoped gets of a `Task {}` the factory starts fail as captive while the
+    /// making runs, whatever scope the task is in (`TaskContext.whileKeeping`), also the
+    /// process's first scope. Only a task that makes the process's first scoped provider itself
+    /// is not watched so.
     @inlinable
     static func withKeeper<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
         let context = current
         let outer = context.pointee.keeper
         context.pointee.keeper = keeper
         defer { context.pointee.keeper = outer }
-        if ServiceScope.wereMade {
+        if ServiceScope.areUsed {
             return TaskContext.whileKeeping(keeper, body)
         }
         return body()

@@ -360,6 +360,7 @@ final class ScopedSource<Service>: Sendable {
     @inlinable
     init(factory: @escaping @Sendable () throws -> Service) {
         self.factory = factory
+        ServiceScope.noteUsed()
     }
 
     deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)

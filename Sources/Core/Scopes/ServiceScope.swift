@@ -83,9 +83,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// ```
     public init(label: String = "") {
         self.label = label
-        if !Self.wereMade {
-            sck_scopes_made_note()
-        }
+        Self.noteUsed()
     }
 
     /// The scope the current task or thread runs in, if any.
@@ -93,11 +91,21 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     @TaskLocal static var bound: ServiceScope?
 
-    /// Whether this process made a scope: one load (`sck_scopes_made`). Before it did, no task
-    /// can get a scoped service, and a singleton's making need not watch its tasks.
+    /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
+    /// Before it did, no get can be of a scoped service, and a singleton's making need not
+    /// watch the tasks its factory starts (`ThreadContext.withKeeper`).
     @inlinable
-    static var wereMade: Bool {
-        sck_scopes_made_load() != 0
+    static var areUsed: Bool {
+        sck_scopes_used_load() != 0
+    }
+
+    /// Notes that this process made a scope or a scoped provider (`areUsed`); a store only the
+    /// first time.
+    @usableFromInline
+    static func noteUsed() {
+        if !areUsed {
+            sck_scopes_used_note()
+        }
     }
 
     /// Whether ``close(timeout:)`` began: the scope makes and hands out nothing any more.
