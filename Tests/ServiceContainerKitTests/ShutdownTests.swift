@@ -807,7 +807,7 @@ struct ShutdownTests {
         }
     }
 
-    @Test("A close that hangs costs the shutdown about its time limit")
+    @Test("A close that hangs costs the shutdown its time limit, not more")
     func timeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool
         // while they run, would delay the timer's task by seconds.
@@ -818,10 +818,12 @@ struct ShutdownTests {
                 fine: ServiceProvider<Closing>(mode: .atOne) { Closing("fine", journal) }
             )
             let start = ContinuousClock.now
-            let report = await ServiceShutdown.close(services, timeout: .milliseconds(300))
+            let report = await ServiceShutdown.close(services, timeout: .seconds(2))
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(3), "the shutdown took \(elapsed)")
-            #expect(report.failures.map { "\($0.path ?? "") \($0.error)" } == ["hanging did not finish within 0.3 seconds"])
+            // The margin is for a timer's lateness on a loaded machine; a watchdog that looked
+            // every quarter of the limit took 2.5 seconds.
+            #expect(elapsed >= .seconds(2) && elapsed < .milliseconds(2_300), "the shutdown took \(elapsed)")
+            #expect(report.failures.map { "\($0.path ?? "") \($0.error)" } == ["hanging did not finish within 2.0 seconds"])
             #expect(journal.closed == ["fine", "hanging"])
         }
     }

@@ -115,16 +115,18 @@ extension [MadeService] {
 
 /// Awaits `close()` of services one after the other, from the last listed to the first, each
 /// within a time limit, without a task or a timer per service: one task closes them in turn,
-/// and one watchdog task looks at its progress every quarter of the time limit.
+/// and one watchdog task sleeps until the close that runs reaches its limit.
 ///
 /// `running` is the turn of the service whose close runs, and the one thing that decides who
 /// moves on: the closing task when its close returns, or the watchdog when it finds that close
 /// running for the whole limit (reported as timed out, and its task cancelled). Each moves
 /// `running` from that index to the next with a compare-and-exchange, so exactly one of them
 /// does, and only that one reports the service; a closing task that lost stops, and the
-/// watchdog starts a new one for the next service. A close that returns costs one
-/// compare-and-exchange beside the call; one that hangs costs between its limit and a quarter
-/// more.
+/// watchdog starts a new one for the next service. `turnBegan` is when the close of `running`
+/// began: stored before `running` moves to that turn, so that whoever reads a turn reads its
+/// start or a later one (that of a close that began since, when this one is over). A close that
+/// returns costs a clock read and one compare-and-exchange beside the call; one that hangs
+/// costs its limit, and the few milliseconds of a timer.
 private final class Closing: Sendable {
     typealias Failure = ServiceCloseReport.Failure
 
@@ -136,6 +138,9 @@ private final class Closing: Sendable {
     /// The turn of the service whose close runs (0 for the last entry); `entries.count` once
     /// every close ended.
     private let running = Atomic<Int>(0)
+    /// When the close of `running` began, in nanoseconds after `start`.
+    private let turnBegan = Atomic<Int>(0)
+    private let start = ContinuousClock.now
     private let state = Locked(State())
 
     private struct State: Sendable {
@@ -194,18 +199,29 @@ private final class Closing: Sendable {
         return Failure(path: entry.path, service: entry.type, error: error)
     }
 
-    /// Closes the services from `start` on, in a task of its own, for as long as it is the one
+    /// Notes that a close begins now (`turnBegan`).
+    private func noteTurnBegins() {
+        let (seconds, attoseconds) = start.duration(to: .now).components
+        turnBegan.store(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), ordering: .releasing)
+    }
+
+    /// Closes the services from `first` on, in a task of its own, for as long as it is the one
     /// that moves on. The task is inside a close of `closing` (`ClosingWaiters`).
-    private func closeAll(from start: Int) {
+    private func closeAll(from first: Int) {
+        noteTurnBegins()
         let closings = ClosingWaiters.closingsOfThisTask + [closing].compactMap { $0 }
         let closer = ClosingWaiters.$closingsOfThisTask.withValue(closings) {
             Task {
-                for index in start..<entries.count {
+                for index in first..<entries.count {
                     var failure: Failure?
                     do {
                         try await entry(at: index).service.close()
                     } catch {
                         failure = self.failure(at: index, error)
+                    }
+                    // The next close begins now; a task the watchdog left behind notes nothing.
+                    if !Task.isCancelled {
+                        noteTurnBegins()
                     }
                     guard moveOn(from: index, failure: failure) else { return }
                 }
@@ -225,27 +241,25 @@ private final class Closing: Sendable {
         waiter?.resume(returning: failures)
     }
 
-    /// Every quarter of the limit, looks at the close that runs: one that ran for the whole
-    /// limit is reported and left behind, and a new task closes the next services.
+    /// Sleeps until the close that runs has run for the whole limit; then reports it, leaves it
+    /// behind, and has a new task close the next services.
     private func watch() async {
         let clock = ContinuousClock()
-        var watched = -1
-        var since = clock.now
         while true {
-            do {
-                try await Task.sleep(for: timeout / 4)
-            } catch {
-                return  // the closing is over
-            }
             let index = running.load(ordering: .acquiring)
             guard index < entries.count else { return }
-            if index != watched {
-                (watched, since) = (index, clock.now)
+            let deadline = start.advanced(by: .nanoseconds(turnBegan.load(ordering: .acquiring))).advanced(by: timeout)
+            if clock.now < deadline {
+                do {
+                    try await Task.sleep(until: deadline, clock: clock)
+                } catch {
+                    return  // the closing is over
+                }
+                continue  // the close that runs now may be another
+            }
+            guard moveOn(from: index, failure: failure(at: index, ServiceCloseTimeoutError(timeout: timeout))) else {
                 continue
             }
-            guard since.duration(to: clock.now) >= timeout,
-                moveOn(from: index, failure: failure(at: index, ServiceCloseTimeoutError(timeout: timeout)))
-            else { continue }
             state.withLock { $0.closer.take() }?.cancel()
             if index + 1 < entries.count {
                 closeAll(from: index + 1)
