@@ -156,7 +156,7 @@ struct LoggerTests {
                 return error
             }
         }
-        #expect(error?.description.hasSuffix("the scope \"request 9\" is closed: \(TypeName.of(RefusedService.self)), a scoped service, is no longer made or handed out in it") == true)
+        #expect(error?.description.hasSuffix("the scope \"request 9\" is closed: \(TypeName.of(RefusedService.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it") == true)
         #expect(logger.reports.withLock { $0 } == 1)
     }
 

@@ -266,7 +266,7 @@ struct ScopeTests {
         #expect(report.isClean)
         #expect(scope.isClosed)
         let expected = "Failed to obtain service \(name(RequestLog.self)) with error: the scope \"request 7\" is closed: "
-            + "\(name(RequestLog.self)), a scoped service, is no longer made or handed out in it"
+            + "\(name(RequestLog.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it"
         #expect(scope.run { provider.getServiceAsResult() }.failure?.description == expected)
         #expect(await scope.run { await asyncProvider.getServiceAsResult() }.failure?.description == expected)
         #expect(counter.value == 1)
@@ -837,7 +837,7 @@ struct ScopeTests {
             let report = await closing.value
             #expect(report.closedCount == 1 && journal.closed == ["slow"])
             let message = "Failed to obtain service \(TypeName.of(Closing.self)) with error: the scope \"request 7\" is closed: "
-                + "\(TypeName.of(Closing.self)), a scoped service, is no longer made or handed out in it"
+                + "\(TypeName.of(Closing.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it"
             #expect(await starter.value.failure?.description == message)
             #expect(await waiter.value.failure?.description == message)
         }
@@ -875,7 +875,7 @@ struct ScopeTests {
                 + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
             gate.open()
             let refusal = "Failed to obtain service \(name(Closing.self)) with error: the scope \"late scope\" is closed: "
-                + "\(name(Closing.self)), a scoped service, is no longer made or handed out in it"
+                + "\(name(Closing.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it"
             #expect(await getter.value.failure?.description == refusal)
             await eventually { !listener.reports.withLock { $0 }.isEmpty }
             #expect(journal.closed == ["late"])

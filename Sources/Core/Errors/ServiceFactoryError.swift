@@ -64,12 +64,14 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
             return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected)); let the "
                 + "factory make values of that type, or declare the provider with the type it makes"
         case let .dependencyCycle(service):
-            return "dependency cycle: the making of \(TypeName.of(service)) led back to a get of \(TypeName.of(service))"
+            return "dependency cycle: the making of \(TypeName.of(service)) led back to a get of \(TypeName.of(service)); "
+                + "break the cycle: let one of these services get the other when it uses it, not in its factory"
         case let .scopeRequired(service):
             return "\(TypeName.of(service)) is a scoped service and no scope is current: get it inside "
                 + "withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
         case let .scopeClosed(service, scope):
-            return "\(scope) is closed: \(TypeName.of(service)), a scoped service, is no longer made or handed out in it"
+            return "\(scope) is closed: \(TypeName.of(service)), a scoped service, is no longer made or handed out in it; "
+                + "get scoped services while their scope runs, not in work that outlives it"
         case let .captiveDependency(singleton, kind, scoped):
             let remake = SingletonKeeper.Kind.named(kind)?.modesMadePerUse.map { "make \(TypeName.of(singleton)) \($0), or " }
             return "\(TypeName.of(singleton)) is \(kind) and cannot keep \(TypeName.of(scoped)), a scoped service: "
