@@ -290,7 +290,7 @@ struct ScopeTests {
     /// provider could make it in instead: none for a session's, no `scoped` for a main-actor one.
     static func captiveMessage(_ singleton: Any.Type, _ kind: String) -> String {
         let modes = kind.hasSuffix("session singleton") ? nil : kind.hasSuffix("main-actor singleton") ? "many" : "scoped or many"
-        return "Failed to obtain service \(name(singleton)): its dependency \(name(RequestLog.self)) failed with error: "
+        return "Failed to obtain service \(name(singleton)): "
             + "\(name(singleton)) is \(kind) and cannot keep \(name(RequestLog.self)), a scoped service: "
             + (modes.map { "make \(name(singleton)) \($0), or " } ?? "")
             + "get \(name(RequestLog.self)) where each scope uses it. "

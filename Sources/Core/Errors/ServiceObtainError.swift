@@ -84,8 +84,7 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     public var fatalMessage: String {
         let requested = pathServices.first ?? service
         var message = "Failed to obtain service \(TypeName.of(requested))"
-        if isDependencyCycle {
-            // The cause names the service on the cycle; "its dependency" would be the service itself.
+        if causeNamesTheServices {
             message += ": \(Self.describe(error))"
         } else {
             if isNested {
@@ -97,6 +96,16 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
             message += ". Path: " + pathServices.map(TypeName.of).joined(separator: " -> ")
         }
         return message
+    }
+
+    /// Whether the cause names the services it is about, so that the message gives it alone: a
+    /// cycle ("its dependency" would be the service itself), or a captive dependency, which is
+    /// the mistake of the singleton's factory, not a failure of the scoped service it got.
+    private var causeNamesTheServices: Bool {
+        switch error as? ServiceFactoryError {
+        case .dependencyCycle?, .captiveDependency?: true
+        default: false
+        }
     }
 
     /// The same text as `fatalMessage`.
