@@ -312,8 +312,8 @@ struct SessionRaceTests {
             #expect(
                 error.fatalMessage.hasPrefix(
                     "Failed to obtain service Swift.Int: dependency cycle: the making of Swift.Int led back to a get "
-                        + "of Swift.Int; break the cycle: let one of these services get the other when it uses it, "
-                        + "not in its factory. Path: Swift.Int -> Swift.Int"
+                        + "of Swift.Int; break the cycle: get one of the services on its path where it is used, "
+                        + "not in a factory. Path: Swift.Int -> Swift.Int"
                 ),
                 "\(error.fatalMessage)"
             )

@@ -372,6 +372,34 @@ struct ShutdownTests {
         #expect(report.isClean)
     }
 
+    @Test("A shutdown from a cancelled task waits for a making all the same")
+    func runningMakingCancelledShutdown() async {
+        await #expect(processExitsWith: .success) {
+            let journal = CloseJournal()
+            let started = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+            let repository = ServiceProvider<Closing>(mode: .lazy) {
+                started.signal()
+                proceed.wait()
+                return Closing("repository", journal)
+            }
+            _ = pool.getServiceAsOptional()
+            let got = Task { try await onThread { repository.getServiceAsResult() } }
+            try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+            let shutdown = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await ServiceShutdown.close(Repositories(pool: pool, repository: repository), timeout: .seconds(10))
+            }
+            try await withAsyncTimeLimit { await eventually { pool.getServiceAsOptional() == nil } }
+            proceed.signal()
+            let report = try await withAsyncTimeLimit { await shutdown.value }
+            #expect(report.description == "closed 2 services, 0 failed")
+            #expect(journal.closed == ["repository", "pool"])
+            #expect(try await got.value.get().name == "repository")
+        }
+    }
+
     /// A container whose `repository` is being made, after its factory got `pool`, when the
     /// shutdown begins.
     private struct Repositories<Provider: Sendable>: Sendable {
@@ -807,6 +835,24 @@ struct ShutdownTests {
         }
     }
 
+    @Test("A thousand quick closes, raced by the watchdog that times them, all close once")
+    func quickCloses() async {
+        await #expect(processExitsWith: .success) {
+            for _ in 0..<20 {
+                let journal = CloseJournal()
+                let providers = (0..<1_000).map { index in
+                    ServiceProvider<Closing>(mode: .lazy) { Closing("\(index)", journal) }
+                }
+                for provider in providers {
+                    _ = provider.getServiceAsOptional()
+                }
+                let report = await ServiceShutdown.close(providers, timeout: .seconds(10))
+                #expect(report.description == "closed 1000 services, 0 failed")
+                #expect(journal.closed == (0..<1_000).reversed().map { "\($0)" })
+            }
+        }
+    }
+
     @Test("A close that hangs costs the shutdown its time limit, not more")
     func timeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool
@@ -822,7 +868,7 @@ struct ShutdownTests {
             let elapsed = ContinuousClock.now - start
             // The margin is for a timer's lateness on a loaded machine; a watchdog that looked
             // every quarter of the limit took 2.5 seconds.
-            #expect(elapsed >= .seconds(2) && elapsed < .milliseconds(2_300), "the shutdown took \(elapsed)")
+            #expect(elapsed >= .seconds(2) && elapsed < .milliseconds(2_400), "the shutdown took \(elapsed)")
             #expect(report.failures.map { "\($0.path ?? "") \($0.error)" } == ["hanging did not finish within 2.0 seconds"])
             #expect(journal.closed == ["fine", "hanging"])
         }

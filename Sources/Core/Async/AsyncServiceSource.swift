@@ -95,9 +95,12 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         )
     }
 
-    /// Its one making, while it runs.
-    var runningMaking: RunningMaking? {
-        making.outcome == nil ? RunningMaking(making) : nil
+    /// Adds the service to `made`, found at `path`, if it is made and closes; gives its making
+    /// instead while it runs (it publishes the service before it keeps its outcome).
+    func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
+        guard making.outcome != nil else { return RunningMaking(making) }
+        made.add(cell.value, madeAt: madeAt.load(ordering: .relaxed), path: path)
+        return nil
     }
 
     @usableFromInline
@@ -138,18 +141,19 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         state = Locked(State(factory: factory))
     }
 
-    /// Adds the service to `made`, found at `path`, if it is made and closes.
-    func addMadeClosable(to made: inout [MadeService], path: String) {
+    /// Adds the service to `made`, found at `path`, if it is made and closes; gives the making
+    /// that runs now instead, if any. A making publishes under the lock this looks under, so one
+    /// that ended meanwhile has its service added.
+    func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
+        if cell.value == nil, let making = state.withLock({ $0.making }) {
+            return RunningMaking(making)
+        }
         // The service first: the making ticks `madeAt` and publishes the service under the
         // lock, so a service seen published has its tick there, while a tick read first could
         // be that of a service not published yet (0, closed last instead of first).
-        guard let service = cell.value else { return }
+        guard let service = cell.value else { return nil }
         made.add(service, madeAt: state.withLock { $0.madeAt }, path: path)
-    }
-
-    /// The making that runs now, if any.
-    var runningMaking: RunningMaking? {
-        state.withLock { $0.making }.map(RunningMaking.init)
+        return nil
     }
 
     @usableFromInline
@@ -200,14 +204,20 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
     private let factory: @Sendable () async throws -> Service
     @usableFromInline let state = Locked(State())
 
-    /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
-    func addMadeClosable(to made: inout [MadeService], path: String) {
-        state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
-    }
-
-    /// The making that runs now, if any.
-    var runningMaking: RunningMaking? {
-        state.withLock { $0.making }.map(RunningMaking.init)
+    /// Adds the service last made to `made`, found at `path`, if it is alive and closes; gives
+    /// the making that runs now instead, if any (which makes a service only when the last one
+    /// died).
+    func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
+        var running: AsyncMaking<Service>?
+        let held = state.withLock { state in
+            running = state.making
+            return state.held
+        }
+        if let running {
+            return RunningMaking(running)
+        }
+        held?.addMadeClosable(to: &made, path: path)
+        return nil
     }
 
     @usableFromInline

@@ -133,8 +133,8 @@ package struct ThreadContext {
     /// once the process has made a scope or a scoped provider (`ServiceScope.areUsed`), as its
     /// task's too: the scoped gets of a `Task {}` the factory starts fail as captive while the
     /// making runs, whatever scope the task is in (`TaskContext.whileKeeping`), also the
-    /// process's first scope. Only a task that makes the process's first scoped provider itself
-    /// is not watched so.
+    /// process's first scope. Only a thread or task that makes the process's first scoped
+    /// provider after the making began is not watched so.
     @inlinable
     static func withKeeper<Value>(_ keeper: SingletonKeeper, _ body: () -> Value) -> Value {
         let context = current

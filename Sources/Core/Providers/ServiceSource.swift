@@ -238,15 +238,21 @@ final class LazySource<Stored: OptionalValue>: Sendable {
     /// Whether the factory is still held (it is released once the service is made).
     var holdsFactory: Bool { inProgress.withLock { _ in factory != nil } }
 
-    /// Adds the service to `made`, found at `path`, if it is made and closes.
+    /// Adds the service to `made`, found at `path`, if it is made and closes; gives the making
+    /// that runs now instead, if any. A making publishes under the lock this looks under, so one
+    /// that ended meanwhile has its service added.
     ///
     /// It casts `stored` (a `Stored`, the optional itself, which a cast unwraps) rather than
     /// `value`: this code is compiled once for every service type, and a `Service?` would make it
     /// look up the metadata of `Optional<Service>`, about 320 instructions per provider of a
     /// shutdown (`core/shutdown, 1,000 made closable services`).
-    func addMadeClosable(to made: inout [MadeService], path: String) {
-        guard isSet.load(ordering: .acquiring), let closable = stored as? any ClosableService else { return }
+    func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
+        if !isSet.load(ordering: .acquiring), let making = inProgress.withLock({ $0 }) {
+            return RunningMaking(Service.self, making)
+        }
+        guard isSet.load(ordering: .acquiring), let closable = stored as? any ClosableService else { return nil }
         made.append(MadeService(service: closable, type: Service.self, madeAt: madeAt, path: path))
+        return nil
     }
 }
 
@@ -637,7 +643,8 @@ final class Making: Sendable {
     /// **Invariant.** A mark is reused only when this thread holds the one reference to it: no
     /// cell marks it (a cell clears its mark when the making ends) and no thread waits for it or
     /// walks to it (a waiter holds a reference, and a walker reaches a mark only through a
-    /// waiter's). No other thread can see it reset, and its `owner` is still this thread. The
+    /// waiter's), and no shutdown waits for it (`RunningMaking` holds a reference too). No other
+    /// thread can see it reset, and its `owner` is still this thread. The
     /// one place that names a mark without a reference, a session cell's `overtaken` (keyed by
     /// the mark's identity), loses that entry in the making's own `finish` or `settle`, both
     /// inside `hold`, so the entry never outlives the making.
@@ -689,17 +696,14 @@ final class Making: Sendable {
     /// Runs `attempt` holding a mark of this thread (`holdingOne`) until it finds a value or
     /// fails; when it finds another making in progress, waits for that making (a wait that would
     /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again, or,
-    /// when `sharesFailures` and that making failed, fails with its error, or, when the provider
-    /// checked under `shutdownKey` was shut down meanwhile, fails as its gets do from then on
-    /// (the get was let in before, and would otherwise make the service after the shutdown).
-    /// The loop of every making (which shares failures) and serialized get (which does not:
-    /// each get is a making of its own, and the get it serializes checks the shutdown itself).
+    /// when `sharesFailures` and that making failed, fails with its error. The loop of every
+    /// making (which shares failures) and serialized get (which does not: each get is a making
+    /// of its own).
     @inlinable @inline(__always)
     static func untilDone<Service, Value>(
         _ service: Service.Type,
         node: @autoclosure () -> ObjectIdentifier? = nil,
         sharesFailures: Bool = false,
-        shutdownKey: ObjectIdentifier? = nil,
         _ attempt: (Making) -> MakingStep<Value, Never>
     ) throws(ServiceObtainError) -> Value {
         while true {
@@ -710,9 +714,6 @@ final class Making: Sendable {
                 try other.wait(Service.self, node: node())
                 if sharesFailures, let error = other.endedFailure {
                     throw error
-                }
-                if let shutdownKey {
-                    try ShutdownRegistry.check(shutdownKey, Service.self)
                 }
             }
         }
@@ -814,9 +815,8 @@ enum SingletonMaking {
     /// cell's lock (or not, when an update overtook the making) and clears the mark.
     ///
     /// `id` is the object the provider's gets are checked under after a shutdown (its source or
-    /// cell): a get that waited for another's making fails once it was shut down. `keeper` names
-    /// the singleton this making makes, for the captive-dependency check; `nil` for the making
-    /// of a scoped service.
+    /// cell): a get makes nothing once it was shut down. `keeper` names the singleton this making
+    /// makes, for the captive-dependency check; `nil` for the making of a scoped service.
     ///
     /// Always inlined, so that `step`, `make` and `finish` run as code of the caller rather
     /// than as closures called: call it from a function that holds nothing else (a making of
@@ -830,14 +830,20 @@ enum SingletonMaking {
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
-            try Making.untilDone(Service.self, sharesFailures: true, shutdownKey: id) { making in
+            try Making.untilDone(Service.self, sharesFailures: true) { making in
                 switch step(making) {
                 case .found(let service): return .found(service)
                 case .failed(let error): return .failed(error)
                 case .wait(let other): return .wait(other)
                 case .make(let input):
-                    let made =
-                        if let keeper {
+                    // A get let in before a shutdown that began since (or one that waited for a
+                    // making and found no service) makes nothing: the cell is marked now, so
+                    // either the shutdown's look at the cell finds this making and waits for it,
+                    // or this finds the shutdown. One load until a container was shut down.
+                    let made: Result<Service, ServiceObtainError> =
+                        if GetRecording.isOn, ShutdownRegistry.isShutDown(id) {
+                            .failure(ShutdownRegistry.shutDownError(Service.self))
+                        } else if let keeper {
                             ThreadContext.withKeeper(SingletonKeeper(Service.self, keeper)) { make(input) }
                         } else {
                             make(input)

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// What closing services found: the services whose `close()` threw or ran past its time limit.
@@ -138,9 +139,8 @@ private final class Closing: Sendable {
     /// The turn of the service whose close runs (0 for the last entry); `entries.count` once
     /// every close ended.
     private let running = Atomic<Int>(0)
-    /// When the close of `running` began, in nanoseconds after `start`.
-    private let turnBegan = Atomic<Int>(0)
-    private let start = ContinuousClock.now
+    /// When the close of `running` began (`DispatchTime.uptimeNanoseconds`).
+    private let turnBegan = Atomic<UInt64>(0)
     private let state = Locked(State())
 
     private struct State: Sendable {
@@ -199,10 +199,11 @@ private final class Closing: Sendable {
         return Failure(path: entry.path, service: entry.type, error: error)
     }
 
-    /// Notes that a close begins now (`turnBegan`).
+    /// Notes that a close begins now (`turnBegan`). The time only moves forward: a closing task
+    /// the watchdog left behind, which read the clock before the watchdog's new task did, cannot
+    /// take it back.
     private func noteTurnBegins() {
-        let (seconds, attoseconds) = start.duration(to: .now).components
-        turnBegan.store(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), ordering: .releasing)
+        turnBegan.max(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
     }
 
     /// Closes the services from `first` on, in a task of its own, for as long as it is the one
@@ -244,14 +245,14 @@ private final class Closing: Sendable {
     /// Sleeps until the close that runs has run for the whole limit; then reports it, leaves it
     /// behind, and has a new task close the next services.
     private func watch() async {
-        let clock = ContinuousClock()
         while true {
             let index = running.load(ordering: .acquiring)
             guard index < entries.count else { return }
-            let deadline = start.advanced(by: .nanoseconds(turnBegan.load(ordering: .acquiring))).advanced(by: timeout)
-            if clock.now < deadline {
+            let began = turnBegan.load(ordering: .acquiring)  // before now: a close that began since is not in the future
+            let ran = Duration.nanoseconds(DispatchTime.now().uptimeNanoseconds - began)
+            if ran < timeout {
                 do {
-                    try await Task.sleep(until: deadline, clock: clock)
+                    try await Task.sleep(for: timeout - ran)
                 } catch {
                     return  // the closing is over
                 }

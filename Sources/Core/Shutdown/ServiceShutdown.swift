@@ -48,16 +48,17 @@ public enum ServiceShutdown {
     ///
     /// A `lazy` or `weak` making (plain, safe or async) or an async `atOne` one that is still
     /// running on another thread or task when the shutdown begins is waited for, as long as one
-    /// close may take (`timeout`): its service is handed to the get that asked for it, as a get
-    /// just before the shutdown would be, and then closed with the others, first, as the last
-    /// made. One that runs longer is in the report ("the making of App.Pool did not finish
+    /// close may take (`timeout`), also when the caller's task is cancelled: its service is
+    /// handed to the get that asked for it (and those that waited for it), as a get just before
+    /// the shutdown would be, and then closed with the others, first, as the last made. One that runs longer is in the report ("the making of App.Pool did not finish
     /// within 10.0 seconds"), and what it makes afterwards is not closed. Shut down once the
     /// work that uses the container has stopped.
     ///
     /// - Parameters:
     ///   - container: what to shut down.
     ///   - timeout: the time each service's `close()` may take; one that runs past it is
-    ///     cancelled, reported, and the next one closes.
+    ///     cancelled, reported, and the next one closes. Also the time the shutdown waits for the
+    ///     makings that run when it begins, before the first close.
     /// - Returns: how many services were closed, and each one that threw or ran past its time,
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
@@ -103,20 +104,20 @@ public enum ServiceShutdown {
         let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, as: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
-        // A provider is asked for its making in progress before its service: a making that ends
-        // between the two looks is then waited for, not missed. (None begins any more: a get
-        // is refused from now on.)
+        // A provider whose making still runs is asked again once it ended. (None begins any
+        // more: a get is refused from now on.)
         var running: [(path: String, provider: any ShutdownProvider, making: RunningMaking)] = []
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
-            if let making = provider.runningMaking {
+            if let making = provider.addMadeClosables(to: &made, path: path) {
                 running.append((path, provider, making))
-            } else {
-                provider.addMadeClosables(to: &made, path: path)
             }
         }
         var unfinished: [ServiceCloseReport.Failure] = []
         if !running.isEmpty {
-            await RunningMaking.end(of: running.map(\.making), within: timeout)
+            // In a task of its own, which the cancellation of the caller's does not reach: a
+            // shutdown from a cancelled task (a cancelled service group) waits all the same.
+            let makings = running.map(\.making)
+            await Task { await RunningMaking.end(of: makings, within: timeout) }.value
             for (path, provider, making) in running {
                 if making.hasEnded() {
                     provider.addMadeClosables(to: &made, path: path)

@@ -80,6 +80,7 @@ enum ShutdownRegistry {
     }
 
     /// Whether the provider checked under the object `key` names was shut down.
+    @usableFromInline
     static func isShutDown(_ key: ObjectIdentifier) -> Bool {
         guard GetRecording.shutdownHappened else { return false }
         return keys.withLock { $0[key] != nil }
@@ -92,7 +93,6 @@ enum ShutdownRegistry {
 
     /// Fails a get of a `service` whose provider (checked under the object `key` names) was shut
     /// down.
-    @usableFromInline
     static func check(_ key: ObjectIdentifier, _ service: Any.Type) throws(ServiceObtainError) {
         if isShutDown(key) {
             throw shutDownError(service)
@@ -100,6 +100,7 @@ enum ShutdownRegistry {
     }
 
     /// The error of a get of `service` whose provider was shut down; it is logged.
+    @usableFromInline
     static func shutDownError(_ service: Any.Type) -> ServiceObtainError {
         .refused(service, .shutDown(service: service))
     }
@@ -134,15 +135,16 @@ protocol ShutdownProvider: AnyObject {
     var wrapped: ShutdownWrapped? { get }
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
-    func addMadeClosables(to made: inout [MadeService], path: String)
+    ///
+    /// Gives instead the making of its service that runs now, if any: the shutdown waits for it,
+    /// then asks again. Those of `lazy` and `weak` providers, plain and async, and of an async
+    /// `atOne` one; not those of a session's service, which a switch runs.
+    @discardableResult
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking?
     /// The object it was handed (`ServiceProvider(_:)`), and when: a shutdown closes none, even
     /// where a factory of another provider returned it, unless a making that ended before made
     /// it.
     var handedIn: HandedIn? { get }
-    /// The making of its service that runs now, if any: a shutdown waits for it, then adds what
-    /// it made. Those of `lazy` and `weak` providers, plain and async, and of an async `atOne`
-    /// one; not those of a session's service, which a switch runs.
-    var runningMaking: RunningMaking? { get }
 }
 
 extension ShutdownProvider {
@@ -150,8 +152,6 @@ extension ShutdownProvider {
     var wrapped: ShutdownWrapped? { nil }
     /// Most providers hold no service handed in.
     var handedIn: HandedIn? { nil }
-    /// Most providers run no making a shutdown waits for.
-    var runningMaking: RunningMaking? { nil }
 }
 
 /// A making of a provider's service that was running when a shutdown began.
@@ -173,14 +173,15 @@ struct RunningMaking: Sendable {
         hasEnded = { making.outcome != nil }
     }
 
-    /// Returns once every one of `makings` has ended, or once `timeout` has passed, or at once
-    /// when the task is cancelled. It looks every few milliseconds: a shutdown is rare, and a
-    /// making that announced its end would cost every making a look at whether a shutdown waits.
+    /// Returns once every one of `makings` has ended, or once `timeout` has passed. It looks
+    /// every few milliseconds: a shutdown is rare, and a making that announced its end would cost
+    /// every making a look at whether a shutdown waits. Run it in a task that is not cancelled:
+    /// a cancelled task's sleep would return at once, and the loop spin.
     static func end(of makings: [RunningMaking], within timeout: Duration) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var pause = Duration.milliseconds(1)
-        while !makings.allSatisfy({ $0.hasEnded() }), clock.now < deadline, !Task.isCancelled {
+        while !makings.allSatisfy({ $0.hasEnded() }), clock.now < deadline {
             try? await Task.sleep(for: min(pause, deadline - clock.now))
             pause = min(pause * 2, .milliseconds(20))
         }
@@ -254,30 +255,24 @@ extension ServiceSource {
     /// once for all service types looks up the metadata of every generic type it holds a value
     /// of, on every call and in every case, so a `lazy` provider would pay for the optional
     /// service of an `atOne` one.
-    func addMadeClosables(to made: inout [MadeService], path: String) {
+    /// Gives instead the making of a `lazy` or `weak` service that runs now, if any.
+    @discardableResult
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         switch self {
         case .madeAtOne(let held):
             Self.addHeld(held, to: &made, path: path)
+            return nil
         case .lazy(let source):
-            source.addMadeClosable(to: &made, path: path)
+            return source.addMadeClosable(to: &made, path: path)
         case .weak(let source):
-            source.addMadeClosable(to: &made, path: path)
+            return source.addMadeClosable(to: &made, path: path)
         case .session(let cell):
             cell.addMadeClosables(to: &made, path: path)
+            return nil
         case .recorded(let source):
-            source.source.addMadeClosables(to: &made, path: path)
+            return source.source.addMadeClosables(to: &made, path: path)
         case .holdsService, .many, .scoped, .safe, .failed:  // a safe provider's inner one is its own
-            return
-        }
-    }
-
-    /// The making of a `lazy` or `weak` provider's service that runs now, if any.
-    var runningMaking: RunningMaking? {
-        switch self {
-        case .lazy(let source): source.runningMaking
-        case .weak(let source): source.runningMaking
-        case .recorded(let source): source.source.runningMaking
-        case .holdsService, .madeAtOne, .many, .scoped, .session, .safe, .failed: nil
+            return nil
         }
     }
 
@@ -297,39 +292,29 @@ extension ServiceSource {
     }
 }
 
-extension AsyncAtOneSource {
-    /// Adds the service to `made`, found at `path`, if it is made and closes.
-    func addMadeClosable(to made: inout [MadeService], path: String) {
-        made.add(cell.value, madeAt: madeAt.load(ordering: .relaxed), path: path)
-    }
-}
-
-extension LazySource {
-    /// The making that runs now, if any (none once the service is made).
-    var runningMaking: RunningMaking? {
-        guard !isSet.load(ordering: .acquiring) else { return nil }
-        return inProgress.withLock { $0 }.map { RunningMaking(Service.self, $0) }
-    }
-}
-
 extension WeakSource {
-    /// Adds the service last made to `made`, found at `path`, if it is alive and closes.
-    func addMadeClosable(to made: inout [MadeService], path: String) {
-        state.withLock { $0.held }?.addMadeClosable(to: &made, path: path)
-    }
-
-    /// The making that runs now, if any.
-    var runningMaking: RunningMaking? {
-        state.withLock { $0.making }.map { RunningMaking(Service.self, $0) }
+    /// Adds the service last made to `made`, found at `path`, if it is alive and closes; gives
+    /// the making that runs now instead, if any (which makes a service only when the last one
+    /// died).
+    func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
+        var running: Making?
+        let held = state.withLock { state in
+            running = state.making
+            return state.held
+        }
+        if let running {
+            return RunningMaking(Service.self, running)
+        }
+        held?.addMadeClosable(to: &made, path: path)
+        return nil
     }
 }
 
 extension ServiceProvider: ShutdownProvider {
     var shutdownKey: AnyObject { source.shutdownKey ?? self }
     var wrapped: ShutdownWrapped? { source.wrapped }
-    var runningMaking: RunningMaking? { source.runningMaking }
 
-    func addMadeClosables(to made: inout [MadeService], path: String) {
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         source.addMadeClosables(to: &made, path: path)
     }
 
@@ -337,9 +322,10 @@ extension ServiceProvider: ShutdownProvider {
 }
 
 extension AsyncServiceSource {
-    /// Adds to `made` the services this source made that close, found at `path`: each kind's
-    /// work is a function of its own, as for `ServiceSource`.
-    func addMadeClosables(to made: inout [MadeService], path: String) {
+    /// Adds to `made` the services this source made that close, found at `path`, or gives the
+    /// making of an `atOne`, `lazy` or `weak` service that runs now: each kind's work is a
+    /// function of its own, as for `ServiceSource`.
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         switch self {
         case .atOne(let source):
             source.addMadeClosable(to: &made, path: path)
@@ -348,17 +334,7 @@ extension AsyncServiceSource {
         case .weak(let source):
             source.addMadeClosable(to: &made, path: path)
         case .holdsService, .many, .scoped, .sync:  // a wrapped synchronous provider is its own
-            return
-        }
-    }
-
-    /// The making of an `atOne`, `lazy` or `weak` service that runs now, if any.
-    var runningMaking: RunningMaking? {
-        switch self {
-        case .atOne(let source): source.runningMaking
-        case .lazy(let source): source.runningMaking
-        case .weak(let source): source.runningMaking
-        case .holdsService, .many, .scoped, .sync: nil
+            nil
         }
     }
 }
@@ -371,11 +347,9 @@ extension ServiceAsyncProvider: ShutdownProvider {
         return ShutdownWrapped(providers: [provider])
     }
 
-    func addMadeClosables(to made: inout [MadeService], path: String) {
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         source.addMadeClosables(to: &made, path: path)
     }
-
-    var runningMaking: RunningMaking? { source.runningMaking }
 
     var handedIn: HandedIn? {
         guard case .holdsService(let held) = source else { return nil }
@@ -387,13 +361,13 @@ extension ServiceParamsProvider: ShutdownProvider {
     /// The maker, whose making every get runs (`GetRecording.recordMaking` checks it).
     var shutdownKey: AnyObject { maker }
 
-    func addMadeClosables(to made: inout [MadeService], path: String) {}
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? { nil }
 }
 
 extension ServiceAsyncParamsProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
-    func addMadeClosables(to made: inout [MadeService], path: String) {}
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? { nil }
 }
 
 extension ServiceMainActorProvider: ShutdownProvider {
@@ -401,5 +375,5 @@ extension ServiceMainActorProvider: ShutdownProvider {
     /// refused afterwards.
     nonisolated var shutdownKey: AnyObject { self }
 
-    nonisolated func addMadeClosables(to made: inout [MadeService], path: String) {}
+    nonisolated func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? { nil }
 }
