@@ -50,9 +50,10 @@ public enum ServiceShutdown {
     /// running on another thread or task when the shutdown begins is waited for, as long as one
     /// close may take (`timeout`), also when the caller's task is cancelled: its service is
     /// handed to the get that asked for it (and those that waited for it), as a get just before
-    /// the shutdown would be, and then closed with the others, first, as the last made. One that runs longer is in the report ("the making of App.Pool did not finish
-    /// within 10.0 seconds"), and what it makes afterwards is not closed. Shut down once the
-    /// work that uses the container has stopped.
+    /// the shutdown would be, and then closed with the others, first, as the last made. A making
+    /// that runs longer is in the report ("the making of App.Pool did not finish within 10.0
+    /// seconds"), and what it makes afterwards is not closed. Shut down once the work that uses
+    /// the container has stopped.
     ///
     /// - Parameters:
     ///   - container: what to shut down.
@@ -104,8 +105,9 @@ public enum ServiceShutdown {
         let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, as: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
-        // A provider whose making still runs is asked again once it ended. (None begins any
-        // more: a get is refused from now on.)
+        // A provider whose making still runs is asked again once it ended. No synchronous making
+        // begins any more: one that a get let in before now refuses itself once it marked its
+        // provider (`SingletonMaking.obtain`), so that this look or that one sees the other.
         var running: [(path: String, provider: any ShutdownProvider, making: RunningMaking)] = []
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
             if let making = provider.addMadeClosables(to: &made, path: path) {
