@@ -377,6 +377,48 @@ struct ShutdownTests {
         #expect(report.description == "closed 1 service, 0 failed")
     }
 
+    @Test("An async get let in just before a shutdown starts no making after it")
+    func asyncGetLetInBeforeShutdown() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.asyncGetLetInBeforeShutdownInItsOwnProcess() }
+    }
+
+    static func asyncGetLetInBeforeShutdownInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let made = Counter()
+        let lazy = ServiceAsyncProvider<Closing>(mode: .lazy) {
+            made.increment()
+            return Closing("lazy", journal)
+        }
+        let weak = ServiceAsyncProvider<Closing>(mode: .weak) {
+            made.increment()
+            return Closing("weak", journal)
+        }
+        _ = await ServiceShutdown.close((lazy: lazy, weak: weak))
+        // What a get that passed its provider's check before the shutdown does next: its
+        // source's get.
+        guard case .lazy(let lazySource) = lazy.source, case .weak(let weakSource) = weak.source else {
+            Issue.record("not a lazy and a weak source")
+            return
+        }
+        let expected =
+            "Failed to obtain service \(typeName(Closing.self)) with error: the container of \(typeName(Closing.self)) "
+            + "was shut down: its provider makes and hands out nothing any more; stop the work that uses a container "
+            + "before shutting it down"
+        #expect(await refusal { () async throws(ServiceObtainError) in try await lazySource.get() } == expected)
+        #expect(await refusal { () async throws(ServiceObtainError) in try await weakSource.get() } == expected)
+        #expect(made.value == 0)
+    }
+
+    /// The description of the error `get` fails with; `nil` when it gets a service.
+    private static func refusal(_ get: () async throws(ServiceObtainError) -> Closing) async -> String? {
+        do {
+            _ = try await get()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     @Test("A shutdown from a cancelled task waits for a making all the same")
     func runningMakingCancelledShutdown() async {
         await #expect(processExitsWith: .success) {
@@ -712,17 +754,19 @@ struct ShutdownTests {
             params,
             params.convert(params: "converted"),
             ServiceAsyncProvider<Closing>(mode: .lazy) { Closing("async", journal) },
+            ServiceAsyncProvider<Closing>(mode: .weak) { Closing("async weak", journal) },
             ServiceAsyncProvider<Closing>(ServiceProvider(mode: .weak) { Closing("wrapped", journal) }),
             ServiceAsyncParamsProvider<Closing, String> { Closing($0, journal) },
             ServiceMainActorProvider<Closing>(mode: .lazy) { Closing("main actor", journal) },
         ]
         _ = await ServiceShutdown.close(providers)
-        // With the keys of what the safe, recorded and wrapping async providers wrap.
+        // With the keys of what the safe, recorded and wrapping async providers wrap, and of the
+        // sources of the async lazy and weak ones.
         func keys(of provider: any ShutdownProvider) -> [AnyObject] {
             [provider.shutdownKey] + (provider.wrapped?.keys ?? []) + (provider.wrapped?.providers ?? []).flatMap(keys(of:))
         }
         let keys = providers.flatMap(keys(of:))
-        #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 19)
+        #expect(keys.filter { ShutdownRegistry.isShutDown(ObjectIdentifier($0)) }.count == 22)
         return (keys.map(ObjectIdentifier.init), keys.map(WeakKey.init))
     }
 
@@ -734,7 +778,7 @@ struct ShutdownTests {
     static func releasedKeysInItsOwnProcess() async throws {
         let (ids, objects) = try await shutDownKeys()
         // Every key is another object, and none is alive: no task or cache keeps one.
-        #expect(Set(ids).count == 19)
+        #expect(Set(ids).count == 22)
         #expect(objects.filter { $0.object != nil }.count == 0)
         // A key still registered would make a new object at its address refuse its gets.
         #expect(ids.filter(ShutdownRegistry.isShutDown).count == 0)

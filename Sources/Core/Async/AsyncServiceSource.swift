@@ -141,6 +141,8 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         state = Locked(State(factory: factory))
     }
 
+    deinit { ShutdownRegistry.keyReleased(self) }  // shut down with its provider (`ShutdownRegistry`)
+
     /// Adds the service to `made`, found at `path`, if it is made and closes; gives the making
     /// that runs now instead, if any. A making publishes under the lock this looks under, so one
     /// that ended meanwhile has its service added.
@@ -231,6 +233,8 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
     init(factory: @escaping @Sendable () async throws -> Service) {
         self.factory = factory
     }
+
+    deinit { ShutdownRegistry.keyReleased(self) }  // shut down with its provider (`ShutdownRegistry`)
 
     /// Reads the service while it is held, in code compiled for its type, as the synchronous
     /// `WeakSource` does; makes a new one, or awaits the making in progress, out of line.
@@ -582,11 +586,20 @@ extension AsyncMaking {
         case .wait(let making):
             return try await making.wait(in: context).get()
         case .start(let making, let factory):
+            // A get let in before a shutdown that began since starts no factory: the source is
+            // marked now, so either the shutdown's look at it finds this making and waits for
+            // it, or this finds the shutdown (the sources of `lazy` and `weak` providers are shut
+            // down with them). Its waiters get the refusal as they get any outcome.
+            let refused = GetRecording.isOn && ShutdownRegistry.isShutDown(id)
             making.start(
                 for: id,
                 in: context,
                 keeper: keeper,
-                make: { await FactoryCall.asyncResult(Service.self, factory) },
+                make: { @Sendable in
+                    refused
+                        ? .failure(ShutdownRegistry.shutDownError(Service.self))
+                        : await FactoryCall.asyncResult(Service.self, factory)
+                },
                 finish: finish
             )
             return try await making.wait(in: context).get()

@@ -105,9 +105,10 @@ public enum ServiceShutdown {
         let (isFresh, earlier) = ShutdownRegistry.add(providers.map(\.provider.shutdownKey), innerKeys: innerKeys, as: run)
         var made: [MadeService] = []
         made.reserveCapacity(isFresh.count)
-        // A provider whose making still runs is asked again once it ended. No synchronous making
-        // begins any more: one that a get let in before now refuses itself once it marked its
-        // provider (`SingletonMaking.obtain`), so that this look or that one sees the other.
+        // A provider whose making still runs is asked again once it ended. No making begins any
+        // more: one that a get let in before now refuses itself once it marked its provider
+        // (`SingletonMaking.obtain`, `AsyncMaking.obtain`), so that this look or that one sees
+        // the other.
         var running: [(path: String, provider: any ShutdownProvider, making: RunningMaking)] = []
         for ((path, provider), isFresh) in zip(providers, isFresh) where isFresh {
             if let making = provider.addMadeClosables(to: &made, path: path) {

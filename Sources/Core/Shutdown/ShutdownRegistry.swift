@@ -342,9 +342,15 @@ extension AsyncServiceSource {
 extension ServiceAsyncProvider: ShutdownProvider {
     var shutdownKey: AnyObject { self }
 
+    /// The synchronous provider it gets from; or the source of a `lazy` or `weak` provider,
+    /// whose makings check it (`AsyncMaking.obtain`).
     var wrapped: ShutdownWrapped? {
-        guard case .sync(let provider) = source else { return nil }
-        return ShutdownWrapped(providers: [provider])
+        switch source {
+        case .sync(let provider): ShutdownWrapped(providers: [provider])
+        case .lazy(let lazy): ShutdownWrapped(keys: [lazy])
+        case .weak(let weak): ShutdownWrapped(keys: [weak])
+        case .holdsService, .atOne, .many, .scoped: nil
+        }
     }
 
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
