@@ -422,28 +422,9 @@ struct ShutdownTests {
     @Test("A shutdown from a cancelled task waits for a making all the same")
     func runningMakingCancelledShutdown() async {
         await #expect(processExitsWith: .success) {
-            let journal = CloseJournal()
-            let started = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
-            let repository = ServiceProvider<Closing>(mode: .lazy) {
-                started.signal()
-                proceed.wait()
-                return Closing("repository", journal)
+            try await withAsyncTimeLimit(seconds: 60) {
+                try await ShutdownTests.runningSyncMaking(.lazy, waitedFor: true, fromACancelledTask: true)
             }
-            _ = pool.getServiceAsOptional()
-            let got = Task { try await onThread { repository.getServiceAsResult() } }
-            try await onThread { try waitWithTimeLimit(started, seconds: 10) }
-            let shutdown = Task {
-                withUnsafeCurrentTask { $0?.cancel() }
-                return await ServiceShutdown.close(Repositories(pool: pool, repository: repository), timeout: .seconds(10))
-            }
-            try await withAsyncTimeLimit { await eventually { pool.getServiceAsOptional() == nil } }
-            proceed.signal()
-            let report = try await withAsyncTimeLimit { await shutdown.value }
-            #expect(report.description == "closed 2 services, 0 failed")
-            #expect(journal.closed == ["repository", "pool"])
-            #expect(try await got.value.get().name == "repository")
         }
     }
 
@@ -454,9 +435,14 @@ struct ShutdownTests {
         let repository: Provider
     }
 
-    /// Shuts down while a synchronous `mode` making runs on a thread, and lets the making end
-    /// during the shutdown's wait (`waitedFor`) or only after the shutdown gave up on it.
-    private static func runningSyncMaking(_ mode: ServiceFactoryMode, waitedFor: Bool) async throws {
+    /// Shuts down, from a cancelled task when `fromACancelledTask`, while a synchronous `mode`
+    /// making runs on a thread, and lets the making end during the shutdown's wait (`waitedFor`)
+    /// or only after the shutdown gave up on it.
+    private static func runningSyncMaking(
+        _ mode: ServiceFactoryMode,
+        waitedFor: Bool,
+        fromACancelledTask: Bool = false
+    ) async throws {
         let journal = CloseJournal()
         let started = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
@@ -471,7 +457,8 @@ struct ShutdownTests {
         try await onThread { try waitWithTimeLimit(started, seconds: 10) }
         try await expectShutdown(
             of: Repositories(pool: pool, repository: repository), mode: mode, waitedFor: waitedFor,
-            journal: journal, proceed: { proceed.signal() }, got: { try await got.value.get() }
+            fromACancelledTask: fromACancelledTask, journal: journal, proceed: { proceed.signal() },
+            got: { try await got.value.get() }
         )
     }
 
@@ -502,11 +489,17 @@ struct ShutdownTests {
         of services: Repositories<Provider>,
         mode: ServiceFactoryMode,
         waitedFor: Bool,
+        fromACancelledTask: Bool = false,
         journal: CloseJournal,
         proceed: @Sendable () -> Void,
         got: @Sendable () async throws -> Closing
     ) async throws {
-        let shutdown = Task { await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 200)) }
+        let shutdown = Task {
+            if fromACancelledTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            return await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 200))
+        }
         if waitedFor {
             // Once the pool is refused, the shutdown has begun, and waits for the making.
             await eventually { services.pool.getServiceAsOptional() == nil }

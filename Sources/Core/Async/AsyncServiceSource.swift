@@ -586,11 +586,10 @@ extension AsyncMaking {
         case .wait(let making):
             return try await making.wait(in: context).get()
         case .start(let making, let factory):
-            // A get let in before a shutdown that began since starts no factory: the source is
-            // marked now, so either the shutdown's look at it finds this making and waits for
-            // it, or this finds the shutdown (the sources of `lazy` and `weak` providers are shut
-            // down with them). Its waiters get the refusal as they get any outcome.
-            let refused = GetRecording.isOn && ShutdownRegistry.isShutDown(id)
+            // A get let in before a shutdown that began since starts no factory (the sources of
+            // `lazy` and `weak` providers are shut down with them); its waiters get the refusal
+            // as they get any outcome.
+            let refused = ShutdownRegistry.refusesMaking(id)
             making.start(
                 for: id,
                 in: context,

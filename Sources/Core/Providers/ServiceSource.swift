@@ -837,11 +837,9 @@ enum SingletonMaking {
                 case .wait(let other): return .wait(other)
                 case .make(let input):
                     // A get let in before a shutdown that began since (or one that waited for a
-                    // making and found no service) makes nothing: the cell is marked now, so
-                    // either the shutdown's look at the cell finds this making and waits for it,
-                    // or this finds the shutdown. One load until a container was shut down.
+                    // making and found no service) makes nothing.
                     let made: Result<Service, ServiceObtainError> =
-                        if GetRecording.isOn, ShutdownRegistry.isShutDown(id) {
+                        if ShutdownRegistry.refusesMaking(id) {
                             .failure(ShutdownRegistry.shutDownError(Service.self))
                         } else if let keeper {
                             ThreadContext.withKeeper(SingletonKeeper(Service.self, keeper)) { make(input) }

@@ -99,6 +99,15 @@ enum ShutdownRegistry {
         }
     }
 
+    /// Whether a making that a get let in before now marked as running must make nothing, as
+    /// its provider, checked under the object `key` names, was shut down since: one load until a
+    /// container was shut down. Asked once the making has marked its provider, so that either
+    /// the shutdown's look at the provider finds the making, or this finds the shutdown.
+    @inlinable
+    static func refusesMaking(_ key: ObjectIdentifier) -> Bool {
+        GetRecording.isOn && isShutDown(key)
+    }
+
     /// The error of a get of `service` whose provider was shut down; it is logged.
     @usableFromInline
     static func shutDownError(_ service: Any.Type) -> ServiceObtainError {
@@ -255,6 +264,7 @@ extension ServiceSource {
     /// once for all service types looks up the metadata of every generic type it holds a value
     /// of, on every call and in every case, so a `lazy` provider would pay for the optional
     /// service of an `atOne` one.
+    ///
     /// Gives instead the making of a `lazy` or `weak` service that runs now, if any.
     @discardableResult
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
