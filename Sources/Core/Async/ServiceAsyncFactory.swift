@@ -47,6 +47,11 @@ public protocol ServiceAsyncParamsFactory: Sendable {
 
 extension ServiceAsyncFactory {
     /// A provider of this factory's service (`ServiceAsyncProvider(factory: self)`).
+    ///
+    /// ```swift
+    /// let database = DatabaseFactory().serviceAsyncProvider()
+    /// let connection = try await database.getService()
+    /// ```
     public func serviceAsyncProvider() -> ServiceAsyncProvider<ServiceType> {
         ServiceAsyncProvider(factory: self)
     }
@@ -54,6 +59,11 @@ extension ServiceAsyncFactory {
 
 extension ServiceAsyncParamsFactory {
     /// A provider that makes this factory's service from params given at each get.
+    ///
+    /// ```swift
+    /// let reports = ReportFactory().serviceAsyncProvider()
+    /// let report = try await reports.getService(params: "Q3")
+    /// ```
     public func serviceAsyncProvider() -> ServiceAsyncParamsProvider<ServiceType, ParamsType> {
         ServiceAsyncParamsProvider(factory: self)
     }

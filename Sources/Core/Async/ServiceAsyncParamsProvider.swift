@@ -10,12 +10,22 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     private let factory: @Sendable (ParamsType) async throws -> ServiceType
 
     /// A provider of `factory`'s service.
+    ///
+    /// ```swift
+    /// let reports = ServiceAsyncParamsProvider(factory: ReportFactory())
+    /// ```
     public convenience init<Factory: ServiceAsyncParamsFactory>(factory: Factory)
     where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
         self.init(factory: factory.makeService(params:))
     }
 
     /// A provider that makes the service with `factory`.
+    ///
+    /// ```swift
+    /// let reports = ServiceAsyncParamsProvider<Report, String> { title in
+    ///     try await Report.load(title: title)
+    /// }
+    /// ```
     public init(factory: @escaping @Sendable (ParamsType) async throws -> ServiceType) {
         self.factory = factory
     }
@@ -43,6 +53,11 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
 
     /// A provider of this service made with fixed `params` on every get, which counts as this
     /// provider in the cycle check.
+    ///
+    /// ```swift
+    /// let q4: ServiceAsyncProvider<Report> = reports.convert(params: "Q4")
+    /// let report = try await q4.getService()  // Report.load(title: "Q4")
+    /// ```
     public func convert(params: ParamsType) -> ServiceAsyncProvider<ServiceType> {
         let factory = self.factory
         let source = AsyncManySource(countsAs: self) { try await factory(params) }

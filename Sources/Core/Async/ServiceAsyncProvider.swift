@@ -44,6 +44,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     /// A provider that always gives `service`.
+    ///
+    /// ```swift
+    /// let settings = ServiceAsyncProvider(Settings())
+    /// ```
     @_disfavoredOverload  // a synchronous provider passed here is wrapped by `init(_ provider:)`
     public convenience init(_ service: ServiceType) {
         let held = HeldService(service, since: MakingClock.tick())
@@ -51,6 +55,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
+    ///
+    /// ```swift
+    /// let database = ServiceAsyncProvider(factory: DatabaseFactory())
+    /// ```
     public convenience init<Factory: ServiceAsyncFactory>(factory: Factory)
     where Factory.ServiceType == ServiceType {
         self.init(mode: factory.mode, factory: factory.makeService)
@@ -68,6 +76,11 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
 
     /// A provider that gets its service from a synchronous `provider`, for a container whose
     /// callers await every service.
+    ///
+    /// ```swift
+    /// let settings = ServiceAsyncProvider(settingsProvider)  // a ServiceProvider<Settings>
+    /// let current = try await settings.getService()
+    /// ```
     ///
     /// A get calls `provider.getService()`: a service that another thread is making is waited
     /// for as a synchronous provider waits, on the caller's thread. A service `provider` holds

@@ -26,6 +26,10 @@ public final class ServiceGraphRecorder: Sendable {
 
     /// Starts recording the gets of every thread (but a thread that runs a validation, whose gets
     /// go to the validation's report).
+    ///
+    /// ```swift
+    /// let recorder = ServiceGraphRecorder()  // records every get from here
+    /// ```
     public init() {
         running.withLock { $0 = true }
         GetRecording.addRecorder(log)
@@ -42,6 +46,11 @@ public final class ServiceGraphRecorder: Sendable {
     }
 
     /// Stops recording; what was recorded stays. Calling it again does nothing.
+    ///
+    /// ```swift
+    /// recorder.stop()
+    /// let graph = recorder.graph(of: services)  // the gets made until stop()
+    /// ```
     public func stop() {
         let wasRunning = running.withLock { running in
             defer { running = false }
@@ -53,6 +62,11 @@ public final class ServiceGraphRecorder: Sendable {
     }
 
     /// The graph of what was recorded so far.
+    ///
+    /// ```swift
+    /// print(recorder.graph(of: services).mermaid())  // nodes named by the container's paths
+    /// print(recorder.graph().dot())                  // nodes named by their service types
+    /// ```
     ///
     /// - Parameter container: the app's container (or locator), whose property paths name the
     ///   nodes; every provider of it is a node, asked for or not. Without it, the nodes are named

@@ -60,6 +60,10 @@ public enum ServiceValidator {
     /// The same for a function isolated to the main actor (as every function of a module whose
     /// default isolation is the main actor is), which would otherwise land in
     /// `validate(_:)` as a value that holds no provider.
+    ///
+    /// ```swift
+    /// let report = ServiceValidator.validate(building: Services.makeDefault)
+    /// ```
     @available(*, deprecated, message: "this is the function that builds the container: pass it as validate(building:)")
     @MainActor
     public static func validate<Container>(

@@ -26,6 +26,11 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     public let error: any Error
 
     /// Makes an error for `service` failing with `error`; the path holds `service` alone.
+    ///
+    /// ```swift
+    /// let error = ServiceObtainError(service: Settings.self, error: SettingsError.missingFile)
+    /// // error.service == Settings.self, error.isNested == false
+    /// ```
     public init(service: Any.Type, error: any Error) {
         self.service = service
         self.pathServices = [service]
@@ -75,6 +80,11 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
 
     /// The same error as seen from `service`, which was being made when this one was thrown:
     /// `service` is added at the front of `pathServices`.
+    ///
+    /// ```swift
+    /// let seen = error.withAddedToPath(service: ReportBuilder.self)
+    /// // seen.pathServices: [ReportBuilder.self, Settings.self]
+    /// ```
     public func withAddedToPath(service: Any.Type) -> ServiceObtainError {
         ServiceObtainError(service: self.service, pathServices: [service] + pathServices, error: error)
     }

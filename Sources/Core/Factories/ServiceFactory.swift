@@ -31,6 +31,10 @@ public protocol ServiceFactory: SendableMetatype {
 
 extension ServiceFactory where Self: Sendable {
     /// A provider of this factory's service (`ServiceProvider(factory: self)`).
+    ///
+    /// ```swift
+    /// let singleton = SingletonServiceFactory().serviceProvider()
+    /// ```
     public func serviceProvider() -> ServiceProvider<ServiceType> {
         ServiceProvider(factory: self)
     }
@@ -38,6 +42,10 @@ extension ServiceFactory where Self: Sendable {
 
 extension ServiceFactory {
     /// A provider of this factory's service whose every get is serialized by `safeThread`.
+    ///
+    /// ```swift
+    /// let settingsProvider = SettingsFactory().serviceSafeProvider(safeThread: .lock)
+    /// ```
     public func serviceSafeProvider(
         safeThread kind: ServiceSafeProviderKind = .default
     ) -> ServiceSafeProvider<ServiceType> {

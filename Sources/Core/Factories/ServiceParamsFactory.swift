@@ -29,11 +29,21 @@ public protocol ServiceParamsFactory: SendableMetatype {
 
 extension ServiceParamsFactory where Self: Sendable {
     /// A provider that makes this factory's service from params given at each get.
+    ///
+    /// ```swift
+    /// let provider = SecondServiceFactory().serviceProvider()
+    /// let service = try provider.getService(params: .init(number: 1))
+    /// ```
     public func serviceProvider() -> ServiceParamsProvider<ServiceType, ParamsType> {
         ServiceParamsProvider(factory: self)
     }
 
     /// A provider that makes this factory's service from fixed `params` on every get.
+    ///
+    /// ```swift
+    /// let fixed = SecondServiceFactory().serviceProvider(params: .init(number: 1))
+    /// let service = try fixed.getService()
+    /// ```
     public func serviceProvider(params: ParamsType) -> ServiceProvider<ServiceType> {
         ServiceProvider(factory: self, params: params)
     }
@@ -41,6 +51,10 @@ extension ServiceParamsFactory where Self: Sendable {
 
 extension ServiceParamsFactory {
     /// A params provider whose every get is serialized by `safeThread`.
+    ///
+    /// ```swift
+    /// let provider = SecondServiceFactory().serviceSafeProvider(safeThread: .lock)
+    /// ```
     public func serviceSafeProvider(
         safeThread kind: ServiceSafeProviderKind = .default
     ) -> ServiceParamsSafeProvider<ServiceType, ParamsType> {
@@ -48,6 +62,11 @@ extension ServiceParamsFactory {
     }
 
     /// A provider for fixed `params` whose every get is serialized by `safeThread`.
+    ///
+    /// ```swift
+    /// let factory = SecondServiceFactory()
+    /// let fixed = factory.serviceSafeProvider(params: .init(number: 1), safeThread: .lock)
+    /// ```
     public func serviceSafeProvider(
         params: ParamsType,
         safeThread kind: ServiceSafeProviderKind = .default

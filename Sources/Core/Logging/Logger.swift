@@ -52,6 +52,12 @@ extension Logger {
 
     /// Stops delivering events to this logger; `LogRecorder.shared` becomes the logger
     /// registered before it, if any.
+    ///
+    /// ```swift
+    /// let printer = FailurePrinter()
+    /// printer.register()
+    /// printer.unregister()  // events go to the logger registered before it, if any
+    /// ```
     public func unregister() {
         LogRecorder.recorder.unregister(self)
     }

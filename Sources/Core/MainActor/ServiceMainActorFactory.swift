@@ -31,6 +31,10 @@ public protocol ServiceMainActorFactory {
 
 extension ServiceMainActorFactory {
     /// A provider of this factory's service (`ServiceMainActorProvider(factory: self)`).
+    ///
+    /// ```swift
+    /// let viewModels = ProfileViewModelFactory().serviceMainActorProvider()
+    /// ```
     public func serviceMainActorProvider() -> ServiceMainActorProvider<ServiceType> {
         ServiceMainActorProvider(factory: self)
     }

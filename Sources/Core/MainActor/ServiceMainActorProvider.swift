@@ -48,6 +48,10 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     /// A provider that always gives `service`.
+    ///
+    /// ```swift
+    /// let settingsModel = ServiceMainActorProvider(SettingsViewModel())
+    /// ```
     public init(_ service: ServiceType) {
         mode = .atOne
         factory = nil
@@ -55,6 +59,10 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
+    ///
+    /// ```swift
+    /// let viewModels = ServiceMainActorProvider(factory: ProfileViewModelFactory())
+    /// ```
     public convenience init<Factory: ServiceMainActorFactory>(factory: Factory)
     where Factory.ServiceType == ServiceType {
         self.init(mode: factory.mode) { try factory.makeService() }
@@ -86,6 +94,10 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
+    ///
+    /// ```swift
+    /// let model = try viewModels.getService()  // on the main actor: no await
+    /// ```
     public func getService() throws(ServiceObtainError) -> ServiceType {
         if GetRecording.isOn {
             try ShutdownRegistry.check(self, ServiceType.self)
@@ -125,17 +137,29 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     /// The service or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = viewModels.getServiceAsResult()  // on the main actor
+    /// ```
     public func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try getService() }
     }
 
     /// The service, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// let model = viewModels.getServiceAsOptional()  // on the main actor; nil if it failed
+    /// ```
     public func getServiceAsOptional() -> ServiceType? {
         try? getService()
     }
 
     /// The service; when it cannot be had, stops the program with the error's `fatalMessage`
     /// at `file` and `line`.
+    ///
+    /// ```swift
+    /// let model = viewModels.getServiceOrFatal()  // on the main actor
+    /// ```
     public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
         do {
             return try getService()

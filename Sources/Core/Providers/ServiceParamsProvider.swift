@@ -17,6 +17,10 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A provider of `factory`'s service.
+    ///
+    /// ```swift
+    /// let provider = ServiceParamsProvider(factory: SecondServiceFactory())
+    /// ```
     public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory)
     where Factory.ServiceType == ServiceType, Factory.ParamsType == ParamsType {
         self.init(maker: ParamsMaker(factory: factory.makeService(params:)), serializer: nil)
@@ -32,6 +36,10 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
+    ///
+    /// ```swift
+    /// let service = try provider.getService(params: .init(number: 1))
+    /// ```
     @inlinable @inline(__always)
     public final func getService(params: ParamsType) throws(ServiceObtainError) -> ServiceType {
         guard let serializer else {
@@ -49,12 +57,23 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A service made for `params`, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// switch provider.getServiceAsResult(params: .init(number: 1)) {
+    /// case .success(let service): print(service.number)
+    /// case .failure(let error): print(error)
+    /// }
+    /// ```
     @inlinable
     public final func getServiceAsResult(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try getService(params: params) }
     }
 
     /// A service made for `params`, or `nil` when it cannot be made.
+    ///
+    /// ```swift
+    /// let service = provider.getServiceAsOptional(params: .init(number: 1))  // nil if it failed
+    /// ```
     @inlinable
     public final func getServiceAsOptional(params: ParamsType) -> ServiceType? {
         try? getService(params: params)
@@ -62,6 +81,10 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 
     /// A service made for `params`; when it cannot be made, stops the program with the error's
     /// `fatalMessage` at `file` and `line`.
+    ///
+    /// ```swift
+    /// let service = provider.getServiceOrFatal(params: .init(number: 1))
+    /// ```
     @inlinable
     public final func getServiceOrFatal(params: ParamsType, file: StaticString = #file, line: UInt = #line)
         -> ServiceType
@@ -75,6 +98,11 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 
     /// A service made for params whose type is only known at run time, as locators and
     /// Objective-C style callers have them.
+    ///
+    /// ```swift
+    /// let made = provider.getServiceAsResult(untypedParams: SecondServiceParams(number: 1))
+    /// let refused = provider.getServiceAsResult(untypedParams: "one")  // .failure: wrongParams
+    /// ```
     ///
     /// `nil` params stand for `nil` when `ParamsType` is optional. Params that are not a
     /// `ParamsType` fail with `ServiceFactoryError.wrongParams` naming both types.
@@ -94,6 +122,11 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     }
 
     /// A provider of this service made with fixed `params` on every get.
+    ///
+    /// ```swift
+    /// let fixed: ServiceProvider<SecondService> = provider.convert(params: .init(number: 0))
+    /// let service = try fixed.getService()  // made with number 0
+    /// ```
     ///
     /// A safe provider's converted provider is a ``ServiceSafeProvider`` that shares its
     /// serialization.
@@ -115,18 +148,30 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
 /// ```
 extension ServiceParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// A service made for `nil` params, or the ``ServiceObtainError`` saying why it cannot be.
+    ///
+    /// ```swift
+    /// let service = try provider.getService()  // the same as getService(params: nil)
+    /// ```
     @inlinable
     public final func getService() throws(ServiceObtainError) -> ServiceType {
         try getService(params: nil)
     }
 
     /// A service made for `nil` params, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = provider.getServiceAsResult()  // made for nil params
+    /// ```
     @inlinable
     public final func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> {
         getServiceAsResult(params: nil)
     }
 
     /// A service made for `nil` params, or `nil` when it cannot be made.
+    ///
+    /// ```swift
+    /// let service = provider.getServiceAsOptional()  // made for nil params; nil if it failed
+    /// ```
     @inlinable
     public final func getServiceAsOptional() -> ServiceType? {
         getServiceAsOptional(params: nil)
@@ -134,6 +179,10 @@ extension ServiceParamsProvider where ParamsType: ExpressibleByNilLiteral {
 
     /// A service made for `nil` params; when it cannot be made, stops the program with the
     /// error's `fatalMessage` at `file` and `line`.
+    ///
+    /// ```swift
+    /// let service = provider.getServiceOrFatal()  // made for nil params
+    /// ```
     @inlinable
     public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
         getServiceOrFatal(params: nil, file: file, line: line)

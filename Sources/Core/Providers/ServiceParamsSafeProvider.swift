@@ -14,6 +14,10 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     ServiceParamsProvider<ServiceType, ParamsType>, @unchecked Sendable  // restated, as Swift asks of a subclass; it adds no state
 {
     /// A safe provider of `factory`'s service.
+    ///
+    /// ```swift
+    /// let provider = ServiceParamsSafeProvider(factory: SecondServiceFactory(), safeThread: .lock)
+    /// ```
     public init<Factory: ServiceParamsFactory>(
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
@@ -24,6 +28,12 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     /// A safe provider that makes the service with `factory`, which is `sending` as
     /// ``ServiceSafeProvider/init(mode:safeThread:factory:)``'s is: the compiler checks that
     /// nothing else keeps what it captures, and that it belongs to no actor.
+    ///
+    /// ```swift
+    /// let greeters = ServiceParamsSafeProvider<Greeter, String>(safeThread: .lock) { name in
+    ///     Greeter(name: name)
+    /// }
+    /// ```
     public init(
         safeThread kind: ServiceSafeProviderKind = .default,
         factory: sending @escaping (ParamsType) throws -> ServiceType
@@ -43,12 +53,20 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
 
     /// A safe provider of this service made with fixed `params`, sharing this provider's
     /// serialization.
+    ///
+    /// ```swift
+    /// let fixed: ServiceSafeProvider<SecondService> = provider.convert(params: .init(number: 0))
+    /// ```
     public override func convert(params: ParamsType) -> ServiceSafeProvider<ServiceType> {
         // The superclass makes a safe provider whenever there is a serializer, as here.
         super.convert(params: params) as! ServiceSafeProvider<ServiceType>
     }
 
     /// Makes a service for `params` without the serialization: the factory may run concurrently.
+    ///
+    /// ```swift
+    /// let result = provider.getServiceAsResultNotSafe(params: .init(number: 1))
+    /// ```
     public func getServiceAsResultNotSafe(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try maker.make(params) }
     }

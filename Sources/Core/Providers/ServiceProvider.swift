@@ -137,12 +137,20 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// A provider that always gives `service` (the equivalent of an `atOne` factory).
+    ///
+    /// ```swift
+    /// let settingsProvider = ServiceProvider(Settings())
+    /// ```
     @inlinable
     public convenience init(_ service: ServiceType) {
         self.init(holding: service)
     }
 
     /// A provider of `factory`'s service, made and kept as its `mode` says.
+    ///
+    /// ```swift
+    /// let provider = ServiceProvider(factory: LazyServiceFactory())
+    /// ```
     @inlinable
     public convenience init<Factory: ServiceFactory & Sendable>(factory: Factory)
     where Factory.ServiceType == ServiceType {
@@ -198,6 +206,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// A provider that makes the service with a params `factory` and fixed `params` on every get.
+    ///
+    /// ```swift
+    /// let provider = ServiceProvider(factory: SecondServiceFactory(), params: .init(number: 1))
+    /// ```
     public convenience init<Factory: ServiceParamsFactory & Sendable>(factory: Factory, params: Factory.ParamsType)
     where Factory.ServiceType == ServiceType {
         // The params are handed to every call of the factory, on any thread, as a kept service
@@ -207,6 +219,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// A provider whose singleton belongs to the current session of `mediator`.
+    ///
+    /// ```swift
+    /// let cart = ServiceProvider(factory: CartFactory(), mediator: mediator)
+    /// ```
     ///
     /// When the mediator's session is not a `Factory.SessionType`, gets fail with
     /// `ServiceFactoryError.wrongSession` until the session changes to one that is.
@@ -229,6 +245,14 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
+    ///
+    /// ```swift
+    /// do {
+    ///     let settings = try settingsProvider.getService()
+    /// } catch {
+    ///     print(error)  // the service that failed, and why
+    /// }
+    /// ```
     ///
     /// An instance or `atOne` service is a stored read; a made `lazy` one, an acquire load and
     /// a read (both inlined where the get is written); anything else is its source's get,
@@ -283,12 +307,20 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// The service or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = settingsProvider.getServiceAsResult()  // .success(settings) or .failure(error)
+    /// ```
     @inlinable
     public final func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try getService() }
     }
 
     /// The service, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// guard let settings = settingsProvider.getServiceAsOptional() else { return }
+    /// ```
     @inlinable @inline(__always)
     public final func getServiceAsOptional() -> ServiceType? {
         try? getService()
@@ -296,6 +328,10 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
 
     /// The service; when it cannot be had, stops the program with the error's `fatalMessage`
     /// at `file` and `line`. Prefer it to `try!`, which loses the cause.
+    ///
+    /// ```swift
+    /// let settings = settingsProvider.getServiceOrFatal()
+    /// ```
     @inlinable
     public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
         do {
@@ -307,6 +343,11 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
 
     /// Throws the error an `atOne` factory failed with, so that a container can check its
     /// services when it is set up; does nothing for other providers.
+    ///
+    /// ```swift
+    /// let singleton = SingletonServiceFactory().serviceProvider()  // atOne: made here
+    /// try singleton.validateAtOneError()  // throws what its factory threw, if it did
+    /// ```
     public final func validateAtOneError() throws(ServiceObtainError) {
         if let error = source.atOneError {
             throw error

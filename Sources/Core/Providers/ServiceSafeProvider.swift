@@ -47,6 +47,10 @@ public final class ServiceSafeProvider<ServiceType>:
     }
 
     /// A safe provider of `factory`'s service.
+    ///
+    /// ```swift
+    /// let settingsProvider = ServiceSafeProvider(factory: SettingsFactory(), safeThread: .lock)
+    /// ```
     public convenience init<Factory: ServiceFactory>(
         factory: Factory,
         safeThread kind: ServiceSafeProviderKind = .default
@@ -74,6 +78,13 @@ public final class ServiceSafeProvider<ServiceType>:
     /// A safe provider of a factory whose service type may differ from `ServiceType`; each made
     /// service is cast as `ServiceProvider(castingFactory:)` does.
     ///
+    /// ```swift
+    /// let shapes = try ServiceSafeProvider<any Shape>(
+    ///     castingFactory: CircleFactory(),
+    ///     safeThread: .lock
+    /// )
+    /// ```
+    ///
     /// - Throws: for an `atOne` factory, the error of making the service (or of the cast).
     public convenience init<Factory: ServiceFactory>(
         castingFactory factory: Factory,
@@ -88,6 +99,14 @@ public final class ServiceSafeProvider<ServiceType>:
     }
 
     /// A safe provider made with a params `factory` and fixed `params`.
+    ///
+    /// ```swift
+    /// let fixed = ServiceSafeProvider(
+    ///     factory: SecondServiceFactory(),
+    ///     params: .init(number: 1),
+    ///     safeThread: .lock
+    /// )
+    /// ```
     public convenience init<Factory: ServiceParamsFactory>(
         factory: Factory,
         params: Factory.ParamsType,
@@ -98,6 +117,11 @@ public final class ServiceSafeProvider<ServiceType>:
     }
 
     /// A safe provider whose singleton belongs to the current session of `mediator`.
+    ///
+    /// ```swift
+    /// let factory = CartFactory()
+    /// let cart = ServiceSafeProvider(factory: factory, mediator: mediator, safeThread: .lock)
+    /// ```
     @inlinable
     public convenience init<Factory: ServiceSessionFactory & Sendable, Session>(
         factory: Factory,
@@ -135,6 +159,10 @@ public final class ServiceSafeProvider<ServiceType>:
 
     /// Gets the service without the serialization, as a plain provider would: `lazy`, `weak`
     /// and session services are still made once, but a `many` factory may run concurrently.
+    ///
+    /// ```swift
+    /// let result = settingsProvider.getServiceAsResultNotSafe()  // not serialized
+    /// ```
     public func getServiceAsResultNotSafe() -> Result<ServiceType, ServiceObtainError> {
         unserialized.getServiceAsResult()
     }

@@ -102,6 +102,10 @@ extension ServiceSessionFactory {
 
 extension ServiceSessionFactory where Self: Sendable {
     /// A provider of this factory's service bound to `mediator`'s current session.
+    ///
+    /// ```swift
+    /// let cart = CartFactory().serviceProvider(mediator: mediator)
+    /// ```
     @inlinable
     public func serviceProvider<Session>(
         mediator: ServiceSessionMediator<Session>
@@ -110,6 +114,10 @@ extension ServiceSessionFactory where Self: Sendable {
     }
 
     /// A session-bound provider whose every get is serialized by `safeThread`.
+    ///
+    /// ```swift
+    /// let cart = CartFactory().serviceSafeProvider(mediator: mediator, safeThread: .lock)
+    /// ```
     @inlinable
     public func serviceSafeProvider<Session>(
         mediator: ServiceSessionMediator<Session>,

@@ -27,6 +27,10 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     private let state: Locked<SessionMediatorState>
 
     /// Makes a mediator whose current session is `session`.
+    ///
+    /// ```swift
+    /// let mediator = ServiceSessionMediator(session: User(id: "ann"))
+    /// ```
     public init(session: SessionType) {
         state = Locked(SessionMediatorState(current: session, key: SessionKey(session.key)))
     }
@@ -39,6 +43,10 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     }
 
     /// Makes `session` the current one and updates every bound provider.
+    ///
+    /// ```swift
+    /// mediator.updateSession(User(id: "bob"))  // the bound providers give Bob's services
+    /// ```
     ///
     /// When no other update is being applied, the providers are updated before this returns;
     /// otherwise the update is queued and applied right after the current one, by the thread
@@ -253,6 +261,10 @@ public struct ServiceVoidSession: ServiceSession, Hashable {
     public var key: AnyHashable { AnyHashable(0) }
 
     /// Makes the void session.
+    ///
+    /// ```swift
+    /// let mediator = ServiceSessionMediator(session: ServiceVoidSession())
+    /// ```
     public init() {}
 }
 
@@ -271,6 +283,10 @@ public typealias ServiceVoidSessionMediator = ServiceSessionMediator<ServiceVoid
 
 extension ServiceSessionMediator where SessionType == ServiceVoidSession {
     /// Makes a mediator of the void session.
+    ///
+    /// ```swift
+    /// let mediator = ServiceVoidSessionMediator()
+    /// ```
     public convenience init() {
         self.init(session: ServiceVoidSession())
     }
@@ -278,6 +294,11 @@ extension ServiceSessionMediator where SessionType == ServiceVoidSession {
     /// Drops the service of every bound provider, each after its factory's
     /// `deactivateService`; the next get makes a new one (`atOne` services are made again at
     /// once). The same as `updateSession(ServiceVoidSession(), remakePolicy: .clearAll)`.
+    ///
+    /// ```swift
+    /// let mediator = ServiceVoidSessionMediator()
+    /// mediator.clearServices()  // the next get of every bound provider makes a new service
+    /// ```
     public func clearServices() {
         updateSession(ServiceVoidSession(), remakePolicy: .clearAll)
     }
