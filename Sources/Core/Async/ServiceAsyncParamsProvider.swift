@@ -33,11 +33,19 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
+    ///
+    /// ```swift
+    /// let report = try await reports.getService(params: "Q3")
+    /// ```
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
         try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }
     }
 
     /// A service made for `params`, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = await reports.getServiceAsResult(params: "Q3")  // .success or .failure
+    /// ```
     public nonisolated(nonsending) func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService(params: params))
@@ -47,6 +55,10 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     }
 
     /// A service made for `params`, or `nil` when it cannot be made.
+    ///
+    /// ```swift
+    /// let report = await reports.getServiceAsOptional(params: "Q3")  // nil if it failed
+    /// ```
     public nonisolated(nonsending) func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
         try? await getService(params: params)
     }
@@ -74,16 +86,28 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
 /// ```
 extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// A service made for `nil` params, or the ``ServiceObtainError`` saying why it cannot be.
+    ///
+    /// ```swift
+    /// let latest = try await reports.getService()  // made for nil params
+    /// ```
     public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
         try await getService(params: nil)
     }
 
     /// A service made for `nil` params, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = await reports.getServiceAsResult()  // made for nil params
+    /// ```
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         await getServiceAsResult(params: nil)
     }
 
     /// A service made for `nil` params, or `nil` when it cannot be made.
+    ///
+    /// ```swift
+    /// let latest = await reports.getServiceAsOptional()  // made for nil params; nil if it failed
+    /// ```
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         await getServiceAsOptional(params: nil)
     }

@@ -93,6 +93,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
     ///
+    /// ```swift
+    /// let connection = try await database.getService()  // on the caller's executor
+    /// ```
+    ///
     /// A service held ready (an instance, or a made `atOne` or `lazy` one) is read without
     /// suspending; anything else is its source's get.
     @inlinable @inline(__always)
@@ -118,6 +122,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     }
 
     /// The service or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = await database.getServiceAsResult()  // .success(connection) or .failure(error)
+    /// ```
     @inlinable
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         do {
@@ -128,6 +136,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     }
 
     /// The service, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// guard let connection = await database.getServiceAsOptional() else { return }
+    /// ```
     @inlinable
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         try? await getService()

@@ -41,6 +41,11 @@ public final class ServiceGraphRecorder: Sendable {
     }
 
     /// Whether it is recording (it is from its start until ``stop()``).
+    ///
+    /// ```swift
+    /// recorder.stop()
+    /// // recorder.isRecording == false
+    /// ```
     public var isRecording: Bool {
         running.withLock { $0 }
     }

@@ -81,6 +81,11 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// Whether every provider could give its service. A value in which the validator found no
     /// provider at all (not even a skipped one) is not valid either: it is not a container, or
     /// not the one meant.
+    ///
+    /// ```swift
+    /// let report = ServiceValidator.validate(building: Services.makeDefault)
+    /// precondition(report.isValid, report.description)
+    /// ```
     public var isValid: Bool { failures.isEmpty && !isEmpty }
 
     /// Whether the validator found no provider in the value, made, failed or skipped.

@@ -73,6 +73,12 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     public var isFactoryError: Bool { error is ServiceFactoryError }
 
     /// `true` when the cause is a dependency cycle (`ServiceFactoryError.dependencyCycle`).
+    ///
+    /// ```swift
+    /// if error.isDependencyCycle {
+    ///     print(error.pathServices)  // the services of the cycle, the first one again at the end
+    /// }
+    /// ```
     public var isDependencyCycle: Bool {
         if case .dependencyCycle? = error as? ServiceFactoryError { return true }
         return false
@@ -91,6 +97,10 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
 
     /// A one-line message naming the requested service, the failed one, the cause and the path;
     /// `getServiceOrFatal()` crashes with it.
+    ///
+    /// ```swift
+    /// print(error.fatalMessage)  // "Failed to obtain service App.Settings with error: ..."
+    /// ```
     public var fatalMessage: String {
         let requested = pathServices.first ?? service
         var message = "Failed to obtain service \(TypeName.of(requested))"

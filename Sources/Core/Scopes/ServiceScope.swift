@@ -87,6 +87,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     }
 
     /// The scope the current task or thread runs in, if any.
+    ///
+    /// ```swift
+    /// let inRequest = ServiceScope.current != nil  // true inside withServiceScope { }
+    /// ```
     public static var current: ServiceScope? { bound }
 
     @TaskLocal static var bound: ServiceScope?
@@ -109,6 +113,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     }
 
     /// Whether ``close(timeout:)`` began: the scope makes and hands out nothing any more.
+    ///
+    /// ```swift
+    /// let report = await scope.close()
+    /// // scope.isClosed == true: a get of a scoped service in it fails
+    /// ```
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// "scope" and the label, as messages name it.

@@ -37,6 +37,10 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
 
     /// The current session: the one given to the latest `updateSession`, even while that
     /// update is still queued behind another.
+    ///
+    /// ```swift
+    /// let user = mediator.session  // User(id: "ann") until updateSession(_:remakePolicy:)
+    /// ```
     public var session: SessionType {
         // Only `init` and `updateSession` set it, both with a `SessionType`.
         state.withLock { $0.current } as! SessionType
