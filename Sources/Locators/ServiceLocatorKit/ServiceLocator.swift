@@ -30,6 +30,11 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     public typealias ParentLocator = ServiceLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
+    ///
+    /// ```swift
+    /// let app = ServiceLocator()
+    /// let screen = ServiceLocator(parent: app)
+    /// ```
     public required init(parent: ServiceLocator? = nil) {
         storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
@@ -40,6 +45,11 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     // assertion of a change refused by a read-only locator names them.
 
     /// Stores `provider` under `key` (the recommended way to add a service).
+    ///
+    /// ```swift
+    /// let provider = FirstServiceFactory().serviceProvider()
+    /// locator.addService(key: ServiceLocatorKeys.firstService, provider: provider)
+    /// ```
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only; the assertion of
     ///   the refusal (see `setReadOnly`) names the caller's `file` and `line`.
@@ -55,6 +65,11 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
 
     /// Stores the params `provider` under `key`. When its params are optional, the service can
     /// also be got without params.
+    ///
+    /// ```swift
+    /// let provider = SecondServiceFactory().serviceProvider()
+    /// locator.addService(key: ServiceLocatorKeys.secondService, provider: provider)
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey>(
         key: Key,
@@ -67,6 +82,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// Stores an existing `service` under `key` (like an `atOne` factory).
+    ///
+    /// ```swift
+    /// locator.addService(key: ServiceLocatorKeys.firstService, service: FirstService())
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
@@ -78,6 +97,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// Stores a provider of `factory` under `key`.
+    ///
+    /// ```swift
+    /// locator.addService(key: ServiceLocatorKeys.firstService, factory: FirstServiceFactory())
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorKey, Factory: ServiceFactory & Sendable>(
         key: Key,
@@ -90,6 +113,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// Stores a params provider of `factory` under `key`.
+    ///
+    /// ```swift
+    /// locator.addService(key: ServiceLocatorKeys.secondService, factory: SecondServiceFactory())
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
@@ -103,6 +130,12 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
 
     /// Stores a params provider of `factory`, whose params are the optional of the key's, under
     /// `key`: the service is got with the key's params or, as the factory allows, without.
+    ///
+    /// ```swift
+    /// // SecondServiceFactory makes its service from `SecondServiceParams?`
+    /// let key = ServiceLocatorParamsEasyKey<SecondService, SecondServiceParams>()
+    /// locator.addService(key: key, factory: SecondServiceFactory())
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorParamsKey, Factory: ServiceParamsFactory & Sendable>(
         key: Key,
@@ -116,6 +149,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
+    ///
+    /// ```swift
+    /// locator.addLazyService(key: ServiceLocatorKeys.lazyService) { LazyService() }
+    /// ```
     @discardableResult
     public final func addLazyService<Key: ServiceLocatorKey>(
         key: Key,
@@ -128,6 +165,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
 
     /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
     /// written `addService(key:) { ... }`.
+    ///
+    /// ```swift
+    /// locator.addService(key: ServiceLocatorKeys.firstService) { FirstService() }
+    /// ```
     @discardableResult
     public final func addService<Key: ServiceLocatorKey>(
         key: Key,
@@ -139,6 +180,10 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// Removes the service stored under `key` in this locator (parents are not changed).
+    ///
+    /// ```swift
+    /// locator.removeService(key: ServiceLocatorKeys.firstService)
+    /// ```
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
     ///   removed; the assertion of the refusal names the caller's `file` and `line`),
@@ -156,17 +201,30 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     // MARK: - Getting
 
     /// The service stored under `key`, or `nil` when it is missing or cannot be made.
+    ///
+    /// ```swift
+    /// let first = locator.getService(key: ServiceLocatorKeys.firstService)
+    /// ```
     @inlinable @inline(__always)
     public final func getService<Key: ServiceLocatorKey>(key: Key) -> Key.ServiceType? {
         storage.optionalService(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The service stored under `key` made from `params`, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// let params = SecondServiceParams(number: 1)
+    /// let second = locator.getService(key: ServiceLocatorKeys.secondService, params: params)
+    /// ```
     public final func getService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) -> Key.ServiceType? {
         try? storage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
 
     /// The service stored under `key`.
+    ///
+    /// ```swift
+    /// let lazy = try locator.tryService(key: ServiceLocatorKeys.lazyService)
+    /// ```
     ///
     /// - Throws: `ServiceLocatorError.serviceNotFound` when nothing is stored under `key` here or
     ///   in a parent, `.wrongParams` when the service needs params, or the provider's
@@ -177,6 +235,11 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
 
     /// The service stored under `key` made from `params`.
     ///
+    /// ```swift
+    /// let params = SecondServiceParams(number: 1)
+    /// let second = try locator.tryService(key: ServiceLocatorKeys.secondService, params: params)
+    /// ```
+    ///
     /// - Throws: `ServiceLocatorError.serviceNotFound`, `.wrongParams` when the stored service
     ///   takes other params, or the provider's `ServiceObtainError`.
     public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
@@ -186,18 +249,34 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     }
 
     /// The service stored under `key`, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// switch locator.getServiceAsResult(key: ServiceLocatorKeys.firstService) {
+    /// case .success(let first): print(first)
+    /// case .failure(let error): print(error)
+    /// }
+    /// ```
     public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
         Result { try storage.service(key.keyID, as: Key.ServiceType.self) }
     }
 
     /// The provider that gives the service under `key` without params (for a params service
     /// with optional params: the one made with `nil` params), or `nil`.
+    ///
+    /// ```swift
+    /// let provider = locator.getServiceProvider(key: ServiceLocatorKeys.firstService)
+    /// ```
     @inlinable
     public final func getServiceProvider<Key: ServiceLocatorKey>(key: Key) -> ServiceProvider<Key.ServiceType>? {
         storage.plainProvider(key.keyID, as: Key.ServiceType.self)
     }
 
     /// The params provider stored under `key`, or `nil`.
+    ///
+    /// ```swift
+    /// let provider = locator.getServiceProvider(key: ServiceLocatorKeys.secondService)
+    /// let second = try provider?.getService(params: SecondServiceParams(number: 1))
+    /// ```
     public final func getServiceProvider<Key: ServiceLocatorParamsKey>(key: Key)
         -> ServiceParamsProvider<Key.ServiceType, Key.ParamsType>?
     {

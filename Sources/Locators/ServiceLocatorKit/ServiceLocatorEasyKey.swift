@@ -7,6 +7,10 @@
 /// ```
 public struct ServiceLocatorEasyKey<ServiceType>: ServiceLocatorKey {
     /// A key of the `ServiceType` service.
+    ///
+    /// ```swift
+    /// let key = ServiceLocatorEasyKey<LazyService>()
+    /// ```
     @inlinable
     public init() {}
 

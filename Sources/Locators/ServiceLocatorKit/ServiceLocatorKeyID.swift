@@ -23,12 +23,20 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let storage: Storage
 
     /// The slot named by the service type `serviceType`.
+    ///
+    /// ```swift
+    /// let id = ServiceLocatorKeyID(serviceType: Settings.self)  // the slot of the easy keys
+    /// ```
     @inlinable
     public init(serviceType: Any.Type) {
         storage = .type(serviceType)
     }
 
     /// The slot named by the string `storeKey`.
+    ///
+    /// ```swift
+    /// let id = ServiceLocatorKeyID(storeKey: "settings")  // the slot of a key with that storeKey
+    /// ```
     @inlinable
     public init(storeKey: String) {
         storage = .name(storeKey)
@@ -50,6 +58,12 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `lhs` and `rhs` name the same slot.
+    ///
+    /// ```swift
+    /// let named = ServiceLocatorKeyID(storeKey: "Settings")
+    /// named == ServiceLocatorKeyID(storeKey: "Settings")        // true
+    /// named == ServiceLocatorKeyID(serviceType: Settings.self)  // false: a name is not a type
+    /// ```
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs.storage, rhs.storage) {
         case let (.type(left), .type(right)): return ObjectIdentifier(left) == ObjectIdentifier(right)
@@ -59,6 +73,11 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Hashes the slot's identity.
+    ///
+    /// ```swift
+    /// var slots = Set<ServiceLocatorKeyID>()
+    /// slots.insert(ServiceLocatorEasyKey<Settings>().keyID)
+    /// ```
     public func hash(into hasher: inout Hasher) {
         switch storage {
         case .type(let type): hasher.combine(ObjectIdentifier(type))

@@ -16,5 +16,7 @@ public protocol ServiceLocatorLogger: Logger {
 
 extension ServiceLocatorLogger {
     /// Does nothing.
+    ///
+    /// See the example of ``ServiceLocatorLogger``.
     public func serviceLocatorRefused(_ locator: AnyObject & Sendable, error: ServiceLocatorError) {}
 }

@@ -8,6 +8,10 @@
 /// ```
 public struct ServiceLocatorParamsEasyKey<ServiceType, ParamsType>: ServiceLocatorParamsKey {
     /// A key of the `ServiceType` service got with `ParamsType` params.
+    ///
+    /// ```swift
+    /// let key = ServiceLocatorParamsEasyKey<SecondService, SecondServiceParams?>()
+    /// ```
     @inlinable
     public init() {}
 

@@ -87,6 +87,11 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
 extension ServiceLocatorProtocol {
     /// ``setReadOnly(denyClone:assertionFailure:file:line:)``, with `denyClone` and
     /// `assertionFailure` `true` unless given, naming the caller's line.
+    ///
+    /// ```swift
+    /// locator.setReadOnly()
+    /// locator.setReadOnly(denyClone: false, assertionFailure: false)
+    /// ```
     @discardableResult
     public func setReadOnly(
         denyClone: Bool = true,
@@ -98,6 +103,10 @@ extension ServiceLocatorProtocol {
     }
 
     /// ``setParent(_:file:line:)``, naming the caller's line.
+    ///
+    /// ```swift
+    /// screen.setParent(app)
+    /// ```
     @discardableResult
     public func setParent(
         _ parent: ParentLocator?,
@@ -108,6 +117,10 @@ extension ServiceLocatorProtocol {
     }
 
     /// ``clone(file:line:)``, naming the caller's line.
+    ///
+    /// ```swift
+    /// let copy = locator.clone()
+    /// ```
     public func clone(file: StaticString = #fileID, line: UInt = #line) -> Self {
         clone(file: file, line: line)
     }
@@ -141,6 +154,12 @@ extension StorageBackedLocator {
     /// Makes the locator read-only: later adds and removes are refused, and `clone()` too when
     /// `denyClone`. Refused only when an earlier call denied clones and this one would allow them.
     /// The requirement in ``ServiceLocatorProtocol`` says more, with an example.
+    ///
+    /// ```swift
+    /// func finishSetup(of locator: ServiceLocator, file: StaticString, line: UInt) {
+    ///     locator.setReadOnly(denyClone: true, assertionFailure: true, file: file, line: line)
+    /// }
+    /// ```
     @discardableResult
     public func setReadOnly(denyClone: Bool, assertionFailure: Bool, file: StaticString, line: UInt)
         -> Result<Void, ServiceLocatorError>
@@ -153,6 +172,12 @@ extension StorageBackedLocator {
     /// Sets the locator asked for the services this one lacks, or removes it with `nil`;
     /// refused for a read-only locator and for a parent that would make a loop. The requirement
     /// in ``ServiceLocatorProtocol`` says more, with an example.
+    ///
+    /// ```swift
+    /// func attach(_ screen: ServiceLocator, file: StaticString, line: UInt) {
+    ///     screen.setParent(app, file: file, line: line)
+    /// }
+    /// ```
     @discardableResult
     public func setParent(_ parent: ParentLocator?, file: StaticString, line: UInt) -> Result<Void, ServiceLocatorError> {
         storage.setParent(parent.map { LocatorParent($0) }, owner: self, at: CallSite(file: file, line: line))
@@ -161,6 +186,12 @@ extension StorageBackedLocator {
     /// A writable copy holding the same providers and parent; after `setReadOnly(denyClone: true)`,
     /// the refusal is reported and a new, empty, writable locator is returned instead. The
     /// requirement in ``ServiceLocatorProtocol`` says what a subclass's `init(parent:)` changes.
+    ///
+    /// ```swift
+    /// func copy(of locator: ServiceLocator, file: StaticString, line: UInt) -> ServiceLocator {
+    ///     locator.clone(file: file, line: line)
+    /// }
+    /// ```
     public func clone(file: StaticString, line: UInt) -> Self {
         let copy = Self(parent: nil)
         storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))

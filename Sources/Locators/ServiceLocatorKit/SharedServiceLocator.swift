@@ -22,6 +22,10 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     }
 
     /// A holder with no locator set up.
+    ///
+    /// ```swift
+    /// static let holder = SharedServiceLocator<AppServiceLocator>()
+    /// ```
     public init() {}
 
     /// The shared locator, or `nil` before `setup`.
@@ -32,6 +36,10 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
 
     /// The shared locator.
     ///
+    /// ```swift
+    /// let locator = try AppServiceLocator.holder.tryLocator()
+    /// ```
+    ///
     /// - Throws: `ServiceLocatorError.sharedRequireSetup` before `setup`.
     public func tryLocator() throws(ServiceLocatorError) -> Locator {
         guard let locator else {
@@ -41,6 +49,10 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     }
 
     /// Makes `locator` the shared one.
+    ///
+    /// ```swift
+    /// AppServiceLocator.holder.setup(locator)  // a later setup is refused
+    /// ```
     ///
     /// - Parameters:
     ///   - locator: the locator to share.
