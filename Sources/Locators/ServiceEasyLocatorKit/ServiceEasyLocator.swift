@@ -31,6 +31,11 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     public typealias ParentLocator = ServiceEasyLocator
 
     /// A new, empty, writable locator that asks `parent` for the services it lacks.
+    ///
+    /// ```swift
+    /// let app = ServiceEasyLocator()
+    /// let screen = ServiceEasyLocator(parent: app)
+    /// ```
     public required init(parent: ServiceEasyLocator? = nil) {
         storage = LocatorStorage(parent: parent.map { LocatorParent($0) })
     }
@@ -48,6 +53,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
 
     /// Stores `provider` under its service type (the recommended way to add a service).
     ///
+    /// ```swift
+    /// locator.addService(provider: LazyServiceFactory().serviceProvider())
+    /// ```
+    ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only; the assertion of
     ///   the refusal (see `setReadOnly`) names the caller's `file` and `line`.
     @discardableResult
@@ -61,6 +70,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
 
     /// Stores the params `provider` under its service type. When its params are optional, the
     /// service can also be got without params.
+    ///
+    /// ```swift
+    /// locator.addService(provider: SecondServiceFactory().serviceProvider())
+    /// ```
     @discardableResult
     public final func addService<Service, Params>(
         provider: ServiceParamsProvider<Service, Params>,
@@ -158,6 +171,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
 
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
     /// `addService(shared as SharedServicing)` is got by `SharedServicing.self`.
+    ///
+    /// ```swift
+    /// locator.addService(ThirdService())
+    /// ```
     @discardableResult
     public final func addService<Service>(
         _ service: Service,
@@ -176,6 +193,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// Stores a provider of `factory` under its service type.
+    ///
+    /// ```swift
+    /// locator.addService(factory: LazyServiceFactory())
+    /// ```
     @discardableResult
     public final func addService<Factory: ServiceFactory & Sendable>(
         factory: Factory,
@@ -186,6 +207,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// Stores a params provider of `factory` under its service type.
+    ///
+    /// ```swift
+    /// locator.addService(factory: SecondServiceFactory())
+    /// ```
     @discardableResult
     public final func addService<Factory: ServiceParamsFactory & Sendable>(
         factory: Factory,
@@ -196,6 +221,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// Stores a service made by `factory` on the first get and kept (like a `lazy` factory).
+    ///
+    /// ```swift
+    /// locator.addLazyService { LazyService() }
+    /// ```
     @discardableResult
     public final func addLazyService<Service>(
         _ factory: @escaping @Sendable () throws -> Service,
@@ -207,6 +236,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
 
     /// Stores a service made anew by `manyFactory` on every get (like a `many` factory); also
     /// written `addService { ... }`.
+    ///
+    /// ```swift
+    /// locator.addService { ThirdService() }
+    /// ```
     @discardableResult
     public final func addService<Service>(
         manyFactory: @escaping @Sendable () throws -> Service,
@@ -217,6 +250,10 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// Removes the `serviceType` service from this locator (parents are not changed).
+    ///
+    /// ```swift
+    /// locator.removeService(serviceType: ThirdService.self)
+    /// ```
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
     ///   removed; the assertion of the refusal names the caller's `file` and `line`),
@@ -234,28 +271,49 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     // MARK: - Getting
 
     /// The service of the inferred type, or `nil` when it is missing or cannot be made.
+    ///
+    /// ```swift
+    /// let third: ThirdService? = locator.getService()
+    /// ```
     @inlinable @inline(__always)
     public final func getService<Service>() -> Service? {
         storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The `serviceType` service, or `nil` when it is missing or cannot be made.
+    ///
+    /// ```swift
+    /// let third = locator.getService(serviceType: ThirdService.self)
+    /// ```
     @inlinable @inline(__always)
     public final func getService<Service>(serviceType: Service.Type) -> Service? {
         storage.optionalService(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// let second: SecondService? = locator.getService(params: SecondServiceParams(number: 1))
+    /// ```
     public final func getService<Service, Params>(params: Params) -> Service? {
         try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The `serviceType` service made from `params`, or `nil` when it cannot be had.
+    ///
+    /// ```swift
+    /// let params = SecondServiceParams(number: 1)
+    /// let second = locator.getService(serviceType: SecondService.self, params: params)
+    /// ```
     public final func getService<Service, Params>(serviceType: Service.Type, params: Params) -> Service? {
         try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type.
+    ///
+    /// ```swift
+    /// let lazy: LazyService = try locator.tryService()
+    /// ```
     ///
     /// - Throws: `ServiceLocatorError.serviceNotFound` when it is stored neither here nor in a
     ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
@@ -265,11 +323,19 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// The `serviceType` service; throws as `tryService()`.
+    ///
+    /// ```swift
+    /// let lazy = try locator.tryService(serviceType: LazyService.self)
+    /// ```
     public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
         try storage.service(Self.id(Service.self), as: Service.self)
     }
 
     /// The service of the inferred type made from `params`.
+    ///
+    /// ```swift
+    /// let second: SecondService = try locator.tryService(params: SecondServiceParams(number: 1))
+    /// ```
     ///
     /// Params of another type than the factory's are cast when they fit (a `String` for
     /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
@@ -278,23 +344,43 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     }
 
     /// The `serviceType` service made from `params`; throws as `tryService(params:)`.
+    ///
+    /// ```swift
+    /// let params = SecondServiceParams(number: 1)
+    /// let second = try locator.tryService(serviceType: SecondService.self, params: params)
+    /// ```
     public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
         try storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
 
     /// The service of the inferred type, or the error, as a `Result`.
+    ///
+    /// ```swift
+    /// let result = locator.getServiceAsResult(serviceType: LazyService.self)
+    /// let lazy = try result.get()
+    /// ```
     public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
         Result { try storage.service(Self.id(Service.self), as: Service.self) }
     }
 
     /// The provider that gives the service without params (for a params service with optional
     /// params: the one made with `nil` params), or `nil`.
+    ///
+    /// ```swift
+    /// let provider = locator.getServiceProvider(serviceType: LazyService.self)
+    /// ```
     @inlinable
     public final func getServiceProvider<Service>(serviceType: Service.Type = Service.self) -> ServiceProvider<Service>? {
         storage.plainProvider(Self.id(Service.self), as: Service.self)
     }
 
     /// The params provider of the service, or `nil`.
+    ///
+    /// ```swift
+    /// let provider = locator.getServiceProvider(
+    ///     serviceType: SecondService.self, paramsType: SecondServiceParams?.self
+    /// )
+    /// ```
     public final func getServiceProvider<Service, Params>(
         serviceType: Service.Type = Service.self,
         paramsType: Params.Type = Params.self
