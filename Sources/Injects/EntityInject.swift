@@ -36,6 +36,11 @@ public struct EntityInject<Value> {
     }
 
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
+    ///
+    /// ```swift
+    /// @EntityInject(SimplePresenter.self)
+    /// private var presenter
+    /// ```
     @inlinable
     public init(_ type: Value.Type, file: StaticString = #file, line: UInt = #line) {
         // Specialized in the owner's initializer: with the entity registered, it is injected
@@ -51,6 +56,11 @@ public struct EntityInject<Value> {
     }
 
     /// Injects the value at `keyPath` (of any nesting) of the newest registered `Entity`.
+    ///
+    /// ```swift
+    /// @EntityInject(\AppSettings.common.uiConfig)
+    /// private var uiConfig
+    /// ```
     @inlinable
     public init<Entity>(_ keyPath: @autoclosure () -> KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
         if let box = EntityInjectResolver.newest(Entity.self) {

@@ -52,6 +52,10 @@ public enum EntityInjectResolver {
     }
 
     /// Registers `entity` until the returned token is released.
+    ///
+    /// ```swift
+    /// let token = EntityInjectResolver.register(appSettings)
+    /// ```
     public static func register<Entity>(_ entity: Entity) -> EntityInjectToken {
         let registry = Self.registry
         return EntityInjectToken(registry: registry, ids: registry.add([entity]).ids)
@@ -76,6 +80,10 @@ public enum EntityInjectResolver {
     /// the main actor, code runs beside that turn, which may remove the entity at any moment after
     /// its first injection: there, use `register(_:)` and release the token instead.
     ///
+    /// ```swift
+    /// EntityInjectResolver.registerForFirstInject(SimplePresenterImpl(), autoRemoveDelay: 10)
+    /// ```
+    ///
     /// - Parameters:
     ///   - entity: the entity to hand to the first `@EntityInject` that asks for it.
     ///   - autoRemoveDelay: when set, the entity is also removed after these seconds if
@@ -86,6 +94,10 @@ public enum EntityInjectResolver {
 
     /// Registers several entities, each until its own first injection; see
     /// `registerForFirstInject(_:autoRemoveDelay:)`.
+    ///
+    /// ```swift
+    /// EntityInjectResolver.registerForFirstInjectSome([SimplePresenterImpl(), appSettings])
+    /// ```
     public static func registerForFirstInjectSome(_ entities: [Any], autoRemoveDelay: TimeInterval? = nil) {
         let registry = Self.registry
         let ids = registry.add(entities, firstInject: true).ids
@@ -103,6 +115,10 @@ public enum EntityInjectResolver {
 
     /// Removes the entities castable to `type`, or only the newest one when `onlyLast`.
     ///
+    /// ```swift
+    /// EntityInjectResolver.remove(SimplePresenter.self, onlyLast: true)
+    /// ```
+    ///
     /// - Returns: whether an entity was removed.
     @discardableResult
     public static func remove<Entity>(_ type: Entity.Type, onlyLast: Bool = false) -> Bool {
@@ -110,12 +126,22 @@ public enum EntityInjectResolver {
     }
 
     /// Whether an entity castable to `type` is registered.
+    ///
+    /// ```swift
+    /// let registered = EntityInjectResolver.contains(AppSettings.self)
+    /// ```
     public static func contains<Entity>(_ type: Entity.Type) -> Bool {
         registry.contains(type)
     }
 
     /// Runs `handler` once an entity castable to `type` is registered: at once when one is
     /// already (returning `nil`), else on the registering thread when one is registered.
+    ///
+    /// ```swift
+    /// let token = EntityInjectResolver.addReadyContainerHandler(AppSettings.self) {
+    ///     applyTheme()
+    /// }
+    /// ```
     ///
     /// The handler does not count as an injection.
     ///
@@ -132,6 +158,10 @@ public enum EntityInjectResolver {
     /// Removes every entity, pending injection and ready handler, and voids the pending
     /// automatic removals. Inside `withIsolatedInjectRegistries`, it empties the scope's
     /// registry only. Tests that run in parallel isolate their registries instead.
+    ///
+    /// ```swift
+    /// EntityInjectResolver.removeAll()
+    /// ```
     ///
     /// Tokens of removed entities stay valid and do nothing when released.
     public static func removeAll() {

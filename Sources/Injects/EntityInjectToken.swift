@@ -18,6 +18,11 @@ public final class EntityInjectToken: Sendable {
     }
 
     /// Removes the token's entities now (releasing the token does the same).
+    ///
+    /// ```swift
+    /// let token = EntityInjectResolver.register(appSettings)
+    /// token.remove()
+    /// ```
     public func remove() {
         registry.remove(ids: ids)
     }

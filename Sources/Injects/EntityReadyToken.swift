@@ -29,6 +29,13 @@ public final class EntityReadyToken: Sendable {
     public var isWaiting: Bool { registry.isWaiting(id) }
 
     /// Unsubscribes the handler if it has not run yet (releasing the token does the same).
+    ///
+    /// ```swift
+    /// let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) {
+    ///     showFirstScreen()
+    /// }
+    /// token?.cancel()  // the handler will not run
+    /// ```
     public func cancel() {
         registry.cancelWaiter(id)
     }

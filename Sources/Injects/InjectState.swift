@@ -35,6 +35,10 @@ public struct InjectState<Value> {
     /// Runs `handler` with the value right after it is injected, before its first use; at once
     /// when it is already injected.
     ///
+    /// ```swift
+    /// presenter.$userService.setReadyHandler { service in service.startObserving() }
+    /// ```
+    ///
     /// Each call adds a handler; they run in the order they were set, on the thread that
     /// performs the injection (the one registering the container or entity, or the one reading
     /// the property first).

@@ -17,12 +17,20 @@ public struct ParamsInjectState<Service, Params> {
 
     /// Runs `handler` with the service right after it is injected, before its first use; at
     /// once when it is already injected. See `InjectState.setReadyHandler(_:)`.
+    ///
+    /// ```swift
+    /// $secondService.setReadyHandler { service in service.prepare() }
+    /// ```
     public func setReadyHandler(_ handler: @escaping (Service) -> Void) {
         cell.addReadyHandler(handler)
     }
 
     /// Gives the params the service is made with. Call it once, before the service is injected;
     /// a second call, or a call after injection, stops the program naming the inject site.
+    ///
+    /// ```swift
+    /// $secondService.setParameters(.init(value: "Custom"))
+    /// ```
     ///
     /// - Parameters:
     ///   - params: the params for the provider.

@@ -70,6 +70,11 @@ public struct ServiceInject<Container, Service> {
 
     /// Injects the service of the provider at `keyPath` in the registered `Container`.
     ///
+    /// ```swift
+    /// @ServiceInject(\Services.userService, lazyInject: true)
+    /// private var userService
+    /// ```
+    ///
     /// - Parameters:
     ///   - keyPath: the path to the provider, nested fields included (`\Services.folders.manager`).
     ///     Written as an argument, it is taken as written (`@autoclosure`): with the container
@@ -97,6 +102,11 @@ public struct ServiceInject<Container, Service> {
 
     /// Injects the service of the optional provider at `keyPath`: `nil` when the container
     /// has no provider there.
+    ///
+    /// ```swift
+    /// @ServiceInject(\Services.analytics)  // a ServiceProvider<Analytics>?
+    /// private var analytics                 // Analytics?
+    /// ```
     @inlinable @inline(__always)
     public init<Wrapped>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Wrapped>?>,

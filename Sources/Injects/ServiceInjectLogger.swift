@@ -30,11 +30,29 @@ public protocol ServiceInjectLogger: Logger {
 
 extension ServiceInjectLogger {
     /// Does nothing.
+    ///
+    /// ```swift
+    /// final class RegistrationLog: ServiceInjectLogger {
+    ///     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+    ///         print("registered twice:", type)
+    ///     }
+    /// }
+    /// ```
     public func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {}
 
     /// Does nothing.
+    ///
+    /// See the example of ``ServiceInjectLogger``.
     public func entityInjectResolverDidAutoRemove(entityType: Any.Type, afterInjection: Bool) {}
 
     /// Does nothing.
+    ///
+    /// ```swift
+    /// final class ExpiryLog: ServiceInjectLogger {  // a 3.0 logger
+    ///     func entityInjectResolverDidAutoRemove(entityType: Any.Type, delay: TimeInterval) {
+    ///         print("removed", entityType, "after", delay, "s")
+    ///     }
+    /// }
+    /// ```
     public func entityInjectResolverDidAutoRemove(entityType: Any.Type, delay: TimeInterval) {}
 }

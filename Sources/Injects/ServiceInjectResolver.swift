@@ -39,6 +39,11 @@ public enum ServiceInjectResolver {
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now.
     ///
+    /// ```swift
+    /// ServiceInjectResolver.register(ServicesFactory.makeDefault())
+    /// ServiceInjectResolver.register(Services.mock(), failureIfContains: false)  // resolved first
+    /// ```
+    ///
     /// - Parameters:
     ///   - container: the container of providers that injected properties read from.
     ///   - failureIfContains: when a container of the same type is already registered,
@@ -60,6 +65,10 @@ public enum ServiceInjectResolver {
     }
 
     /// Registers several containers at once (the last one is the newest).
+    ///
+    /// ```swift
+    /// ServiceInjectResolver.registerSome([ServicesFactory.makeDefault(), SettingsServices()])
+    /// ```
     ///
     /// - Parameters:
     ///   - containers: the containers, oldest first.
@@ -117,6 +126,10 @@ public enum ServiceInjectResolver {
 
     /// Removes the containers castable to `type`, or only the newest one when `onlyLast`.
     ///
+    /// ```swift
+    /// ServiceInjectResolver.remove(Services.self, onlyLast: true)  // the older one comes back
+    /// ```
+    ///
     /// Properties already injected keep their services.
     ///
     /// - Returns: whether a container was removed.
@@ -126,6 +139,12 @@ public enum ServiceInjectResolver {
     }
 
     /// Whether a container castable to `type` is registered.
+    ///
+    /// ```swift
+    /// if !ServiceInjectResolver.contains(Services.self) {
+    ///     ServiceInjectResolver.register(ServicesFactory.makeDefault())
+    /// }
+    /// ```
     public static func contains<Container>(_ type: Container.Type) -> Bool {
         registry.contains(type)
     }
@@ -150,6 +169,10 @@ public enum ServiceInjectResolver {
     /// Removes every container, pending injection and ready handler: the state of a process
     /// that registered nothing. Inside `withIsolatedInjectRegistries`, it empties the scope's
     /// registry only. Tests that run in parallel isolate their registries instead.
+    ///
+    /// ```swift
+    /// ServiceInjectResolver.removeAll()
+    /// ```
     ///
     /// Properties already injected keep their services; properties still waiting are no longer
     /// injected at registration, but a first read still resolves them from the containers

@@ -59,6 +59,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service made with `params` by the provider at `keyPath` in the registered
     /// `Container`.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.firstService, params: .init(value: "Default"))
+    /// var firstService
+    /// ```
     @inlinable
     public init(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -72,6 +77,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service of the provider at `keyPath` once params are given with
     /// `$property.setParameters(_:lazyInject:)`.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.secondService) var secondService
+    /// // later: $secondService.setParameters(.init(value: "Custom"))
+    /// ```
     @inlinable
     public init(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -84,6 +94,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service made with `params` by the optional provider at `keyPath`: `nil` when
     /// the container has no provider there.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.thirdService, params: .init(value: "Default"))
+    /// var thirdService  // ThirdService?
+    /// ```
     @inlinable
     public init<Wrapped>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
@@ -97,6 +112,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Injects the service of the optional provider at `keyPath` once params are given: `nil`
     /// when the container has no provider there.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.thirdService) var thirdService  // ThirdService?
+    /// // later: $thirdService.setParameters(.init(value: "Custom"))
+    /// ```
     @inlinable
     public init<Wrapped>(
         _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,

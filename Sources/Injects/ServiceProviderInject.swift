@@ -36,6 +36,13 @@ public struct ServiceProviderInject<Container, Provider> {
 
     /// Injects `convert` applied to the value at `keyPath` in the registered `Container`.
     ///
+    /// ```swift
+    /// @ServiceProviderInject(
+    ///     \Services.secondService, convert: { $0.convert(params: .init(value: "Fixed")) }
+    /// )
+    /// var fixedSecondServiceProvider  // ServiceProvider<SecondService>
+    /// ```
+    ///
     /// The building block of the other initializers, for libraries that inject their own
     /// wrappers of providers (the Objective-C style bridge injects its `ServiceProviderObjC`
     /// this way). The key path is taken as written (`@autoclosure`), as by `@ServiceInject`:
@@ -57,6 +64,10 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the provider at `keyPath`.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.userService) var userServiceProvider
+    /// ```
     @inlinable
     public init<Service>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
@@ -67,6 +78,11 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the optional provider at `keyPath`.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.analytics)
+    /// var analyticsProvider  // ServiceProvider<Analytics>?
+    /// ```
     @inlinable
     public init<Service>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
@@ -77,6 +93,10 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the params provider at `keyPath`.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.secondService) var secondServiceProvider
+    /// ```
     @inlinable
     public init<Service, Params>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -87,6 +107,10 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// Injects the optional params provider at `keyPath`.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.thirdService) var thirdServiceProvider
+    /// ```
     @inlinable
     public init<Service, Params>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
