@@ -30,6 +30,15 @@ public struct IsolatedInjectRegistriesTrait: TestTrait, SuiteTrait, TestScoping 
     public var isRecursive: Bool { true }
 
     /// Runs `function`, the test or one of its cases, with inject registries of its own.
+    ///
+    /// ```swift
+    /// // Swift Testing calls it; a trait of your own may call it too:
+    /// let isolated: IsolatedInjectRegistriesTrait = .isolatedInjectRegistries
+    /// try await isolated.provideScope(for: test, testCase: testCase) {
+    ///     ServiceInjectResolver.register(Services.mock())
+    ///     try await function()
+    /// }
+    /// ```
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
