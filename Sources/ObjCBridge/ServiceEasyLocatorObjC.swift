@@ -26,6 +26,10 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     public let locator: ServiceEasyLocator
 
     /// Wraps `locator`.
+    ///
+    /// ```swift
+    /// let objc = ServiceEasyLocatorObjC(locator)
+    /// ```
     public init(_ locator: ServiceEasyLocator) {
         self.locator = locator
         super.init()
@@ -51,6 +55,10 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
 
     /// The service added under `serviceClass`, or `nil` when it cannot be had
     /// (`[locator getServiceWithClass:FirstService.class]`).
+    ///
+    /// ```swift
+    /// let first = objc.getServiceWithClass(FirstService.self) as? FirstService
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:)
     #endif
@@ -60,6 +68,11 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
 
     /// The service added under `serviceClass`, or `nil` with the reason written to `error`
     /// (`[locator getServiceWithClass:FirstService.class error:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let first = objc.getServiceWithClass(FirstService.self, error: &error)
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:error:)
     #endif
@@ -70,6 +83,10 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// The service added under `serviceClass` made from `params`, or `nil` when it cannot be
     /// had (`[locator getServiceWithClass:FirstService.class params:params]`). `nil` params
     /// means none.
+    ///
+    /// ```swift
+    /// let second = objc.getServiceWithClass(SecondService.self, params: "Ann")
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:params:)
     #endif
@@ -79,6 +96,11 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
 
     /// The service added under `serviceClass` made from `params`, or `nil` with the reason
     /// written to `error` (`[locator getServiceWithClass:FirstService.class params:params error:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let second = objc.getServiceWithClass(SecondService.self, params: "Ann", error: &error)
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:params:error:)
     #endif
@@ -91,18 +113,31 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// The service added under the protocol `serviceProtocol` (a metatype such as
     /// `(any ThirdServicing).self`), or `nil` when it cannot be had
     /// (`[locator getServiceWithProtocol:@protocol(ThirdServicing)]`).
+    ///
+    /// ```swift
+    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self)
+    /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type) -> Any? {
         try? obtain(serviceProtocol, params: nil)
     }
 
     /// The service added under the protocol `serviceProtocol`, or `nil` with the reason written
     /// to `error` (`[locator getServiceWithProtocol:@protocol(ThirdServicing) error:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self, error: &error)
+    /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type, error: ServiceErrorPointer) -> Any? {
         obtain(serviceProtocol, params: nil, error: error)
     }
 
     /// The service added under the protocol `serviceProtocol` made from `params`, or `nil` when
     /// it cannot be had (`[locator getServiceWithProtocol:@protocol(ThirdServicing) params:params]`).
+    ///
+    /// ```swift
+    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self, params: "Ann")
+    /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type, params: Any?) -> Any? {
         try? obtain(serviceProtocol, params: params)
     }
@@ -110,6 +145,13 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// The service added under the protocol `serviceProtocol` made from `params`, or `nil` with
     /// the reason written to `error`
     /// (`[locator getServiceWithProtocol:@protocol(ThirdServicing) params:params error:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let third = objc.getServiceWithProtocol(
+    ///     (any ThirdServicing).self, params: "Ann", error: &error
+    /// )
+    /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type, params: Any?, error: ServiceErrorPointer) -> Any? {
         obtain(serviceProtocol, params: params, error: error)
     }

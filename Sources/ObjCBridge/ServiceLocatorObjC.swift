@@ -22,6 +22,10 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     public let locator: ServiceLocator
 
     /// Wraps `locator`.
+    ///
+    /// ```swift
+    /// let objc = ServiceLocatorObjC(locator)
+    /// ```
     public init(_ locator: ServiceLocator) {
         self.locator = locator
         super.init()
@@ -29,6 +33,10 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
 
     /// The service under `key`, or `nil` when it cannot be had
     /// (`[locator getServiceWithKey:key]`).
+    ///
+    /// ```swift
+    /// let first = objc.getServiceWithKey(.firstService) as? FirstService
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:)
     #endif
@@ -38,6 +46,11 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
 
     /// The service under `key`, or `nil` with the reason written to `error`
     /// (`[locator getServiceWithKey:key error:&error]`); `error` is set to `nil` on success.
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let first = objc.getServiceWithKey(.firstService, error: &error)
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:error:)
     #endif
@@ -47,6 +60,10 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
 
     /// The service under `key` made from `params`, or `nil` when it cannot be had
     /// (`[locator getServiceWithKey:key params:params]`). `nil` params means none.
+    ///
+    /// ```swift
+    /// let second = objc.getServiceWithKey(.secondService, params: "Ann")
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:params:)
     #endif
@@ -57,6 +74,11 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     /// The service under `key` made from `params`, or `nil` with the reason written to `error`
     /// (`[locator getServiceWithKey:key params:params error:&error]`); `error` is set to `nil`
     /// on success.
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let second = objc.getServiceWithKey(.secondService, params: "Ann", error: &error)
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:params:error:)
     #endif

@@ -47,6 +47,10 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
     }
 
     /// Wraps the typed `key`; params keys included.
+    ///
+    /// ```swift
+    /// let key = ServiceLocatorObjCKey(SecondServiceFactory.defaultKey)
+    /// ```
     @inlinable
     public convenience init<Key: ServiceLocatorKey>(_ key: Key) {
         self.init(storeKey: key.storeKey, keyID: key.keyID, serviceType: Key.ServiceType.self) {
@@ -109,6 +113,12 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
     }
 
     /// Keys are equal when they name the same slot.
+    ///
+    /// ```swift
+    /// let key = ServiceLocatorObjCKey(FirstServiceFactory.defaultKey)
+    /// key.isEqual(ServiceLocatorObjCKey.firstService)                // true
+    /// key.isEqual(ServiceLocatorObjCKey(storeKey: "FirstService"))  // false: a name, not the type
+    /// ```
     public override func isEqual(_ object: Any?) -> Bool {
         // Unwrapped before the cast, as every optional the package casts (see
         // `ServiceHolder.load()` on what the optimizer does otherwise).

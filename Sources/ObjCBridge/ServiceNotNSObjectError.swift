@@ -30,6 +30,10 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
 
     /// Makes the error for a `service` provider that gave a value of `obtainedType`, or `nil`
     /// when `isNil`.
+    ///
+    /// ```swift
+    /// let error = ServiceNotNSObjectError(service: Settings.self, obtainedType: Settings.self)
+    /// ```
     public init(service: Any.Type, obtainedType: Any.Type, isNil: Bool = false) {
         self.service = service
         self.obtainedType = obtainedType

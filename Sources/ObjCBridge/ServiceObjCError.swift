@@ -26,6 +26,10 @@ public enum ServiceObjCError {
     public static let serviceTypeKey = "ServiceContainerKitObjC.ServiceType"
 
     /// The code of `error` when it is one of the wrappers' errors, otherwise `nil`.
+    ///
+    /// ```swift
+    /// let notFound = ServiceObjCError.code(of: error) == .serviceNotFound
+    /// ```
     public static func code(of error: NSError) -> ServiceObjCErrorCode? {
         guard error.domain == domain else { return nil }
         return ServiceObjCErrorCode(rawValue: error.code)

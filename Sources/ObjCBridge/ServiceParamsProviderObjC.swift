@@ -41,6 +41,10 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     }
 
     /// Wraps `provider`, safe params providers included.
+    ///
+    /// ```swift
+    /// let objc = ServiceParamsProviderObjC(services.greeter)
+    /// ```
     @inlinable
     public convenience init<ServiceType, ParamsType>(_ provider: ServiceParamsProvider<ServiceType, ParamsType>) {
         self.init(provider: provider, serviceType: ServiceType.self, paramsType: ParamsType.self) {
@@ -51,6 +55,10 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     }
 
     /// Wraps `provider`, whose services are `NSObject`s.
+    ///
+    /// ```swift
+    /// let objc = ServiceParamsProviderObjC(services.imageLoader)  // ImageLoader is an NSObject
+    /// ```
     @inlinable
     public convenience init<ServiceType: NSObject, ParamsType>(
         _ provider: ServiceParamsProvider<ServiceType, ParamsType>
@@ -89,6 +97,10 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
 
     /// A service made for `params`, or `nil` when it cannot be made
     /// (`[provider getServiceWithParams:params]`).
+    ///
+    /// ```swift
+    /// let loader = objc.getServiceWithParams("https://img") as? ImageLoader
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithParams:)
     #endif
@@ -118,6 +130,11 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     #if canImport(ObjectiveC)
     /// `getServiceOrFatalWithParams(_:)` for Objective-C callers, which pass no file or line;
     /// Swift code calls `getServiceOrFatalWithParams(_:)`.
+    ///
+    /// ```swift
+    /// // [provider getServiceOrFatalWithParams:@"https://img"]; Swift code writes:
+    /// let loader = objc.getServiceOrFatalWithParams("https://img") as! ImageLoader
+    /// ```
     @available(swift, obsoleted: 1)
     @objc(getServiceOrFatalWithParams:)
     public func objcGetServiceOrFatalWithParams(_ params: Any?) -> Any {
@@ -127,6 +144,11 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
 
     /// A service made for `params`, or `nil` with the reason written to `error`
     /// (`[provider getServiceWithParams:params andReturnError:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let loader = objc.getServiceWithParams("https://img", andReturnError: &error)
+    /// ```
     ///
     /// - Parameters:
     ///   - params: the params to make the service with.

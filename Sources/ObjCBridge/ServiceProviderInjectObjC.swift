@@ -21,6 +21,11 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
 
     /// Injects the provider of `NSObject` services at `keyPath` wrapped in a
     /// ``ServiceProviderObjC``.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.profile)  // ProfileService is an NSObject
+    /// var profile
+    /// ```
     @inlinable
     public init<Service: NSObject>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
@@ -34,6 +39,11 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
 extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     /// Injects the optional provider at `keyPath` wrapped in a ``ServiceProviderObjC``, or `nil`
     /// when the container holds none.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.analytics)  // a ServiceProvider<any Analytics>?
+    /// var analytics
+    /// ```
     @inlinable
     public init<Service>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
@@ -45,6 +55,11 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
 
     /// Injects the optional provider of `NSObject` services at `keyPath` wrapped in a
     /// ``ServiceProviderObjC``, or `nil` when the container holds none.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.debugPanel)  // DebugPanel is an NSObject
+    /// var debugPanel
+    /// ```
     @inlinable
     public init<Service: NSObject>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
@@ -57,6 +72,11 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
 
 extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     /// Injects the params provider at `keyPath` wrapped in a ``ServiceParamsProviderObjC``.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.greeter)
+    /// var greeter
+    /// ```
     @inlinable
     public init<Service, Params>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -68,6 +88,11 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
 
     /// Injects the params provider of `NSObject` services at `keyPath` wrapped in a
     /// ``ServiceParamsProviderObjC``.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.imageLoader)  // ImageLoader is an NSObject
+    /// var imageLoader
+    /// ```
     @inlinable
     public init<Service: NSObject, Params>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
@@ -81,6 +106,11 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
 extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     /// Injects the optional params provider at `keyPath` wrapped in a
     /// ``ServiceParamsProviderObjC``, or `nil` when the container holds none.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.translator)  // an optional ServiceParamsProvider
+    /// var translator
+    /// ```
     @inlinable
     public init<Service, Params>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
@@ -92,6 +122,11 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
 
     /// Injects the optional params provider of `NSObject` services at `keyPath` wrapped in a
     /// ``ServiceParamsProviderObjC``, or `nil` when the container holds none.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(objc: \Services.thumbnailLoader)  // ThumbnailLoader is an NSObject
+    /// var thumbnailLoader
+    /// ```
     @inlinable
     public init<Service: NSObject, Params>(
         objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,

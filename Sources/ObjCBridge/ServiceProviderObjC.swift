@@ -40,6 +40,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     /// Wraps `provider`, whose services are checked to be `NSObject`s on each get.
+    ///
+    /// ```swift
+    /// let objc = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
+    /// ```
     @inlinable
     public convenience init<ServiceType>(_ provider: ServiceProvider<ServiceType>) {
         self.init(provider: provider, serviceType: ServiceType.self) { () throws(ServiceObjCFailure) -> NSObject in
@@ -54,6 +58,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     /// Wraps `provider`, whose services are `NSObject`s.
+    ///
+    /// ```swift
+    /// let objc = ServiceProviderObjC(services.profile)  // ProfileService is an NSObject
+    /// ```
     @inlinable
     public convenience init<ServiceType: NSObject>(_ provider: ServiceProvider<ServiceType>) {
         self.init(provider: provider, serviceType: ServiceType.self) { () throws(ServiceObjCFailure) -> NSObject in
@@ -67,6 +75,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
 
     /// Wraps the provider of `provider`'s service made with fixed `params`
     /// (`provider.convert(params:)`).
+    ///
+    /// ```swift
+    /// let objc = ServiceProviderObjC(services.imageLoader, params: "https://img")
+    /// ```
     @inlinable
     public convenience init<ServiceType, ParamsType>(
         _ provider: ServiceParamsProvider<ServiceType, ParamsType>,
@@ -86,6 +98,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     /// The service, or `nil` when it cannot be had (`[provider getService]`).
+    ///
+    /// ```swift
+    /// let service = objc.getService() as? FirstService
+    /// ```
     #if canImport(ObjectiveC)
     @objc(getService)
     #endif
@@ -114,6 +130,11 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     #if canImport(ObjectiveC)
     /// `getServiceOrFatal()` for Objective-C callers, which pass no file or line; Swift code
     /// calls `getServiceOrFatal()`.
+    ///
+    /// ```swift
+    /// // [provider getServiceOrFatal]; Swift code writes:
+    /// let service = objc.getServiceOrFatal() as! FirstService
+    /// ```
     @available(swift, obsoleted: 1)
     @objc(getServiceOrFatal)
     public func objcGetServiceOrFatal() -> Any {
@@ -123,6 +144,11 @@ public final class ServiceProviderObjC: NSObject, Sendable {
 
     /// The service, or `nil` with the reason written to `error`
     /// (`[provider getServiceAndReturnError:&error]`).
+    ///
+    /// ```swift
+    /// var error: NSError?
+    /// let service = objc.getServiceAndReturnError(&error)
+    /// ```
     ///
     /// - Parameter error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
     ///   and `nil` on success; may itself be `nil`.
