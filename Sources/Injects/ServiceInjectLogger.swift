@@ -11,8 +11,9 @@ import Foundation
 /// InjectLog().register()
 /// ```
 public protocol ServiceInjectLogger: Logger {
-    /// A container was registered with `failureIfContains` while a container of the same type
-    /// was already registered. The new one is registered too and is resolved first.
+    /// A container was registered with `failureIfContains: true` (the default) while a container
+    /// of the same type was already registered. The new one is registered too and is resolved
+    /// first.
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type)
 
     /// An entity registered with `registerForFirstInject` was removed automatically: at the

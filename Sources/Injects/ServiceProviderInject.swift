@@ -3,9 +3,9 @@
 ///
 /// ```swift
 /// struct Dependencies {
-///     @ServiceProviderInject(\Services.firstService) var firstServiceProvider
+///     @ServiceProviderInject(\Services.userService) var userServiceProvider
 /// }
-/// let service = Dependencies().firstServiceProvider.getServiceOrFatal()
+/// let service = Dependencies().userServiceProvider.getServiceOrFatal()
 /// ```
 ///
 /// The provider is injected when the wrapper is made if the container is registered, else
