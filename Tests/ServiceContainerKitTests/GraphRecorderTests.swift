@@ -109,6 +109,31 @@ struct GraphRecorderTests {
         }
     }
 
+    @Test("Containers built and dropped while recording are not taken for the providers made after them at the same addresses")
+    func droppedContainers() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            for _ in 0..<200 {
+                let dropped = AppServices.make()
+                _ = try? dropped.job.getService()
+            }
+            let services = AppServices.make()
+            _ = try? services.job.getService()
+            recorder.stop()
+            let graph = recorder.graph(of: services)
+            // The live container's gets are its own. Each dropped container's are there too, on
+            // nodes of their own named by their types: 200 of each edge, none joining another.
+            let lines = graph.description.split(separator: "\n").map(String.init)
+            #expect(lines.prefix(2) == ["pool -> settings", "job -> pool"])
+            #expect(lines.dropFirst(2).filter { $0 == "Job -> Pool" }.count == 200)
+            #expect(lines.dropFirst(2).filter { $0 == "Pool -> AppSettings" }.count == 200)
+            #expect(lines.count == 402)
+            #expect(graph.nodes.count == 5 + 600)
+            #expect(graph.nodes.filter { $0.path != nil }.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
+            #expect(graph.edges.allSatisfy { $0.from != $0.to })
+        }
+    }
+
     @Test("A recorder that is released stops")
     func releasedStops() async {
         await #expect(processExitsWith: .success) {

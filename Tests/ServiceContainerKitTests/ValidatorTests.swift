@@ -709,6 +709,33 @@ struct ConvertedSafeGraphTests {
         #expect(report.failures.map(\.path) == ["http"])
     }
 
+    @Test("Providers that factories make and drop during a validation are nodes of their own, never merged")
+    func shortLivedProviders() {
+        struct Container {
+            let log: ServiceParamsProvider<String, String>
+            let parts: [ServiceProvider<Job>]
+        }
+        func make() -> Container {
+            let log = ServiceParamsProvider<String, String> { "log.\($0)" }
+            // Each factory converts `log` anew: the converted provider lives for one making only.
+            let parts = (0..<50).map { index in
+                ServiceProvider(mode: .lazy) { () -> Job in
+                    _ = try log.convert(params: "part\(index)").getService()
+                    return Job(pool: Pool(url: "db://\(index)"))
+                }
+            }
+            return Container(log: log, parts: parts)
+        }
+        let report = ServiceValidator.validate(building: make)
+        #expect(report.isValid)
+        // 50 converted providers, each its own node asked by one part, each running `log`.
+        let edges = report.graph.edges.map { (report.graph.nodes[$0.from].name, report.graph.nodes[$0.to].name) }
+        #expect(edges.filter { $0.1 == "String" }.count == 50)
+        #expect(edges.filter { $0 == ("String", "log") }.count == 50)
+        #expect(report.graph.edges.allSatisfy { $0.from != $0.to })
+        #expect(report.graph.nodes.filter { $0.path == nil }.count == 50)
+    }
+
     @Test("A safe provider that is not in the container is one node, named by its service type")
     func safeProviderOutsideTheContainer() {
         let hidden = ServiceSafeProvider<Pool>(mode: .lazy) { Pool(url: "db://hidden") }

@@ -141,7 +141,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
         state = Locked(State(factory: factory))
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // shut down with its provider (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// Adds the service to `made`, found at `path`, if it is made and closes; gives the making
     /// that runs now instead, if any. A making publishes under the lock this looks under, so one
@@ -234,7 +234,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // shut down with its provider (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// Reads the service while it is held, in code compiled for its type, as the synchronous
     /// `WeakSource` does; makes a new one, or awaits the making in progress, out of line.

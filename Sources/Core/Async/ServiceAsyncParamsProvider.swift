@@ -30,7 +30,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     ///

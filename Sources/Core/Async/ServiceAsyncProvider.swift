@@ -41,7 +41,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
         ready = source.cell
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// A provider that always gives `service`.
     ///

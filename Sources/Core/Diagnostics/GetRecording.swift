@@ -82,17 +82,35 @@ package enum GetRecording {
         return recorders.withLock { $0 }
     }
 
+    /// The logs of the validations running on every thread.
+    private static let validations = Locked<[GetLog]>([])
+
     /// Runs `body` with `log` recording the gets of this thread (a validation).
     static func withThreadLog<Result>(_ log: GetLog, _ body: () throws -> Result) rethrows -> Result {
         let recording = ThreadContext.recordingState
         let outer = recording.log
         recording.log = log
+        validations.withLock { $0.append(log) }
         count(1)
         defer {
             count(-1)
+            validations.withLock { logs in
+                if let index = logs.firstIndex(where: { $0 === log }) {
+                    logs.remove(at: index)
+                }
+            }
             recording.log = outer
         }
         return try body()
+    }
+
+    /// Renames `identity`, whose object is being released, in every running log
+    /// (`KeptIdentities`): a provider made later at the same address is then a node of its own.
+    static func retire(_ identity: ObjectIdentifier) {
+        guard users > 0 else { return }
+        for log in recorders.withLock({ $0 }) + validations.withLock({ $0 }) {
+            log.retire(identity)
+        }
     }
 
     /// The node of a provider being made now, when this thread records: its gets are then
@@ -226,7 +244,11 @@ final class ThreadRecording {
 
 /// The identity under which the gets of a provider made while recording are recorded.
 @usableFromInline
-final class RecordingNode: Sendable {}
+final class RecordingNode: Sendable {
+    @usableFromInline init() {}
+
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
+}
 
 /// The source of a provider made while recording: every get, a read of a held service included,
 /// is recorded under `node`, then answered by the provider's own `source`.
@@ -244,7 +266,7 @@ final class RecordedSource<Service>: Sendable {
         }
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     @usableFromInline
     func get() throws(ServiceObtainError) -> Service {
@@ -288,6 +310,9 @@ final class GetLog: Sendable {
         var ownTimes: [ObjectIdentifier: Duration] = [:]
         /// The last failure of a get of each identity.
         var failures: [ObjectIdentifier: ServiceObtainError] = [:]
+        /// What the identities of released objects were renamed to (`retire(_:)`), kept so
+        /// that no other object takes those identities.
+        var retired: [Retired] = []
     }
 
     let state = Locked(State())
@@ -306,14 +331,16 @@ final class GetLog: Sendable {
     }
 
     func finished(_ node: ObjectIdentifier, own: Duration?, failure: ServiceObtainError?) {
-        state.withLock { state in
+        let replaced = state.withLock { state -> ServiceObtainError? in
             if let own {
                 state.ownTimes[node, default: .zero] += own
             }
-            if let failure {
-                state.failures[node] = failure
-            }
+            guard let failure else { return nil }
+            return state.failures.updateValue(failure, forKey: node)
         }
+        // Released after the lock: an error may hold the last reference to a provider, whose
+        // release renames its identity here (`retire(_:)`), under this lock.
+        withExtendedLifetime(replaced) {}
     }
 
     func alias(_ identities: [ObjectIdentifier], to node: ObjectIdentifier) {
@@ -323,6 +350,37 @@ final class GetLog: Sendable {
             }
         }
     }
+
+    /// Gives `identity`, whose object is being released, a new identity of its own in what this
+    /// log saw, so that an object made later at the same address is not taken for it: its gets
+    /// stay in the graph, named by their service type.
+    func retire(_ identity: ObjectIdentifier) {
+        state.withLock { state in
+            guard state.services[identity] != nil || state.aliases[identity] != nil
+                || state.aliases.values.contains(identity)
+            else { return }
+            let stand = Retired()
+            state.retired.append(stand)
+            let new = ObjectIdentifier(stand)
+            func renamed(_ id: ObjectIdentifier) -> ObjectIdentifier { id == identity ? new : id }
+            if let service = state.services.removeValue(forKey: identity) {
+                state.services[new] = service
+            }
+            state.order = state.order.map(renamed)
+            state.edgeOrder = state.edgeOrder.map { Edge(from: renamed($0.from), to: renamed($0.to), isCycle: $0.isCycle) }
+            state.edges = Set(state.edgeOrder)
+            state.aliases = Dictionary(uniqueKeysWithValues: state.aliases.map { (renamed($0.key), renamed($0.value)) })
+            if let time = state.ownTimes.removeValue(forKey: identity) {
+                state.ownTimes[new] = time
+            }
+            if let failure = state.failures.removeValue(forKey: identity) {
+                state.failures[new] = failure
+            }
+        }
+    }
+
+    /// An identity no live object has: what a released one is renamed to.
+    final class Retired: Sendable {}
 
     var snapshot: State { state.withLock { $0 } }
 }

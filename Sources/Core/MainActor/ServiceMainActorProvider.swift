@@ -85,7 +85,7 @@ public final class ServiceMainActorProvider<ServiceType> {
         }
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// Whether the caller runs on the main actor: on the main thread, or in a block of the main
     /// queue, which is the main actor's executor and which Linux does not tie to the main thread.

@@ -201,7 +201,7 @@ final class ParamsMaker<Service, Params>: Sendable {
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     @inlinable @inline(__always)
     func make(_ params: Params) throws(ServiceObtainError) -> Service {

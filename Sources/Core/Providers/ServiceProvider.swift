@@ -66,7 +66,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         }
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// A provider of `source` alone; while this thread records (a validation builds its
     /// container, or a graph recorder runs), a recorded one (`RecordedSource`), under `node`

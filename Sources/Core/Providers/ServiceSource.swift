@@ -131,7 +131,7 @@ final class FailedSource<Service>: Sendable {
         self.error = error
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 }
 
 // MARK: - lazy
@@ -175,7 +175,7 @@ final class LazySource<Stored: OptionalValue>: Sendable {
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     /// The service, or `nil` before it is made: one acquire load and a read, as `OnceCell.value`.
     @inlinable
@@ -283,7 +283,7 @@ final class WeakSource<Service>: Sendable {
         self.factory = factory
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
@@ -336,7 +336,7 @@ final class ManySource<Service>: Sendable {
         self.countsAs = countsAs
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {
@@ -369,7 +369,7 @@ final class ScopedSource<Service>: Sendable {
         ServiceScope.noteUsed()
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     // Inlinable, as the other sources' gets are: compiled where `ServiceSource.get()` is, for
     // the service type, the making of a scoped service asks for no metadata at run time.
@@ -481,7 +481,7 @@ final class SafeSource<Service>: Sendable {
         self.innerLazy = inner.lazy
     }
 
-    deinit { ShutdownRegistry.keyReleased(self) }  // a shutdown key (`ShutdownRegistry`)
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     @inlinable @inline(__always)
     func get() throws(ServiceObtainError) -> Service {

@@ -84,7 +84,7 @@ final class SessionServiceCell<Service>: Sendable {
     }
 
     deinit {
-        ShutdownRegistry.keyReleased(self)  // a shutdown key (`ShutdownRegistry`)
+        KeptIdentities.released(self)  // its identity may be kept (`KeptIdentities`)
         if let subscription {
             mediator.unsubscribe(subscription)
         }

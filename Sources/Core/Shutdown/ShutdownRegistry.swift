@@ -10,11 +10,8 @@ import Synchronization
 /// provider's maker).
 ///
 /// **Invariant.** An identity is here only while its object lives: every class whose instances
-/// can be a key calls `keyReleased(_:)` in its `deinit`, which takes the identity out before the
-/// object's memory can be reused by another object, so no object ever finds the identity of a
-/// dead one. The keys are the sources of `ServiceSource`'s cases, `ServiceProvider` (for the
-/// providers that hold their service), `ParamsMaker`, and the async and main-actor providers;
-/// `ShutdownTests` shuts down and releases one of each and checks that nothing stays. A source
+/// can be a key tells `KeptIdentities` when it is released, which takes the identity out before
+/// the object's memory can be reused by another object (`KeptIdentities` lists them). A source
 /// checked under another object's identity (`ManySource.countsAs`, for a provider that
 /// `convert(params:)` made) holds that object, so the identity stays its own.
 ///
@@ -64,18 +61,9 @@ enum ShutdownRegistry {
         run.waiters.end(\.self)
     }
 
-    /// Takes out the identity of `key`, which is being released: called by the `deinit` of every
-    /// class whose instances can be a key (see the invariant above). One load of a global until
-    /// a container is shut down in the process.
-    @inline(__always)
-    static func keyReleased(_ key: AnyObject) {
-        if GetRecording.shutdownHappened {
-            forget(ObjectIdentifier(key))
-        }
-    }
-
-    @inline(never)
-    private static func forget(_ key: ObjectIdentifier) {
+    /// Takes out the identity of a key that is being released (`KeptIdentities.released`).
+    static func forget(_ key: ObjectIdentifier) {
+        guard GetRecording.shutdownHappened else { return }
         keys.withLock { _ = $0.removeValue(forKey: key) }
     }
 
