@@ -330,8 +330,8 @@ struct ValidatorTests {
                 safe: ServiceParamsSafeProvider(factory: { (_: String?) in Service() })
             )
         )
-        #expect(report.isValid)
-        #expect(report.made.isEmpty)
+        #expect(!report.isValid, "nothing was checked")
+        #expect(report.made.isEmpty && report.failures.isEmpty)
         #expect(report.skipped.map(\.path) == ["plain", "safe"])
         #expect(report.skipped.map(\.reason) == [
             "needs params of type Swift.Int: get it with params to check it",
@@ -539,6 +539,75 @@ struct ValidatorTests {
         #expect(Set(report.skipped.map(\.reason)) == ["nil: no provider to make"])
         let built = ServiceValidator.validate(building: { AppServices.make() })
         #expect(ObjectIdentifier(built.containerType) == ObjectIdentifier(AppServices.self))
+    }
+
+    @Test("A lazy var provider is named as written; never read, it is skipped with what to do, and a container of only those checked nothing")
+    func lazyVarProviders() {
+        final class Lazies: @unchecked Sendable {  // its lazy vars are read on one thread here
+            private let counter = Counter()
+            lazy var token = ServiceProvider<Pool>(mode: .lazy) { throw TestError(code: 3) }
+            lazy var api = ServiceProvider<Job>(mode: .lazy) { [unowned self] in
+                self.counter.increment()
+                return Job(pool: try self.token.getService())
+            }
+        }
+        let unread = ServiceValidator.validate(Lazies())
+        #expect(!unread.isValid)
+        #expect(unread.skipped.map(\.path) == ["token", "api"])
+        let reason = "a lazy var not read yet, which the validator cannot read: make it a let, or read it before validating"
+        #expect(unread.skipped.map(\.reason) == [reason, reason])
+        #expect(unread.description == """
+            Invalid: 0 providers made, 0 failed, 2 skipped
+            Nothing checked: every provider found was skipped, for the reason given with it
+            Skipped:
+              token (ServiceContainerKitTests.Pool): \(reason)
+              api (ServiceContainerKitTests.Job): \(reason)
+            """)
+
+        // Read before the validation, they are checked under their own names.
+        let read = Lazies()
+        _ = (read.token, read.api)
+        let report = ServiceValidator.validate(read)
+        #expect(!report.isValid)
+        #expect(report.failures.map(\.path) == ["token", "api"])
+        #expect(report.graph.description == "api -> token")
+    }
+
+    @Test("A container whose every provider is skipped checked nothing and is not valid; nil optional ones beside it change nothing")
+    func everyProviderSkipped() {
+        struct Skipped {
+            let log = ServiceParamsProvider<String, String> { $0 }
+            let database = ServiceAsyncProvider<Pool>(mode: .lazy) { Pool(url: "db://async") }
+            let none: ServiceProvider<Job>? = nil
+        }
+        let report = ServiceValidator.validate(Skipped())
+        #expect(!report.isValid)
+        #expect(report.skipped.map(\.path) == ["log", "database", "none"])
+        #expect(report.description.contains("\nNothing checked: every provider found was skipped, for the reason given with it\n"))
+    }
+
+    @Test("The providers in an enum's payload are found, under the case's name")
+    func enumPayloads() {
+        enum Backend {
+            case local(ServiceProvider<Pool>)
+            case remote(pool: ServiceProvider<Pool>, job: ServiceProvider<Job>)
+            case none
+        }
+        struct Container {
+            let backend: Backend
+            let spare: Backend
+        }
+        let pool = ServiceProvider(mode: .lazy) { Pool(url: "db://remote") }
+        let container = Container(
+            backend: .remote(pool: pool, job: ServiceProvider(mode: .many) { Job(pool: try pool.getService()) }),
+            spare: .none
+        )
+        let report = ServiceValidator.validate(container)
+        #expect(report.isValid)
+        #expect(report.made == ["backend.remote.pool", "backend.remote.job"])
+        #expect(report.graph.description == "backend.remote.job -> backend.remote.pool")
+        let local = ServiceValidator.validate(Container(backend: .local(pool), spare: .none))
+        #expect(local.made == ["backend.local"])
     }
 
     @Test("Two entries whose paths print the same are both reported, the second with (2)")

@@ -74,15 +74,18 @@ struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {
         case provider(any GraphedProvider)
-        /// A provider that is not made (an optional one that is `nil`, an async one), with its
-        /// service type, the reason, and the provider when there is one.
+        /// A provider that is not made (an async one, a `lazy var` never read), with its service
+        /// type, the reason, and the provider when there is one.
         case skipped(Any.Type, reason: String, provider: (any ShutdownProvider)?)
+        /// An optional provider that is `nil`, with its service type: there is nothing to make.
+        case absent(Any.Type)
 
-        /// The provider found, which a shutdown shuts down; `nil` for a `nil` optional one.
+        /// The provider found, which a shutdown shuts down.
         var shutdownProvider: (any ShutdownProvider)? {
             switch self {
             case .provider(let provider): provider
             case .skipped(_, _, let provider): provider
+            case .absent: nil
             }
         }
     }
@@ -140,7 +143,7 @@ struct ContainerWalk {
         if type(of: value) is AnyClass {
             if visitObject(value, path: path, depth: depth) { return }
         } else if let optional = value as? any OptionalGraphedProvider, optional.isNone {
-            add(path, .skipped(type(of: optional).graphServiceType, reason: "nil: no provider to make", provider: nil))
+            add(path, .absent(type(of: optional).graphServiceType))
             return
         }
         let mirror = Mirror(reflecting: value)
@@ -163,7 +166,7 @@ struct ContainerWalk {
             for entry in entries.sorted(by: { $0.key < $1.key }) {
                 visit(entry.value, path: path + "[\(entry.key)]", depth: depth + 1)
             }
-        case .struct, .class, .tuple:
+        case .struct, .class, .tuple, .enum:
             let typeName = String(reflecting: type(of: value))
             guard !Self.libraryModules.contains(where: typeName.hasPrefix) else { return }
             if mirror.displayStyle == .class, let object = objectReference(of: value), !seen.insert(ObjectIdentifier(object)).inserted {
@@ -176,7 +179,19 @@ struct ContainerWalk {
                 level = current.superclassMirror
             }
             for (offset, property) in properties.enumerated() {
-                visit(property.value, path: Self.join(path, property.label ?? "\(offset)"), depth: depth + 1)
+                var name = property.label ?? "\(offset)"
+                if name.hasPrefix(Self.lazyStorage) {
+                    // A `lazy var`: reflection sees its storage, `nil` until the property is read.
+                    name.removeFirst(Self.lazyStorage.count)
+                    if let optional = property.value as? any OptionalGraphedProvider, optional.isNone {
+                        add(
+                            Self.join(path, name),
+                            .skipped(type(of: optional).graphServiceType, reason: Self.lazyNotMade, provider: nil)
+                        )
+                        continue
+                    }
+                }
+                visit(property.value, path: Self.join(path, name), depth: depth + 1)
             }
         default:
             return
@@ -212,6 +227,13 @@ struct ContainerWalk {
         }
         return false
     }
+
+    /// The start of the name reflection gives the storage of a `lazy var`.
+    static let lazyStorage = "$__lazy_storage_$_"
+
+    /// Why a `lazy var` provider that was never read is skipped.
+    static let lazyNotMade = "a lazy var not read yet, which the validator cannot read: make it a let, "
+        + "or read it before validating"
 
     /// `path` with `name` added: `a.b`, or `a[key]` for a keyed entry.
     static func join(_ path: String, _ name: String) -> String {

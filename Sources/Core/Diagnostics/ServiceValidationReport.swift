@@ -39,9 +39,18 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         public let path: String
         /// The type of its service.
         public let serviceType: Any.Type
-        /// Why it was not made: it needs params, the optional provider is `nil`, or it is an
-        /// async or main-actor provider.
+        /// Why it was not made: it needs params, the optional provider is `nil`, it is an async
+        /// or main-actor provider, or a `lazy var` that was never read.
         public let reason: String
+        /// Whether there was no provider to make: an optional one that is `nil`.
+        let isAbsent: Bool
+
+        init(path: String, serviceType: Any.Type, reason: String, isAbsent: Bool = false) {
+            self.path = path
+            self.serviceType = serviceType
+            self.reason = reason
+            self.isAbsent = isAbsent
+        }
     }
 
     /// The time a provider's factory ran while it was validated, whether it made the service or
@@ -80,16 +89,21 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
 
     /// Whether every provider could give its service. A value in which the validator found no
     /// provider at all (not even a skipped one) is not valid either: it is not a container, or
-    /// not the one meant.
+    /// not the one meant. Nor is one whose every provider was skipped, which was not checked:
+    /// only `nil` optional providers, with nothing to make, leave a container valid unmade.
     ///
     /// ```swift
     /// let report = ServiceValidator.validate(building: Services.makeDefault)
     /// precondition(report.isValid, report.description)
     /// ```
-    public var isValid: Bool { failures.isEmpty && !isEmpty }
+    public var isValid: Bool { failures.isEmpty && !isEmpty && !checkedNothing }
 
     /// Whether the validator found no provider in the value, made, failed or skipped.
     var isEmpty: Bool { made.isEmpty && failures.isEmpty && skipped.isEmpty }
+
+    /// Whether it found providers but made none of them: every one was skipped, for a reason
+    /// other than being `nil`.
+    var checkedNothing: Bool { made.isEmpty && failures.isEmpty && skipped.contains { !$0.isAbsent } }
 
     /// The report as text: a summary line, then the failures, the skipped providers, the
     /// creation times and the dependencies, each under a heading when there are any.
@@ -104,6 +118,8 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
                     + "(a struct or class of providers, or a locator), or the function that builds it as "
                     + "validate(building:)"
             )
+        } else if checkedNothing {
+            lines.append("Nothing checked: every provider found was skipped, for the reason given with it")
         }
         if !failures.isEmpty {
             lines.append("Failures:")

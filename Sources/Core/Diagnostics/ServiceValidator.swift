@@ -126,6 +126,8 @@ public enum ServiceValidator {
             switch found {
             case .skipped(let service, let reason, _):
                 skipped.append(.init(path: path, serviceType: service, reason: reason))
+            case .absent(let service):
+                skipped.append(.init(path: path, serviceType: service, reason: "nil: no provider to make", isAbsent: true))
             case .provider(let provider):
                 let facts = provider.graphFacts
                 providers.append((path, facts))
