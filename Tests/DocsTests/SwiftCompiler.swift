@@ -82,8 +82,16 @@ struct SwiftCompiler: Sendable {
 
     /// Compiles `source` as the `main.swift` of a module of its own, in Swift 6 mode; with
     /// `standIn`, the module of that name built from `StandInModules` can be imported; with
-    /// `mainActorByDefault`, the module's default isolation is the main actor.
-    func compile(_ source: String, standIn: String? = nil, mainActorByDefault: Bool = false) throws -> Outcome {
+    /// `mainActorByDefault`, the module's default isolation is the main actor. With
+    /// `typecheckOnly`, the code is only type-checked (faster, without the errors of the SIL
+    /// passes); without `warningsAsErrors`, a warning does not fail the compile and the caller
+    /// reads the warnings in the output; with `asLibrary`, the file is a library's file, not a
+    /// script (`-parse-as-library`); with `packageName`, the file belongs to that package and
+    /// sees its `package` declarations.
+    func compile(
+        _ source: String, standIn: String? = nil, mainActorByDefault: Bool = false, typecheckOnly: Bool = false,
+        warningsAsErrors: Bool = true, asLibrary: Bool = false, packageName: String? = nil
+    ) throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("doc-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -111,10 +119,11 @@ struct SwiftCompiler: Sendable {
         }
 
         // The compiler's own module cache: the build's may name the same modules by another path.
-        let arguments = leadingArguments + [
-            "-emit-sil", "-o", directory.appendingPathComponent("main.sil").path,
-            "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm", "-warnings-as-errors",
-        ] + (mainActorByDefault ? ["-default-isolation", "MainActor"] : []) + searchPaths + [main.path]
+        let output = typecheckOnly ? ["-typecheck"] : ["-emit-sil", "-o", directory.appendingPathComponent("main.sil").path]
+        let arguments = leadingArguments + output + [
+            "-swift-version", "6", "-module-name", "DocExample", "-diagnostic-style", "llvm",
+        ] + (warningsAsErrors ? ["-warnings-as-errors"] : []) + (asLibrary ? ["-parse-as-library"] : [])
+            + (packageName.map { ["-package-name", $0] } ?? []) + (mainActorByDefault ? ["-default-isolation", "MainActor"] : []) + searchPaths + [main.path]
         return try run(arguments)
     }
 
