@@ -18,9 +18,16 @@ protocol GraphedProvider: FoundProvider {
 /// gives its providers by key, and its parent.
 ///
 /// ```swift
-/// extension ServiceLocator: ServiceValidationListing {
-///     package var validationEntries: [(name: String, value: Any)] { storage.validationEntries }
-///     package var validationParent: AnyObject? { storage.validationParent }
+/// final class Registry {
+///     var providers: [String: Any] = [:]
+///     weak var parent: Registry?
+/// }
+///
+/// extension Registry: ServiceValidationListing {  // as the locators list their storage
+///     package var validationEntries: [(name: String, value: Any)] {
+///         providers.map { (name: "[\($0.key)]", value: $0.value) }
+///     }
+///     package var validationParent: AnyObject? { parent }
 /// }
 /// ```
 package protocol ServiceValidationListing: AnyObject {

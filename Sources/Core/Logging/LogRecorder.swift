@@ -23,7 +23,7 @@ public final class LogRecorder: Sendable {
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
     ///
     /// ```swift
-    /// LogRecorder.record(ServiceInjectLogger.self) { $0.serviceInjectResolverContainerAlreadyRegistered(type: type) }
+    /// LogRecorder.record(ServiceInjectLogger.self) { $0.serviceInjectResolverContainerAlreadyRegistered(type: Services.self) }
     /// ```
     public static func record<EventLogger>(
         _ loggerType: EventLogger.Type,

@@ -25,6 +25,11 @@ import Dispatch
 ///         failures.withLock { $0 += 1 }
 ///     }
 /// }
+/// ```
+///
+/// and is registered as any logger is:
+///
+/// ```swift
 /// FailureCounter().register()
 /// ```
 ///

@@ -149,7 +149,7 @@ package func objectReference(of value: Any) -> AnyObject? {
 /// cells, states, registries) are checked by the compiler for everything else they hold.
 ///
 /// ```swift
-/// let key = SessionKey(session.key)  // an `AnyHashable`, which a `Sendable` session gives
+/// let key = UncheckedSendable(session.key)  // an `AnyHashable`, which a `Sendable` session gives
 /// let copy = key.value                // on any thread
 /// ```
 ///

@@ -55,7 +55,7 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     /// serialization.
     ///
     /// ```swift
-    /// let fixed: ServiceSafeProvider<SecondService> = provider.convert(params: .init(number: 0))
+    /// let fixed: ServiceSafeProvider<SecondService> = safeProvider.convert(params: .init(number: 0))
     /// ```
     public override func convert(params: ParamsType) -> ServiceSafeProvider<ServiceType> {
         // The superclass makes a safe provider whenever there is a serializer, as here.
@@ -65,7 +65,7 @@ public final class ServiceParamsSafeProvider<ServiceType, ParamsType>:
     /// Makes a service for `params` without the serialization: the factory may run concurrently.
     ///
     /// ```swift
-    /// let result = provider.getServiceAsResultNotSafe(params: .init(number: 1))
+    /// let result = safeProvider.getServiceAsResultNotSafe(params: .init(number: 1))
     /// ```
     public func getServiceAsResultNotSafe(params: ParamsType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in try maker.make(params) }

@@ -49,7 +49,7 @@ public final class ServiceSafeProvider<ServiceType>:
     /// A safe provider of `factory`'s service.
     ///
     /// ```swift
-    /// let settingsProvider = ServiceSafeProvider(factory: SettingsFactory(), safeThread: .lock)
+    /// let safeSettingsProvider = ServiceSafeProvider(factory: SettingsFactory(), safeThread: .lock)
     /// ```
     public convenience init<Factory: ServiceFactory>(
         factory: Factory,
@@ -161,7 +161,7 @@ public final class ServiceSafeProvider<ServiceType>:
     /// and session services are still made once, but a `many` factory may run concurrently.
     ///
     /// ```swift
-    /// let result = settingsProvider.getServiceAsResultNotSafe()  // not serialized
+    /// let result = safeSettingsProvider.getServiceAsResultNotSafe()  // not serialized
     /// ```
     public func getServiceAsResultNotSafe() -> Result<ServiceType, ServiceObtainError> {
         unserialized.getServiceAsResult()

@@ -13,6 +13,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     /// A service that did not close cleanly.
     ///
     /// ```swift
+    /// let report = await scope.close()
     /// for failure in report.failures where failure.error is ServiceCloseTimeoutError {
     ///     print(failure.path ?? "scoped", failure.service)  // storage.pool App.ConnectionPool
     /// }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// ```swift
 /// let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
-/// let provider = UserServiceFactory().serviceProvider(mediator: mediator)
+/// let provider = UserDataFactory().serviceProvider(mediator: mediator)
 /// mediator.updateSession(UserSession(userId: 2))  // provider's service now belongs to user 2
 /// ```
 ///
