@@ -38,8 +38,10 @@ public struct EntityInject<Value> {
     /// Injects the newest registered entity castable to `type` (a class, struct or protocol).
     ///
     /// ```swift
-    /// @EntityInject(SimplePresenter.self)
-    /// private var presenter
+    /// final class Screen {
+    ///     @EntityInject(SimplePresenter.self)
+    ///     private var presenter
+    /// }
     /// ```
     @inlinable
     public init(_ type: Value.Type, file: StaticString = #file, line: UInt = #line) {
@@ -58,8 +60,10 @@ public struct EntityInject<Value> {
     /// Injects the value at `keyPath` (of any nesting) of the newest registered `Entity`.
     ///
     /// ```swift
-    /// @EntityInject(\AppSettings.common.uiConfig)
-    /// private var uiConfig
+    /// final class Screen {
+    ///     @EntityInject(\AppSettings.common.uiConfig)
+    ///     private var uiConfig
+    /// }
     /// ```
     @inlinable
     public init<Entity>(_ keyPath: @autoclosure () -> KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {

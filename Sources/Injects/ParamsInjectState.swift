@@ -2,6 +2,7 @@
 /// (`$property`): the state of ``InjectState`` and the way to give params later.
 ///
 /// ```swift
+/// @ServiceParamsInject(\Services.secondService) var secondService
 /// $secondService.setParameters(.init(value: "Custom"))
 /// ```
 public struct ParamsInjectState<Service, Params> {
@@ -19,6 +20,7 @@ public struct ParamsInjectState<Service, Params> {
     /// once when it is already injected. See `InjectState.setReadyHandler(_:)`.
     ///
     /// ```swift
+    /// @ServiceParamsInject(\Services.secondService) var secondService
     /// $secondService.setReadyHandler { service in service.prepare() }
     /// ```
     public func setReadyHandler(_ handler: @escaping (Service) -> Void) {
@@ -29,6 +31,7 @@ public struct ParamsInjectState<Service, Params> {
     /// a second call, or a call after injection, stops the program naming the inject site.
     ///
     /// ```swift
+    /// @ServiceParamsInject(\Services.secondService) var secondService
     /// $secondService.setParameters(.init(value: "Custom"))
     /// ```
     ///

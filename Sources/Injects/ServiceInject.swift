@@ -71,8 +71,10 @@ public struct ServiceInject<Container, Service> {
     /// Injects the service of the provider at `keyPath` in the registered `Container`.
     ///
     /// ```swift
-    /// @ServiceInject(\Services.userService, lazyInject: true)
-    /// private var userService
+    /// final class Screen {
+    ///     @ServiceInject(\Services.userService, lazyInject: true)
+    ///     private var userService
+    /// }
     /// ```
     ///
     /// - Parameters:
@@ -104,8 +106,10 @@ public struct ServiceInject<Container, Service> {
     /// has no provider there.
     ///
     /// ```swift
-    /// @ServiceInject(\Services.analytics)  // a ServiceProvider<Analytics>?
-    /// private var analytics                 // Analytics?
+    /// final class Screen {
+    ///     @ServiceInject(\Services.analytics)  // a ServiceProvider<Analytics>?
+    ///     private var analytics                 // Analytics?
+    /// }
     /// ```
     @inlinable @inline(__always)
     public init<Wrapped>(

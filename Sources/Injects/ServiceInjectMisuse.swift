@@ -6,8 +6,9 @@ extension ServiceInject {
     ///
     /// ```swift
     /// @ServiceInject(\Services.settings) var settings            // a ServiceProvider: fine
-    /// @ServiceInject(\Services.log) var log                      // a ServiceParamsProvider: use @ServiceParamsInject
-    /// @ServiceInject(\Services.settings) var provider: ServiceProvider<Settings>  // use @ServiceProviderInject
+    /// // Refused, each with a message that says what to write instead:
+    /// // @ServiceInject(\Services.log) var log                   // a ServiceParamsProvider: use @ServiceParamsInject
+    /// // @ServiceInject(\Services.settings) var provider: ServiceProvider<Settings>  // use @ServiceProviderInject
     /// ```
     @available(
         *, unavailable,
