@@ -57,6 +57,7 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     /// Sets the locator asked for the services this one lacks.
     ///
     /// ```swift
+    /// let app = ServiceEasyLocator()
     /// let screen = ServiceEasyLocator()
     /// screen.setParent(app)  // what `screen` lacks comes from `app`
     /// ```

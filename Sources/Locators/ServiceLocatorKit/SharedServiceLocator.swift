@@ -9,7 +9,7 @@
 ///     static var shared: AppServiceLocator? { holder.locator }
 /// }
 ///
-/// AppServiceLocator.holder.setup(locator)
+/// AppServiceLocator.holder.setup(AppServiceLocator())
 /// let service: FirstService = try AppServiceLocator.holder.tryLocator().tryService()
 /// ```
 public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable {
@@ -24,7 +24,9 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// A holder with no locator set up.
     ///
     /// ```swift
-    /// static let holder = SharedServiceLocator<AppServiceLocator>()
+    /// final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {
+    ///     static let holder = SharedServiceLocator<AppServiceLocator>()
+    /// }
     /// ```
     public init() {}
 
@@ -51,7 +53,7 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// Makes `locator` the shared one.
     ///
     /// ```swift
-    /// AppServiceLocator.holder.setup(locator)  // a later setup is refused
+    /// AppServiceLocator.holder.setup(AppServiceLocator())  // a later setup is refused
     /// ```
     ///
     /// - Parameters:
