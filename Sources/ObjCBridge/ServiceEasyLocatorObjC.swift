@@ -5,9 +5,9 @@ import Foundation
 /// by class or protocol; adding and removing services stays in Swift.
 ///
 /// ```swift
-/// let objc = ServiceEasyLocatorObjC(locator)
-/// let first = objc.getServiceWithClass(FirstService.self)                 // [locator getServiceWithClass:FirstService.class]
-/// let third = objc.getServiceWithProtocol((any ThirdServicing).self)      // [locator getServiceWithProtocol:@protocol(ThirdServicing)]
+/// let easyObjC = ServiceEasyLocatorObjC(easyLocator)
+/// let first = easyObjC.getServiceWithClass(FirstService.self)                 // [locator getServiceWithClass:FirstService.class]
+/// let third = easyObjC.getServiceWithProtocol((any ThirdServicing).self)      // [locator getServiceWithProtocol:@protocol(ThirdServicing)]
 /// ```
 ///
 /// A service is found under the exact type it was added as, compared by identity: the class
@@ -28,7 +28,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// Wraps `locator`.
     ///
     /// ```swift
-    /// let objc = ServiceEasyLocatorObjC(locator)
+    /// let easyObjC = ServiceEasyLocatorObjC(easyLocator)
     /// ```
     public init(_ locator: ServiceEasyLocator) {
         self.locator = locator
@@ -57,7 +57,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// (`[locator getServiceWithClass:FirstService.class]`).
     ///
     /// ```swift
-    /// let first = objc.getServiceWithClass(FirstService.self) as? FirstService
+    /// let first = easyObjC.getServiceWithClass(FirstService.self) as? FirstService
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:)
@@ -71,7 +71,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let first = objc.getServiceWithClass(FirstService.self, error: &error)
+    /// let first = easyObjC.getServiceWithClass(FirstService.self, error: &error)
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:error:)
@@ -85,7 +85,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// means none.
     ///
     /// ```swift
-    /// let second = objc.getServiceWithClass(SecondService.self, params: "Ann")
+    /// let second = easyObjC.getServiceWithClass(SecondService.self, params: "Ann")
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:params:)
@@ -99,7 +99,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let second = objc.getServiceWithClass(SecondService.self, params: "Ann", error: &error)
+    /// let second = easyObjC.getServiceWithClass(SecondService.self, params: "Ann", error: &error)
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithClass:params:error:)
@@ -115,7 +115,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// (`[locator getServiceWithProtocol:@protocol(ThirdServicing)]`).
     ///
     /// ```swift
-    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self)
+    /// let third = easyObjC.getServiceWithProtocol((any ThirdServicing).self)
     /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type) -> Any? {
         try? obtain(serviceProtocol, params: nil)
@@ -126,7 +126,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self, error: &error)
+    /// let third = easyObjC.getServiceWithProtocol((any ThirdServicing).self, error: &error)
     /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type, error: ServiceErrorPointer) -> Any? {
         obtain(serviceProtocol, params: nil, error: error)
@@ -136,7 +136,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// it cannot be had (`[locator getServiceWithProtocol:@protocol(ThirdServicing) params:params]`).
     ///
     /// ```swift
-    /// let third = objc.getServiceWithProtocol((any ThirdServicing).self, params: "Ann")
+    /// let third = easyObjC.getServiceWithProtocol((any ThirdServicing).self, params: "Ann")
     /// ```
     public func getServiceWithProtocol(_ serviceProtocol: Any.Type, params: Any?) -> Any? {
         try? obtain(serviceProtocol, params: params)
@@ -148,7 +148,7 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let third = objc.getServiceWithProtocol(
+    /// let third = easyObjC.getServiceWithProtocol(
     ///     (any ThirdServicing).self, params: "Ann", error: &error
     /// )
     /// ```

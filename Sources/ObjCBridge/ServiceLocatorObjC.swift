@@ -5,10 +5,10 @@ import Foundation
 /// `ServiceLocatorObjCKey`s; adding and removing services stays in Swift.
 ///
 /// ```swift
-/// let objc = ServiceLocatorObjC(locator)
-/// let first = objc.getServiceWithKey(.firstService)                  // [locator getServiceWithKey:ServiceLocatorKey.firstService]
+/// let locatorObjC = ServiceLocatorObjC(locator)
+/// let first = locatorObjC.getServiceWithKey(.firstService)                  // [locator getServiceWithKey:ServiceLocatorKey.firstService]
 /// var error: NSError?
-/// let second = objc.getServiceWithKey(.secondService, error: &error) // [locator getServiceWithKey:... error:&error]
+/// let second = locatorObjC.getServiceWithKey(.secondService, error: &error) // [locator getServiceWithKey:... error:&error]
 /// ```
 ///
 /// Errors are `NSError`s of `ServiceObjCError.domain`: `serviceNotFound` when nothing of the
@@ -24,7 +24,7 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     /// Wraps `locator`.
     ///
     /// ```swift
-    /// let objc = ServiceLocatorObjC(locator)
+    /// let locatorObjC = ServiceLocatorObjC(locator)
     /// ```
     public init(_ locator: ServiceLocator) {
         self.locator = locator
@@ -35,7 +35,7 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     /// (`[locator getServiceWithKey:key]`).
     ///
     /// ```swift
-    /// let first = objc.getServiceWithKey(.firstService) as? FirstService
+    /// let first = locatorObjC.getServiceWithKey(.firstService) as? FirstService
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:)
@@ -49,7 +49,7 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let first = objc.getServiceWithKey(.firstService, error: &error)
+    /// let first = locatorObjC.getServiceWithKey(.firstService, error: &error)
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:error:)
@@ -62,7 +62,7 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     /// (`[locator getServiceWithKey:key params:params]`). `nil` params means none.
     ///
     /// ```swift
-    /// let second = objc.getServiceWithKey(.secondService, params: "Ann")
+    /// let second = locatorObjC.getServiceWithKey(.secondService, params: "Ann")
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:params:)
@@ -77,7 +77,7 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let second = objc.getServiceWithKey(.secondService, params: "Ann", error: &error)
+    /// let second = locatorObjC.getServiceWithKey(.secondService, params: "Ann", error: &error)
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithKey:params:error:)

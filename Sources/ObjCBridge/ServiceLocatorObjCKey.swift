@@ -10,8 +10,13 @@ import Foundation
 /// extension ServiceLocatorObjCKey {
 ///     static let firstService = ServiceLocatorObjCKey(FirstServiceFactory.defaultKey)
 /// }
+/// ```
+///
+/// and get the service with it:
+///
+/// ```swift
 /// // [locator getServiceWithKey:ServiceLocatorKey.firstService]
-/// let service = locator.getServiceWithKey(.firstService)
+/// let service = locatorObjC.getServiceWithKey(.firstService)
 /// ```
 ///
 /// A key made from a typed key gets its service the typed way (no `Any` round trip when no

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// var error: NSError?
-/// let service = locator.getServiceWithKey(.firstService, error: &error)
+/// let service = locatorObjC.getServiceWithKey(.firstService, error: &error)
 /// if let error, ServiceObjCError.code(of: error) == .serviceNotFound {
 ///     // nothing is stored under the key
 /// }

@@ -8,8 +8,8 @@ import Foundation
 /// when `ParamsType` is optional.
 ///
 /// ```swift
-/// let objc = ServiceParamsProviderObjC(GreeterFactory().serviceProvider())
-/// let greeter = objc.getServiceWithParams("Ann") as? Greeter   // [provider getServiceWithParams:@"Ann"]
+/// let paramsObjC = ServiceParamsProviderObjC(GreeterFactory().serviceProvider())
+/// let greeter = paramsObjC.getServiceWithParams("Ann") as? Greeter   // [provider getServiceWithParams:@"Ann"]
 /// ```
 ///
 /// A service that is not an `NSObject` is refused as `ServiceProviderObjC` does.
@@ -43,7 +43,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, safe params providers included.
     ///
     /// ```swift
-    /// let objc = ServiceParamsProviderObjC(services.greeter)
+    /// let paramsObjC = ServiceParamsProviderObjC(services.greeter)
     /// ```
     @inlinable
     public convenience init<ServiceType, ParamsType>(_ provider: ServiceParamsProvider<ServiceType, ParamsType>) {
@@ -57,7 +57,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, whose services are `NSObject`s.
     ///
     /// ```swift
-    /// let objc = ServiceParamsProviderObjC(services.imageLoader)  // ImageLoader is an NSObject
+    /// let paramsObjC = ServiceParamsProviderObjC(services.imageLoader)  // ImageLoader is an NSObject
     /// ```
     @inlinable
     public convenience init<ServiceType: NSObject, ParamsType>(
@@ -86,7 +86,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// when its types differ.
     ///
     /// ```swift
-    /// let provider: ServiceParamsProvider<Greeter, String>? = objc.provider()
+    /// let provider: ServiceParamsProvider<Greeter, String>? = paramsObjC.provider()
     /// ```
     public func provider<ServiceType, ParamsType>(
         of type: ServiceType.Type = ServiceType.self,
@@ -99,7 +99,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// (`[provider getServiceWithParams:params]`).
     ///
     /// ```swift
-    /// let loader = objc.getServiceWithParams("https://img") as? ImageLoader
+    /// let loader = paramsObjC.getServiceWithParams("https://img") as? ImageLoader
     /// ```
     #if canImport(ObjectiveC)
     @objc(getServiceWithParams:)
@@ -117,7 +117,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// (`[provider getServiceOrFatalWithParams:params]`).
     ///
     /// ```swift
-    /// let loader = services.imageLoader.getServiceOrFatalWithParams("https://img") as! ImageLoader
+    /// let loader = paramsObjC.getServiceOrFatalWithParams("https://img") as! ImageLoader
     /// ```
     public func getServiceOrFatalWithParams(_ params: Any?, file: StaticString = #file, line: UInt = #line) -> Any {
         do {
@@ -133,7 +133,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// // [provider getServiceOrFatalWithParams:@"https://img"]; Swift code writes:
-    /// let loader = objc.getServiceOrFatalWithParams("https://img") as! ImageLoader
+    /// let loader = paramsObjC.getServiceOrFatalWithParams("https://img") as! ImageLoader
     /// ```
     @available(swift, obsoleted: 1)
     @objc(getServiceOrFatalWithParams:)
@@ -147,7 +147,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let loader = objc.getServiceWithParams("https://img", andReturnError: &error)
+    /// let loader = paramsObjC.getServiceWithParams("https://img", andReturnError: &error)
     /// ```
     ///
     /// - Parameters:

@@ -7,10 +7,10 @@ import Foundation
 /// service with the methods spelled as the Objective-C selectors:
 ///
 /// ```swift
-/// let objc = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
-/// let service = objc.getService() as? FirstService         // [provider getService]
+/// let providerObjC = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
+/// let service = providerObjC.getService() as? FirstService         // [provider getService]
 /// var error: NSError?
-/// let other = objc.getServiceAndReturnError(&error)        // [provider getServiceAndReturnError:&error]
+/// let other = providerObjC.getServiceAndReturnError(&error)        // [provider getServiceAndReturnError:&error]
 /// ```
 ///
 /// A service is handed out when it is an `NSObject` (or bridges to one, as `String` does to
@@ -42,7 +42,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, whose services are checked to be `NSObject`s on each get.
     ///
     /// ```swift
-    /// let objc = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
+    /// let providerObjC = ServiceProviderObjC(FirstServiceFactory().serviceProvider())
     /// ```
     @inlinable
     public convenience init<ServiceType>(_ provider: ServiceProvider<ServiceType>) {
@@ -60,7 +60,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// Wraps `provider`, whose services are `NSObject`s.
     ///
     /// ```swift
-    /// let objc = ServiceProviderObjC(services.profile)  // ProfileService is an NSObject
+    /// let providerObjC = ServiceProviderObjC(services.profile)  // ProfileService is an NSObject
     /// ```
     @inlinable
     public convenience init<ServiceType: NSObject>(_ provider: ServiceProvider<ServiceType>) {
@@ -77,7 +77,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// (`provider.convert(params:)`).
     ///
     /// ```swift
-    /// let objc = ServiceProviderObjC(services.imageLoader, params: "https://img")
+    /// let providerObjC = ServiceProviderObjC(services.imageLoader, params: "https://img")
     /// ```
     @inlinable
     public convenience init<ServiceType, ParamsType>(
@@ -91,7 +91,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// another type.
     ///
     /// ```swift
-    /// let provider: ServiceProvider<FirstService>? = objc.provider()
+    /// let provider: ServiceProvider<FirstService>? = providerObjC.provider()
     /// ```
     public func provider<ServiceType>(of type: ServiceType.Type = ServiceType.self) -> ServiceProvider<ServiceType>? {
         swiftProvider as? ServiceProvider<ServiceType>
@@ -100,7 +100,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// The service, or `nil` when it cannot be had (`[provider getService]`).
     ///
     /// ```swift
-    /// let service = objc.getService() as? FirstService
+    /// let service = providerObjC.getService() as? FirstService
     /// ```
     #if canImport(ObjectiveC)
     @objc(getService)
@@ -117,7 +117,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// service and the cause, at the caller's `file` and `line` (`[provider getServiceOrFatal]`).
     ///
     /// ```swift
-    /// let profile = services.profile.getServiceOrFatal() as! ProfileService
+    /// let profile = providerObjC.getServiceOrFatal() as! ProfileService
     /// ```
     public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> Any {
         do {
@@ -133,7 +133,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// // [provider getServiceOrFatal]; Swift code writes:
-    /// let service = objc.getServiceOrFatal() as! FirstService
+    /// let service = providerObjC.getServiceOrFatal() as! FirstService
     /// ```
     @available(swift, obsoleted: 1)
     @objc(getServiceOrFatal)
@@ -147,7 +147,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     ///
     /// ```swift
     /// var error: NSError?
-    /// let service = objc.getServiceAndReturnError(&error)
+    /// let service = providerObjC.getServiceAndReturnError(&error)
     /// ```
     ///
     /// - Parameter error: receives the `NSError` (domain `ServiceObjCError.domain`) on failure,
