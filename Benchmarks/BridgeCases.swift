@@ -14,7 +14,34 @@ enum BridgeCases {
             bridgeGet("bridge/getService(), protocol service") {
                 ServiceProvider<any BenchObjCServing>(mode: .lazy) { BenchObjCService() }
             },
+            missedGetGrowth,
         ]
+    }
+
+    /// A get that finds nothing, from the largest locator against the smallest: a get without
+    /// an error pointer drops the error, so it must not pay for the scan of the stored types
+    /// that the error's hint takes (`LocatorStorage.explained(_:)`), which grows with them.
+    static var missedGetGrowth: BenchmarkCase {
+        let (small, large) = (LocatorCases.sizes[0], LocatorCases.sizes[LocatorCases.sizes.count - 1])
+        return BenchmarkCase(
+            "bridge/missed get, \(large.formatted) vs \(small.formatted) services",
+            baseline: "the same miss, \(small.formatted) services",
+            target: 1.3,
+            instructions: .ratio(1.1)
+        ) {
+            let largeLocator = Holder(ServiceEasyLocatorObjC(LocatorCases.easyLocatorHolder(size: large).value))
+            let smallLocator = Holder(ServiceEasyLocatorObjC(LocatorCases.easyLocatorHolder(size: small).value))
+            precondition(miss(largeLocator) == nil && miss(smallLocator) == nil, "the missing service was found")
+            return .init(
+                subject: { repeatOperation($0, on: largeLocator, miss) },
+                baseline: { repeatOperation($0, on: smallLocator, miss) }
+            )
+        }
+    }
+
+    @inline(never)
+    static func miss(_ holder: Holder<ServiceEasyLocatorObjC>) -> Any? {
+        holder.value.getServiceWithClass(BenchMissingService.self)
     }
 
     static func bridgeGet<Service>(
@@ -51,3 +78,6 @@ final class BenchObjCService: NSObject, BenchObjCServing {}
 
 /// What a provider of a protocol-typed service hands out.
 protocol BenchObjCServing: AnyObject {}
+
+/// A service no locator of the benchmark holds.
+final class BenchMissingService: NSObject {}

@@ -47,7 +47,11 @@ public final class ServiceEasyLocatorObjC: NSObject, Sendable {
 
     private func obtain(_ serviceType: Any.Type, params: Any?, error: ServiceErrorPointer) -> Any? {
         ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
-            try obtain(serviceType, params: params)
+            do throws(ServiceObjCFailure) {
+                return try obtain(serviceType, params: params)
+            } catch {
+                throw error.explained(by: locator.storage)
+            }
         }
     }
 

@@ -84,7 +84,11 @@ public final class ServiceLocatorObjC: NSObject, Sendable {
     #endif
     public func getServiceWithKey(_ key: ServiceLocatorObjCKey, params: Any?, error: ServiceErrorPointer) -> Any? {
         ServiceObjCFailure.returning(error) { () throws(ServiceObjCFailure) -> NSObject in
-            try key.obtain(locator, params)
+            do throws(ServiceObjCFailure) {
+                return try key.obtain(locator, params)
+            } catch {
+                throw error.explained(by: locator.storage)
+            }
         }
     }
 }

@@ -25,3 +25,13 @@ extension ServiceObjCFailure {
         }
     }
 }
+
+extension ServiceObjCFailure {
+    /// This failure with the hint a locator adds to an error handed to the caller
+    /// (`LocatorStorage.explained(_:)`): for the gets with an error pointer. Those without one
+    /// drop the error, and skip the scan it costs.
+    func explained(by storage: LocatorStorage) -> ServiceObjCFailure {
+        guard case .other(let error as ServiceLocatorError, let code, let service) = self else { return self }
+        return .other(storage.explained(error), code: code, service: service)
+    }
+}

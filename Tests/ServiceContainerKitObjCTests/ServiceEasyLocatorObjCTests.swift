@@ -98,6 +98,22 @@ extension ParamsService: ParamsServicing {}
         }
     }
 
+    @Test("A miss names the implementation stored under its own type when an error pointer takes the error")
+    func missWithErrorPointerNamesTheImplementation() throws {
+        let local = ServiceEasyLocator()
+        local.addService(Greeter(greeting: "as itself"))
+        let objc = ServiceEasyLocatorObjC(local)
+        #expect(objc.getServiceWithProtocol((any GreetingService).self) == nil)
+        var error: NSError?
+        #expect(objc.getServiceWithProtocol((any GreetingService).self, error: &error) == nil)
+        let underlying = try bridgeError(error).userInfo[NSUnderlyingErrorKey] as? ServiceLocatorError
+        guard case .serviceNotFound(_, _, let stored?)? = underlying else {
+            Issue.record("expected serviceNotFound naming Greeter, got \(String(describing: underlying))")
+            return
+        }
+        #expect(ObjectIdentifier(stored) == ObjectIdentifier(Greeter.self))
+    }
+
     @Test func serviceIsFoundOnlyUnderTheTypeItWasAddedAs() throws {
         let local = ServiceEasyLocator()
         local.addService(Greeter(greeting: "only by protocol") as any GreetingService)

@@ -79,6 +79,22 @@ extension ServiceLocatorObjCKey {
         #expect(objc.locator === locator)
     }
 
+    @Test("A miss names the implementation stored under its own type when an error pointer takes the error")
+    func missWithErrorPointerNamesTheImplementation() throws {
+        let local = ServiceLocator()
+        local.addService(key: ServiceLocatorEasyKey<Greeter>(), service: Greeter(greeting: "as itself"))
+        let objc = ServiceLocatorObjC(local)
+        #expect(objc.getServiceWithKey(.protocolService) == nil)
+        var error: NSError?
+        #expect(objc.getServiceWithKey(.protocolService, error: &error) == nil)
+        let underlying = try bridgeError(error).userInfo[NSUnderlyingErrorKey] as? ServiceLocatorError
+        guard case .serviceNotFound(_, _, let stored?)? = underlying else {
+            Issue.record("expected serviceNotFound naming Greeter, got \(String(describing: underlying))")
+            return
+        }
+        #expect(ObjectIdentifier(stored) == ObjectIdentifier(Greeter.self))
+    }
+
     @Test func getServiceWithKeyAndErrorClearsTheError() throws {
         var error: NSError? = NSError(domain: "stale", code: 1)
         #expect(objc.getServiceWithKey(.first, error: &error) as? FirstService === first)

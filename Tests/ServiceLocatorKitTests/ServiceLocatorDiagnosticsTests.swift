@@ -84,6 +84,22 @@ struct ServiceLocatorDiagnosticsTests {
         }
     }
 
+    @Test("A result names the implementation too; a get of Any gets the usual advice")
+    func hintOnEveryThrowingGet() throws {
+        let locator = ServiceLocator()
+        locator.addService(key: Keys.first, service: FirstService())
+        guard case .failure(ServiceLocatorError.serviceNotFound(_, _, let stored?)) = locator.getServiceAsResult(key: Keys.firstProtocol)
+        else {
+            Issue.record("getServiceAsResult should name the implementation")
+            return
+        }
+        #expect(same(stored, FirstService.self))
+
+        let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: ServiceLocatorEasyKey<Any>()) }
+        #expect(error?.description == "Service Any not found for key 'Any', in the locator or its parents; "
+            + "add it (addService) before it is asked for")
+    }
+
     @Test("A subclass stored under its own type is named for a get of its superclass")
     func subclassHint() {
         class Base: @unchecked Sendable {}

@@ -319,7 +319,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
     ///   when its factory fails.
     public final func tryService<Service>() throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self)
+        try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) }
     }
 
     /// The `serviceType` service; throws as `tryService()`.
@@ -328,7 +328,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let lazy = try locator.tryService(serviceType: LazyService.self)
     /// ```
     public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self)
+        try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) }
     }
 
     /// The service of the inferred type made from `params`.
@@ -340,7 +340,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// Params of another type than the factory's are cast when they fit (a `String` for
     /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
     public final func tryService<Service, Params>(params: Params) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self, params: params) }
     }
 
     /// The `serviceType` service made from `params`; throws as `tryService(params:)`.
@@ -350,7 +350,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let second = try locator.tryService(serviceType: SecondService.self, params: params)
     /// ```
     public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
-        try storage.service(Self.id(Service.self), as: Service.self, params: params)
+        try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self, params: params) }
     }
 
     /// The service of the inferred type, or the error, as a `Result`.
@@ -360,7 +360,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let lazy = try result.get()
     /// ```
     public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
-        Result { try storage.service(Self.id(Service.self), as: Service.self) }
+        Result { try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) } }
     }
 
     /// The provider that gives the service without params (for a params service with optional

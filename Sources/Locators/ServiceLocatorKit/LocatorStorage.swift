@@ -245,9 +245,7 @@ package final class LocatorStorage: Sendable {
         -> (slot: LocatorSlot, owner: LocatorStorage)
     {
         guard let found = ownedSlot(id) else {
-            throw .serviceNotFound(
-                key: id, service: Service.self, stored: implementation(of: Service.self, missing: id)
-            )
+            throw .serviceNotFound(key: id, service: Service.self)  // the hint: `explained(_:)`
         }
         let stored = found.slot.serviceType
         guard stored == Service.self else {
@@ -314,9 +312,7 @@ package final class LocatorStorage: Sendable {
     /// The service for `id` as `Any`, checked to be a `serviceType`; `nil` params means none.
     package func anyService(_ id: ServiceLocatorKeyID, serviceType: Any.Type, params: Any?) throws -> Any {
         guard let (slot, owner) = ownedSlot(id) else {
-            throw ServiceLocatorError.serviceNotFound(
-                key: id, service: serviceType, stored: implementation(of: serviceType, missing: id)
-            )
+            throw ServiceLocatorError.serviceNotFound(key: id, service: serviceType)  // the hint: `explained(_:)`
         }
         let stored = slot.serviceType
         guard stored == serviceType else {
@@ -325,16 +321,38 @@ package final class LocatorStorage: Sendable {
         return try owner.entry(of: slot).anyService(key: id, params: params).get()
     }
 
+    /// `get`, whose error goes to the caller, with the hint `explained(_:)` adds: the gets whose
+    /// error is dropped (`try?`, an Objective-C style get without an error pointer) run without
+    /// it, so that a miss costs them the same with 10 or 10,000 services.
+    package func explaining<Value>(_ get: () throws -> Value) throws -> Value {
+        do {
+            return try get()
+        } catch let error as ServiceLocatorError {
+            throw explained(error)
+        }
+    }
+
+    /// `error`, for a miss of a type's slot, with the type of a service stored under its own
+    /// type that is the one asked for too (`implementation(of:missing:)`): a scan of every type
+    /// stored, so made only for an error handed to the caller.
+    package func explained(_ error: ServiceLocatorError) -> ServiceLocatorError {
+        guard case .serviceNotFound(let key, let service, nil) = error,
+            let stored = implementation(of: service, missing: key)
+        else { return error }
+        return .serviceNotFound(key: key, service: service, stored: stored)
+    }
+
     /// For a miss of the type slot of `service`: the type of a service stored under its own
     /// type (here or in a parent) that is a `service` too, such as the implementation of a
     /// protocol that was added as itself. With several, the one whose name sorts first.
     func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
+        let isService = TypeRelation.test(for: service)
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
             let implementations = slots.types.values.map(\.serviceType)
-                .filter { TypeRelation.isType($0, a: service) }
+                .filter(isService)
                 .sorted { String(reflecting: $0) < String(reflecting: $1) }
             if let first = implementations.first { return first }
             storage = slots.parent?.storage

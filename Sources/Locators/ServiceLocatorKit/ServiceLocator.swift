@@ -230,7 +230,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     ///   in a parent, `.wrongParams` when the service needs params, or the provider's
     ///   `ServiceObtainError` when its factory fails.
     public final func tryService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
-        try storage.service(key.keyID, as: Key.ServiceType.self)
+        try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self) }
     }
 
     /// The service stored under `key` made from `params`.
@@ -245,7 +245,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
         -> Key.ServiceType
     {
-        try storage.service(key.keyID, as: Key.ServiceType.self, params: params)
+        try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self, params: params) }
     }
 
     /// The service stored under `key`, or the error, as a `Result`.
@@ -257,7 +257,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     /// }
     /// ```
     public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
-        Result { try storage.service(key.keyID, as: Key.ServiceType.self) }
+        Result { try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self) } }
     }
 
     /// The provider that gives the service under `key` without params (for a params service

@@ -47,7 +47,7 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// A sentence naming the locator or service and the cause.
     public var errorDescription: String? {
         switch self {
-        case let .serviceNotFound(key, service, nil) where service == Any.self:
+        case let .serviceNotFound(key, service, nil) where service == Any.self && key.serviceType == nil:
             // A key whose type is not known (an Objective-C key made from a store key alone).
             return "No service found for key '\(key)': nothing is stored under it, and no one type has this name "
                 + "(give a type's full name, such as App.Item, when two types share a short name)"
