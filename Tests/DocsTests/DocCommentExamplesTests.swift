@@ -233,9 +233,27 @@ struct DocCommentExamplesTests {
         #expect(error?.line == 1)
     }
 
-    /// The name SwiftPM gives the package in its build (`-package-name`): its identity, the
-    /// lowercased name of its folder.
-    static let packageName = Guides.root.lastPathComponent.lowercased()
+    /// The name SwiftPM gives the package in its build (`-package-name`): its identity (the
+    /// lowercased name of its folder, without a `.git` suffix) as a C identifier, every
+    /// character that cannot be in one replaced by `_`, and `_` before a leading digit.
+    static let packageName = identifier(of: Guides.root.lastPathComponent)
+
+    static func identifier(of folder: String) -> String {
+        var identity = folder.lowercased()
+        if identity.hasSuffix(".git") {
+            identity.removeLast(4)
+        }
+        let mangled = String(identity.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        return mangled.first?.isNumber == true ? "_" + mangled : mangled
+    }
+
+    @Test("The package name is the folder's, as SwiftPM makes an identifier of it", arguments: [
+        ("main", "main"), ("ci-clone", "ci_clone"), ("ServiceContainerKit", "servicecontainerkit"),
+        ("sck.git", "sck"), ("1st.copy", "_1st_copy"),
+    ])
+    func packageNameOfFolder(folder: String, name: String) {
+        #expect(Self.identifier(of: folder) == name)
+    }
 
     func location(_ path: String, line: Int, column: Int = 1) -> SourceLocation {
         SourceLocation(
