@@ -15,7 +15,34 @@ enum BridgeCases {
                 ServiceProvider<any BenchObjCServing>(mode: .lazy) { BenchObjCService() }
             },
             missedGetGrowth,
+            missedKeyGetGrowth,
         ]
+    }
+
+    /// The same for `ServiceLocatorObjC.getServiceWithKey(_:)` with a typed key.
+    static var missedKeyGetGrowth: BenchmarkCase {
+        let (small, large) = (LocatorCases.sizes[0], LocatorCases.sizes[LocatorCases.sizes.count - 1])
+        return BenchmarkCase(
+            "bridge/missed key get, \(large.formatted) vs \(small.formatted) services",
+            baseline: "the same miss, \(small.formatted) services",
+            target: 1.3,
+            instructions: .ratio(1.1)
+        ) {
+            let largeLocator = Holder(ServiceLocatorObjC(LocatorCases.locatorHolder(size: large).value.0))
+            let smallLocator = Holder(ServiceLocatorObjC(LocatorCases.locatorHolder(size: small).value.0))
+            precondition(missKey(largeLocator) == nil && missKey(smallLocator) == nil, "the missing service was found")
+            return .init(
+                subject: { repeatOperation($0, on: largeLocator, missKey) },
+                baseline: { repeatOperation($0, on: smallLocator, missKey) }
+            )
+        }
+    }
+
+    static let missingKey = ServiceLocatorObjCKey(ServiceLocatorEasyKey<BenchMissingService>())
+
+    @inline(never)
+    static func missKey(_ holder: Holder<ServiceLocatorObjC>) -> Any? {
+        holder.value.getServiceWithKey(missingKey)
     }
 
     /// A get that finds nothing, from the largest locator against the smallest: a get without

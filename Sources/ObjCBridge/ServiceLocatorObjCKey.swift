@@ -63,7 +63,7 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
             guard let params else {
                 let service: Key.ServiceType
                 do {
-                    service = try locator.tryService(key: key)
+                    service = try locator.unexplainedService(key: key)
                 } catch {
                     throw .locator(error, service: Key.ServiceType.self)
                 }

@@ -283,6 +283,14 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
         try? storage.paramsProvider(key.keyID, as: Key.ServiceType.self, params: Key.ParamsType.self)
     }
 
+    /// The service under `key`, as `tryService(key:)` gives it, without the hint of a miss
+    /// (`LocatorStorage.explaining`): for an Objective-C style get, which adds it only when it
+    /// hands the error over.
+    @usableFromInline
+    package final func unexplainedService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
+        try storage.service(key.keyID, as: Key.ServiceType.self)
+    }
+
     /// The service under `key` as `Any`, for callers with untyped params (Objective-C style
     /// wrappers); `nil` params means none.
     package final func anyService<Key: ServiceLocatorKey>(key: Key, params: Any?) throws -> Any {
