@@ -573,6 +573,28 @@ struct ValidatorTests {
         #expect(report.graph.description == "api -> token")
     }
 
+    @Test("A lazy var of an optional provider: unread, skipped with the fix; read, nil or not, as any optional provider")
+    func optionalLazyVarProviders() {
+        final class Lazies: @unchecked Sendable {  // its lazy vars are read on one thread here
+            lazy var none: ServiceProvider<Pool>? = nil
+            lazy var some: ServiceProvider<Pool>? = ServiceProvider(mode: .lazy) { Pool(url: "db://lazy") }
+            lazy var count = 3  // not a provider: never listed
+        }
+        let unread = ServiceValidator.validate(Lazies())
+        #expect(unread.skipped.map(\.path) == ["none", "some"])
+        #expect(unread.skipped.allSatisfy { $0.reason.hasPrefix("a lazy var not read yet") })
+        #expect(unread.skipped.allSatisfy { ObjectIdentifier($0.serviceType) == ObjectIdentifier(Pool.self) })
+        #expect(!unread.isValid)
+
+        let read = Lazies()
+        _ = (read.none, read.some, read.count)
+        let report = ServiceValidator.validate(read)
+        #expect(report.isValid)
+        #expect(report.made == ["some"])
+        #expect(report.skipped.map(\.path) == ["none"])
+        #expect(report.skipped.map(\.reason) == ["nil: no provider to make"])
+    }
+
     @Test("A container whose every provider is skipped checked nothing and is not valid; nil optional ones beside it change nothing")
     func everyProviderSkipped() {
         struct Skipped {

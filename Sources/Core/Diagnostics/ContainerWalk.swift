@@ -72,6 +72,19 @@ extension Optional: OptionalGraphedProvider where Wrapped: FoundProvider {
     static var graphServiceType: Any.Type { Wrapped.graphServiceType }
 }
 
+/// The storage of a `lazy var`, an optional of the property's type: the service type when that
+/// type is a provider, or an optional one.
+protocol LazyStorage {
+    static var providerServiceType: Any.Type? { get }
+}
+
+extension Optional: LazyStorage {
+    static var providerServiceType: Any.Type? {
+        (Wrapped.self as? any FoundProvider.Type)?.graphServiceType
+            ?? (Wrapped.self as? any LazyStorage.Type)?.providerServiceType
+    }
+}
+
 /// The providers of a container, found by reflection with their property paths: the stored
 /// properties of structs, classes and tuples, nested containers, optionals, arrays and
 /// dictionaries, and what a ``ServiceValidationListing`` lists. A provider or an object reached
@@ -188,15 +201,20 @@ struct ContainerWalk {
             for (offset, property) in properties.enumerated() {
                 var name = property.label ?? "\(offset)"
                 if name.hasPrefix(Self.lazyStorage) {
-                    // A `lazy var`: reflection sees its storage, `nil` until the property is read.
+                    // A `lazy var`: reflection sees its storage, an optional of its type that is
+                    // `nil` until the property is read. Unread, a provider (or an optional one)
+                    // is skipped with the fix; anything else was never made. Read, its value is
+                    // walked as any property's.
                     name.removeFirst(Self.lazyStorage.count)
-                    if let optional = property.value as? any OptionalGraphedProvider, optional.isNone {
-                        add(
-                            Self.join(path, name),
-                            .skipped(type(of: optional).graphServiceType, reason: Self.lazyNotMade, provider: nil)
-                        )
+                    let storage = Mirror(reflecting: property.value)
+                    guard let value = storage.children.first?.value else {
+                        if let service = (type(of: property.value) as? any LazyStorage.Type)?.providerServiceType {
+                            add(Self.join(path, name), .skipped(service, reason: Self.lazyNotMade, provider: nil))
+                        }
                         continue
                     }
+                    visit(value, path: Self.join(path, name), depth: depth + 1)
+                    continue
                 }
                 visit(property.value, path: Self.join(path, name), depth: depth + 1)
             }

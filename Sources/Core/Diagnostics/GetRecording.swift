@@ -356,8 +356,11 @@ final class GetLog: Sendable {
     /// stay in the graph, named by their service type.
     func retire(_ identity: ObjectIdentifier) {
         state.withLock { state in
+            // An asker of an edge may be missing from `services` (a recorder added while its
+            // making ran), so the edges are looked through too.
             guard state.services[identity] != nil || state.aliases[identity] != nil
                 || state.aliases.values.contains(identity)
+                || state.edgeOrder.contains(where: { $0.from == identity || $0.to == identity })
             else { return }
             let stand = Retired()
             state.retired.append(stand)

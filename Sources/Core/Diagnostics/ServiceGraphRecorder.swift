@@ -73,6 +73,10 @@ public final class ServiceGraphRecorder: Sendable {
     /// print(recorder.graph().dot())                  // nodes named by their service types
     /// ```
     ///
+    /// A provider released while the recorder ran keeps a node of its own; one released after
+    /// ``stop()`` may leave its identity to an object made later at its address. So pass the
+    /// container that was recorded, kept since, not one built after the stop.
+    ///
     /// - Parameter container: the app's container (or locator), whose property paths name the
     ///   nodes; every provider of it is a node, asked for or not. Without it, the nodes are named
     ///   by their service types.
