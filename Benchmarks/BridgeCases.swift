@@ -19,45 +19,39 @@ enum BridgeCases {
         ]
     }
 
-    /// The same for `ServiceLocatorObjC.getServiceWithKey(_:)` with a typed key.
-    static var missedKeyGetGrowth: BenchmarkCase {
-        let (small, large) = (LocatorCases.sizes[0], LocatorCases.sizes[LocatorCases.sizes.count - 1])
-        return BenchmarkCase(
-            "bridge/missed key get, \(large.formatted) vs \(small.formatted) services",
-            baseline: "the same miss, \(small.formatted) services",
-            target: 1.3,
-            instructions: .ratio(1.1)
-        ) {
-            let largeLocator = Holder(ServiceLocatorObjC(LocatorCases.locatorHolder(size: large).value.0))
-            let smallLocator = Holder(ServiceLocatorObjC(LocatorCases.locatorHolder(size: small).value.0))
-            precondition(missKey(largeLocator) == nil && missKey(smallLocator) == nil, "the missing service was found")
-            return .init(
-                subject: { repeatOperation($0, on: largeLocator, missKey) },
-                baseline: { repeatOperation($0, on: smallLocator, missKey) }
-            )
-        }
-    }
-
-    static let missingKey = ServiceLocatorObjCKey(ServiceLocatorEasyKey<BenchMissingService>())
-
-    @inline(never)
-    static func missKey(_ holder: Holder<ServiceLocatorObjC>) -> Any? {
-        holder.value.getServiceWithKey(missingKey)
-    }
-
     /// A get that finds nothing, from the largest locator against the smallest: a get without
     /// an error pointer drops the error, so it must not pay for the scan of the stored types
     /// that the error's hint takes (`LocatorStorage.explained(_:)`), which grows with them.
     static var missedGetGrowth: BenchmarkCase {
+        missedGrowth(
+            "bridge/missed get",
+            wrap: { ServiceEasyLocatorObjC(LocatorCases.easyLocatorHolder(size: $0).value) },
+            miss
+        )
+    }
+
+    /// The same for `ServiceLocatorObjC.getServiceWithKey(_:)` with a typed key.
+    static var missedKeyGetGrowth: BenchmarkCase {
+        missedGrowth(
+            "bridge/missed key get",
+            wrap: { ServiceLocatorObjC(LocatorCases.locatorHolder(size: $0).value.0) },
+            missKey
+        )
+    }
+
+    static func missedGrowth<Wrapper>(
+        _ name: String,
+        wrap: @escaping (Int) -> Wrapper,
+        _ miss: @escaping (Holder<Wrapper>) -> Any?
+    ) -> BenchmarkCase {
         let (small, large) = (LocatorCases.sizes[0], LocatorCases.sizes[LocatorCases.sizes.count - 1])
         return BenchmarkCase(
-            "bridge/missed get, \(large.formatted) vs \(small.formatted) services",
+            "\(name), \(large.formatted) vs \(small.formatted) services",
             baseline: "the same miss, \(small.formatted) services",
             target: 1.3,
             instructions: .ratio(1.1)
         ) {
-            let largeLocator = Holder(ServiceEasyLocatorObjC(LocatorCases.easyLocatorHolder(size: large).value))
-            let smallLocator = Holder(ServiceEasyLocatorObjC(LocatorCases.easyLocatorHolder(size: small).value))
+            let (largeLocator, smallLocator) = (Holder(wrap(large)), Holder(wrap(small)))
             precondition(miss(largeLocator) == nil && miss(smallLocator) == nil, "the missing service was found")
             return .init(
                 subject: { repeatOperation($0, on: largeLocator, miss) },
@@ -69,6 +63,13 @@ enum BridgeCases {
     @inline(never)
     static func miss(_ holder: Holder<ServiceEasyLocatorObjC>) -> Any? {
         holder.value.getServiceWithClass(BenchMissingService.self)
+    }
+
+    static let missingKey = ServiceLocatorObjCKey(ServiceLocatorEasyKey<BenchMissingService>())
+
+    @inline(never)
+    static func missKey(_ holder: Holder<ServiceLocatorObjC>) -> Any? {
+        holder.value.getServiceWithKey(missingKey)
     }
 
     static func bridgeGet<Service>(

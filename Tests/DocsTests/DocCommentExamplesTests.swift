@@ -178,7 +178,7 @@ struct DocCommentExamplesTests {
             do {
                 examples += try DocCommentReader.examples(in: text, path: path)
             } catch {
-                Issue.record("\(path):\(error)", sourceLocation: location(path, line: error.line))
+                Issue.record("\(path):\(error)", sourceLocation: Guides.location(path, line: error.line))
             }
         }
         #expect(!examples.isEmpty, "no ```swift block in the doc comments of \(module.folder)")
@@ -193,7 +193,7 @@ struct DocCommentExamplesTests {
         let failures = CompilerDiagnostic.all(in: outcome.output).filter { !$0.isAboutUnusedName }
         for failure in failures {
             if let path = failure.path {
-                Issue.record(Comment(rawValue: failure.text), sourceLocation: location(path, line: failure.line, column: failure.column))
+                Issue.record(Comment(rawValue: failure.text), sourceLocation: Guides.location(path, line: failure.line, column: failure.column))
             } else {
                 Issue.record(Comment(rawValue: failure.text))
             }
@@ -253,14 +253,5 @@ struct DocCommentExamplesTests {
     ])
     func packageNameOfFolder(folder: String, name: String) {
         #expect(Self.identifier(of: folder) == name)
-    }
-
-    func location(_ path: String, line: Int, column: Int = 1) -> SourceLocation {
-        SourceLocation(
-            fileID: "ServiceContainerKit/\(path)",
-            filePath: Guides.root.appendingPathComponent(path).path,
-            line: line,
-            column: column
-        )
     }
 }

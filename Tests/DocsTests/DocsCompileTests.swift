@@ -14,6 +14,16 @@ enum Guides {
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }()
+
+    /// Where an issue about `path` (relative to the package) at `line` and `column` points.
+    static func location(_ path: String, line: Int, column: Int = 1) -> SourceLocation {
+        SourceLocation(
+            fileID: "ServiceContainerKit/\(path)",
+            filePath: root.appendingPathComponent(path).path,
+            line: line,
+            column: column
+        )
+    }
 }
 
 @Suite("Swift blocks of README.md and docs/*.md")
@@ -26,7 +36,7 @@ struct DocsCompileTests {
         do {
             blocks = try DocBlockReader.blocks(in: String(contentsOf: url, encoding: .utf8))
         } catch let error as DocMarkupError {
-            Issue.record("\(path):\(error)", sourceLocation: location(path, line: error.line))
+            Issue.record("\(path):\(error)", sourceLocation: Guides.location(path, line: error.line))
             return
         }
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
@@ -57,7 +67,7 @@ struct DocsCompileTests {
                 }
                 Issue.record(
                     "\(path) does not compile as \(what):\n\(outcome.output)",
-                    sourceLocation: location(path, line: line, column: column)
+                    sourceLocation: Guides.location(path, line: line, column: column)
                 )
             }
         }
@@ -73,7 +83,7 @@ struct DocsCompileTests {
                 Issue.record(
                     Comment(rawValue: "\(path):\(block.line): the block should fail to compile with \"\(expected)\", "
                         + "but the compiler said:\n\(said)"),
-                    sourceLocation: location(path, line: block.line)
+                    sourceLocation: Guides.location(path, line: block.line)
                 )
             }
         }
@@ -232,15 +242,6 @@ struct DocsCompileTests {
             }
         }
         return nil
-    }
-
-    func location(_ path: String, line: Int, column: Int = 1) -> SourceLocation {
-        SourceLocation(
-            fileID: "ServiceContainerKit/\(path)",
-            filePath: Guides.root.appendingPathComponent(path).path,
-            line: line,
-            column: column
-        )
     }
 }
 
