@@ -324,6 +324,7 @@ package final class LocatorStorage: Sendable {
     /// `get`, whose error goes to the caller, with the hint `explained(_:)` adds: the gets whose
     /// error is dropped (`try?`, an Objective-C style get without an error pointer) run without
     /// it, so that a miss costs them the same with 10 or 10,000 services.
+    @inlinable
     package func explaining<Value>(_ get: () throws -> Value) throws -> Value {
         do {
             return try get()
@@ -335,6 +336,7 @@ package final class LocatorStorage: Sendable {
     /// `error`, for a miss of a type's slot, with the type of a service stored under its own
     /// type that is the one asked for too (`implementation(of:missing:)`): a scan of every type
     /// stored, so made only for an error handed to the caller.
+    @usableFromInline
     package func explained(_ error: ServiceLocatorError) -> ServiceLocatorError {
         guard case .serviceNotFound(let key, let service, nil) = error,
             let stored = implementation(of: service, missing: key)

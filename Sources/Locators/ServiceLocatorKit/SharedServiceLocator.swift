@@ -4,14 +4,16 @@
 /// which Swift 6 refuses as unsynchronized global state:
 ///
 /// ```swift
-/// final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {  // restated, as Swift asks of a subclass
-///     static let holder = SharedServiceLocator<AppServiceLocator>()
-///     static var shared: AppServiceLocator? { holder.locator }
+/// enum AppLocator {
+///     static let shared = SharedServiceLocator<ServiceEasyLocator>()  // was: static var shared
 /// }
 ///
-/// AppServiceLocator.holder.setup(AppServiceLocator())
-/// let service: FirstService = try AppServiceLocator.holder.tryLocator().tryService()
+/// AppLocator.shared.setup(ServiceEasyLocator())
+/// let service: FirstService = try AppLocator.shared.tryLocator().tryService()
 /// ```
+///
+/// A subclass of a locator can be `Locator` too, as in 2.x; Swift then asks it to restate
+/// its superclass's unchecked conformance to `Sendable` (the locators guide shows one).
 public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable {
     private let state = Locked(State())
 
@@ -24,9 +26,7 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// A holder with no locator set up.
     ///
     /// ```swift
-    /// final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {
-    ///     static let holder = SharedServiceLocator<AppServiceLocator>()
-    /// }
+    /// let shared = SharedServiceLocator<ServiceEasyLocator>()  // kept in a `static let`
     /// ```
     public init() {}
 
@@ -39,7 +39,7 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// The shared locator.
     ///
     /// ```swift
-    /// let locator = try AppServiceLocator.holder.tryLocator()
+    /// let locator = try AppLocator.shared.tryLocator()
     /// ```
     ///
     /// - Throws: `ServiceLocatorError.sharedRequireSetup` before `setup`.
@@ -53,7 +53,7 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     /// Makes `locator` the shared one.
     ///
     /// ```swift
-    /// AppServiceLocator.holder.setup(AppServiceLocator())  // a later setup is refused
+    /// AppLocator.shared.setup(ServiceEasyLocator())  // a later setup is refused
     /// ```
     ///
     /// - Parameters:

@@ -23,8 +23,8 @@ enum ServiceLocatorKeys {
     static let firstService = ServiceLocatorEasyKey<FirstService>()
     static let secondService = ServiceLocatorParamsEasyKey<SecondService, SecondServiceParams?>()
 }
-final class AppServiceLocator: ServiceEasyLocator, @unchecked Sendable {
-    static let holder = SharedServiceLocator<AppServiceLocator>()
+enum AppLocator {
+    static let shared = SharedServiceLocator<ServiceEasyLocator>()
 }
 // An app's locator, and a screen's whose parent it is.
 let locator = ServiceLocator()
