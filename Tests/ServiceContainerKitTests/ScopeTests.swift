@@ -961,6 +961,30 @@ struct ScopeTests {
         await withServiceScope(label: "logged scope") { _ = failing.getServiceAsOptional() }
         #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): failing could not close"])
     }
+
+    @Test("withServiceScope closes within the time limit it is given, and logs a close that ran past it")
+    func withServiceScopeCloseTimeout() async throws {
+        let journal = CloseJournal()
+        let hanging = ServiceProvider<Closing>(mode: .scoped) { Closing("hanging", journal, .hangs) }
+        let last = ServiceProvider<Closing>(mode: .scoped) { Closing("last", journal) }
+        let listener = ScopeCloseListener(label: "deadline scope")
+        listener.register()
+        defer { listener.unregister() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let value = try await withAsyncTimeLimit(seconds: 60) {
+            await withServiceScope(label: "deadline scope", closeTimeout: .milliseconds(200)) {
+                _ = hanging.getServiceAsOptional()
+                _ = last.getServiceAsOptional()
+                return 7
+            }
+        }
+        // The default limit is 10 seconds: a close that waited for it would take that long.
+        #expect(clock.now - started < .seconds(9))
+        #expect(value == 7)
+        #expect(journal.closed == ["last", "hanging"])
+        #expect(listener.reports.withLock { $0 } == ["closed 2 services, 1 failed\n- \(name(Closing.self)): did not finish within 0.2 seconds"])
+    }
 }
 
 /// A value behind an `NSLock`, shared by the threads of a test. Not a `Mutex`: ThreadSanitizer

@@ -374,12 +374,28 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// Services whose `close()` fails or runs past the scope's time limit (10 seconds each) are
-/// reported to the registered ``ProvidersLogger``s (`serviceScopeCloseFailure`). Close the
-/// scope yourself, with `run(_:)` and ``ServiceScope/close(timeout:)``,
-/// to read the report or to choose the time limit.
+/// Services whose `close()` fails or runs past `closeTimeout` are reported to the registered
+/// ``ProvidersLogger``s (`serviceScopeCloseFailure`). The time limit is the one
+/// ``ServiceScope/close(timeout:)`` takes: what each service's `close()` may take, and what the
+/// makings still running when `body` returned may take to end. A server that must answer
+/// within a deadline gives it a shorter one:
+///
+/// ```swift
+/// let response = try await withServiceScope(label: request.id, closeTimeout: .seconds(1)) {
+///     try await RequestHandler(log: requestLog.getService()).respond(to: request)
+/// }
+/// ```
+///
+/// Close the scope yourself, with `run(_:)` and ``ServiceScope/close(timeout:)``, to read the
+/// report.
+///
+/// - Parameters:
+///   - label: the scope's label, which its errors and reports show.
+///   - closeTimeout: the time limit of the scope's close; 10 seconds, as `close(timeout:)`'s.
+///   - body: the work the scope serves.
 public nonisolated(nonsending) func withServiceScope<R, E: Error>(
     label: String = "",
+    closeTimeout: Duration = .seconds(10),
     _ body: nonisolated(nonsending) () async throws(E) -> R
 ) async throws(E) -> R {
     let scope = ServiceScope(label: label)
@@ -389,7 +405,7 @@ public nonisolated(nonsending) func withServiceScope<R, E: Error>(
     } catch {
         result = .failure(error)
     }
-    let report = await scope.close()
+    let report = await scope.close(timeout: closeTimeout)
     if !report.isClean {
         LogRecorder.recorder.scopeCloseFailure(scope: scope, report: report)
     }
