@@ -131,8 +131,8 @@ struct ProviderErrorTests {
         (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int; give params of that type"),
         (
             .wrongSession(expected: Int.self, received: String.self),
-            "wrong session type Swift.String, expected Swift.Int: update the mediator with a session of type Swift.Int, or give the provider "
-                + "a factory that takes Swift.String"
+            "wrong session type Swift.String, expected Swift.Int: give the provider a factory that takes Swift.String, or, where "
+                + "the mediator's sessions can be Swift.Int, update the mediator with one"
         ),
         (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int; let the factory make values of that type, or "
             + "declare the provider with the type it makes"),

@@ -58,8 +58,11 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .wrongParams(expected, nil):
             return "no params given, expected \(TypeName.of(expected)); give params of that type"
         case let .wrongSession(expected, received):
-            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): update the "
-                + "mediator with a session of type \(TypeName.of(expected)), or give the provider a factory that takes \(TypeName.of(received))"
+            // The mediator's session type may never hold `expected` (two unrelated types), so
+            // the advice to update it says when it applies.
+            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): give the provider "
+                + "a factory that takes \(TypeName.of(received)), or, where the mediator's sessions can be "
+                + "\(TypeName.of(expected)), update the mediator with one"
         case let .invalidFactory(expected, made):
             return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected)); let the "
                 + "factory make values of that type, or declare the provider with the type it makes"
