@@ -48,17 +48,48 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     public struct Node: Sendable {
         /// The property path of the provider in the container (`network.api`), or `nil` for a
         /// provider that is not in it.
+        ///
+        /// ```swift
+        /// let outside = graph.nodes.filter { $0.path == nil }  // asked for, but not providers of the container
+        /// ```
         public let path: String?
         /// The type of its service.
+        ///
+        /// ```swift
+        /// let settingsNode = graph.nodes.first { $0.serviceType == Settings.self }
+        /// print(settingsNode?.path ?? "no provider of Settings")  // "settings"
+        /// ```
         public let serviceType: Any.Type
         /// How it gives its service.
+        ///
+        /// ```swift
+        /// for node in graph.nodes where node.mode == .unknown {
+        ///     print(node.name, "was asked for, but is not in the container")
+        /// }
+        /// ```
         public let mode: Mode
         /// Whether its gets are serialized (a safe provider).
+        ///
+        /// ```swift
+        /// let serialized = graph.nodes.filter(\.isSafe).map(\.name)  // the safe providers, by name
+        /// ```
         public let isSafe: Bool
         /// Why its get failed, when it did.
+        ///
+        /// ```swift
+        /// for node in graph.nodes {
+        ///     if let failure = node.failure, !failure.isNested {
+        ///         print(node.name, "failed in its own factory:", failure.error)  // filled red when drawn
+        ///     }
+        /// }
+        /// ```
         public let failure: ServiceObtainError?
 
         /// The path, or for a provider outside the container its service type.
+        ///
+        /// ```swift
+        /// print(graph.nodes.map(\.name))  // ["settings", ...]; a type's name ("Token") outside the container
+        /// ```
         public var name: String { path ?? ServiceGraph.typeName(serviceType) }
     }
 
@@ -71,20 +102,49 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// ```
     public struct Edge: Hashable, Sendable {
         /// The index of the node whose making asked.
+        ///
+        /// ```swift
+        /// let askers = Set(graph.edges.map { graph.nodes[$0.from].name })  // the providers that asked for another
+        /// ```
         public let from: Int
         /// The index of the node asked for.
+        ///
+        /// ```swift
+        /// let askedForSettings = graph.edges.filter { graph.nodes[$0.to].name == "settings" }
+        /// print(askedForSettings.map { graph.nodes[$0.from].name })  // ["connectionPool"]: what depends on settings
+        /// ```
         public let to: Int
         /// Whether the edge is on a dependency cycle.
+        ///
+        /// ```swift
+        /// if graph.edges.contains(where: \.isCycle) {
+        ///     print(graph)  // the edges of the cycle end in "(cycle)"
+        /// }
+        /// ```
         public let isCycle: Bool
     }
 
     /// The providers: those of the container in the order of its properties, then any others
     /// that were asked for.
+    ///
+    /// ```swift
+    /// let insideContainer = graph.nodes.prefix { $0.path != nil }.count  // the container's providers come first
+    /// ```
     public let nodes: [Node]
     /// The dependencies, ordered by the nodes they start from.
+    ///
+    /// ```swift
+    /// for edge in graph.edges {
+    ///     print(graph.nodes[edge.from].name, "->", graph.nodes[edge.to].name)  // connectionPool -> settings
+    /// }
+    /// ```
     public let edges: [Edge]
 
     /// The dependencies as text, one `asker -> asked` a line; cycles are marked.
+    ///
+    /// ```swift
+    /// print(graph)  // connectionPool -> settings, then reportJob -> connectionPool, one dependency a line
+    /// ```
     public var description: String {
         edges.map { edge in
             "\(nodes[edge.from].name) -> \(nodes[edge.to].name)" + (edge.isCycle ? " (cycle)" : "")

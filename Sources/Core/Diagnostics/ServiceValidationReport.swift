@@ -22,8 +22,18 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// ```
     public struct Failure: Sendable {
         /// The property path of the provider in the container (`network.api`, `locator[Key]`).
+        ///
+        /// ```swift
+        /// let apiFailed = report.failures.contains { $0.path == "network.api" }
+        /// ```
         public let path: String
         /// Why: the failed service, the path of services to it, and the cause.
+        ///
+        /// ```swift
+        /// for failure in report.failures where !failure.error.isNested {
+        ///     print(failure.path, failure.error.error)  // network.token missingToken: its own factory threw
+        /// }
+        /// ```
         public let error: ServiceObtainError
     }
 
@@ -36,11 +46,23 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// ```
     public struct Skipped: Sendable {
         /// The property path of the provider in the container.
+        ///
+        /// ```swift
+        /// let unchecked = report.skipped.map(\.path)  // ["log"]: a params provider, not made
+        /// ```
         public let path: String
         /// The type of its service.
+        ///
+        /// ```swift
+        /// let skippedTypes = report.skipped.map { String(describing: $0.serviceType) }  // ["SubsystemLog"]
+        /// ```
         public let serviceType: Any.Type
         /// Why it was not made: it needs params, the optional provider is `nil`, it is an async
         /// or main-actor provider, or a `lazy var` that was never read.
+        ///
+        /// ```swift
+        /// print(report.skipped.first?.reason ?? "nothing skipped")  // "needs params of type Swift.String: ..."
+        /// ```
         public let reason: String
         /// Whether there was no provider to make: an optional one that is `nil`.
         let isAbsent: Bool
@@ -63,28 +85,68 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// ```
     public struct Timing: Sendable {
         /// The property path of the provider in the container.
+        ///
+        /// ```swift
+        /// let slowest = report.timings.first?.path  // "settings": the timings are sorted slowest first
+        /// ```
         public let path: String
         /// The type of its service.
+        ///
+        /// ```swift
+        /// if let timing = report.timings.first(where: { $0.serviceType == Settings.self }) {
+        ///     print(timing.path, timing.duration)  // settings 0.000336 seconds
+        /// }
+        /// ```
         public let serviceType: Any.Type
         /// The time in its makings, without the time of the services they asked for (those
         /// have timings of their own).
+        ///
+        /// ```swift
+        /// let inFactories = report.timings.reduce(Duration.zero) { $0 + $1.duration }  // no making counted twice
+        /// ```
         public let duration: Duration
     }
 
     /// The type of the value that was validated.
+    ///
+    /// ```swift
+    /// print(report.containerType)  // Services
+    /// ```
     public let containerType: Any.Type
     /// The paths of the providers whose service was made (or was there) without an error.
+    ///
+    /// ```swift
+    /// print(report.made)  // ["settings", "connectionPool", "reportJob", "httpLog"], in the order of the container
+    /// ```
     public let made: [String]
     /// Every provider whose service could not be had, in the order of the container.
+    ///
+    /// ```swift
+    /// print(report.failures.map(\.path))  // ["network.token", "network.api"]
+    /// ```
     public let failures: [Failure]
     /// The providers that were not made: params providers, `nil` optional providers, async and
     /// main-actor providers.
+    ///
+    /// ```swift
+    /// let absent = report.skipped.filter { $0.reason.hasPrefix("nil") }.map(\.path)  // ["audit"]: nil optional providers
+    /// ```
     public let skipped: [Skipped]
     /// The providers whose factory ran during the validation (or, with `validate(building:)`,
     /// while the container was built), slowest first: those that made their service and those
     /// that failed (which are in `failures` too).
+    ///
+    /// ```swift
+    /// for timing in report.timings where timing.duration > .milliseconds(100) {
+    ///     print("slow start:", timing.path, timing.duration)
+    /// }
+    /// ```
     public let timings: [Timing]
     /// What each provider's making asked for.
+    ///
+    /// ```swift
+    /// print(report.graph.edges.count)  // 3: connectionPool -> settings, reportJob -> connectionPool, httpLog -> log
+    /// ```
     public let graph: ServiceGraph
 
     /// Whether every provider could give its service. A value in which the validator found no
@@ -107,6 +169,10 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
 
     /// The report as text: a summary line, then the failures, the skipped providers, the
     /// creation times and the dependencies, each under a heading when there are any.
+    ///
+    /// ```swift
+    /// print(report)  // "Valid: 4 providers made, 0 failed, 1 skipped", then each list under its heading
+    /// ```
     public var description: String {
         var lines = [
             "\(isValid ? "Valid" : "Invalid"): \(Self.count(made.count, "provider")) made, "

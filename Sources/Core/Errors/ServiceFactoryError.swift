@@ -50,6 +50,11 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     case shutDown(service: Any.Type)
 
     /// A sentence naming the cause and the types involved.
+    ///
+    /// ```swift
+    /// let cause = ServiceFactoryError.scopeRequired(service: ReportBuilder.self)
+    /// print(cause.errorDescription ?? "")  // "App.ReportBuilder is a scoped service and no scope is current: ..."
+    /// ```
     public var errorDescription: String? {
         switch self {
         case let .wrongParams(expected, received?):
@@ -89,5 +94,11 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     }
 
     /// The same text as `errorDescription`.
+    ///
+    /// ```swift
+    /// if let cause = error.error as? ServiceFactoryError {
+    ///     print(cause)  // the sentence of errorDescription: "dependency cycle: the making of ..." for a cycle
+    /// }
+    /// ```
     public var description: String { errorDescription ?? "" }
 }

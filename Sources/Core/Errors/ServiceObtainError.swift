@@ -17,12 +17,28 @@ import Foundation
 /// ```
 public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible {
     /// The service whose making failed.
+    ///
+    /// ```swift
+    /// if error.service == Settings.self {
+    ///     print("the settings could not be made")  // the factory of Settings failed, or its get was refused
+    /// }
+    /// ```
     public let service: Any.Type
 
     /// The services obtained on the way, from the requested service to `service`.
+    ///
+    /// ```swift
+    /// print(error.pathServices.map { "\($0)" }.joined(separator: " -> "))  // "SecondService -> FirstService"
+    /// ```
     public let pathServices: [Any.Type]
 
     /// The original error: thrown by the factory, or a ``ServiceFactoryError``.
+    ///
+    /// ```swift
+    /// if case SettingsError.missingFile? = error.error as? SettingsError {
+    ///     print("create the settings file")  // the factory threw it
+    /// }
+    /// ```
     public let error: any Error
 
     /// Makes an error for `service` failing with `error`; the path holds `service` alone.
@@ -61,15 +77,31 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     }
 
     /// `true` when the failure happened in a service obtained while making the requested one.
+    ///
+    /// ```swift
+    /// print(error.isNested)  // true for SecondService -> FirstService: a dependency failed
+    /// ```
     public var isNested: Bool { pathServices.count > 1 }
 
     /// `true` when the cause is params of the wrong type (`ServiceFactoryError.wrongParams`).
+    ///
+    /// ```swift
+    /// if case .failure(let refusal) = provider.getServiceAsResult(untypedParams: "one") {
+    ///     print(refusal.isWrongParams)  // true: a String is not the SecondServiceParams? the provider takes
+    /// }
+    /// ```
     public var isWrongParams: Bool {
         if case .wrongParams? = error as? ServiceFactoryError { return true }
         return false
     }
 
     /// `true` when the cause is a ``ServiceFactoryError`` rather than an error thrown by a factory.
+    ///
+    /// ```swift
+    /// if !error.isFactoryError {
+    ///     print("the factory threw:", error.error)  // not a refusal of the library (a cycle, a scope, params...)
+    /// }
+    /// ```
     public var isFactoryError: Bool { error is ServiceFactoryError }
 
     /// `true` when the cause is a dependency cycle (`ServiceFactoryError.dependencyCycle`).
@@ -129,9 +161,17 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     }
 
     /// The same text as `fatalMessage`.
+    ///
+    /// ```swift
+    /// let alertText = error.errorDescription ?? ""  // error.fatalMessage: "Failed to obtain service ..."
+    /// ```
     public var errorDescription: String? { fatalMessage }
 
     /// The same text as `fatalMessage`.
+    ///
+    /// ```swift
+    /// print("\(error)")  // "Failed to obtain service App.SecondService: its dependency App.FirstService failed ..."
+    /// ```
     public var description: String { fatalMessage }
 
     static func describe(_ error: any Error) -> String {

@@ -15,6 +15,12 @@ import Foundation
 /// `LogRecorder.record(_:_:)`.
 public final class LogRecorder: Sendable {
     /// The logger registered last (and not unregistered since), or `nil` when none is.
+    ///
+    /// ```swift
+    /// if LogRecorder.shared == nil {
+    ///     FailurePrinter().register()  // no logger yet: this one becomes LogRecorder.shared
+    /// }
+    /// ```
     public static var shared: (any Logger)? { recorder.newest }
 
     /// The recorder every provider reports to and `Logger.register()` registers with.

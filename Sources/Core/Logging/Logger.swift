@@ -44,6 +44,11 @@ public protocol Logger: AnyObject, Sendable {
 
 extension Logger {
     /// Events are delivered on the calling thread.
+    ///
+    /// ```swift
+    /// let printer = FailurePrinter()
+    /// print(printer.queue == nil)  // true: it keeps the default, and gets each event on the thread that raised it
+    /// ```
     public var queue: DispatchQueue? { nil }
 
     /// Starts delivering events to this logger and makes it `LogRecorder.shared`.

@@ -20,5 +20,9 @@ public enum ServiceSafeProviderKind: Sendable {
     case queue(qos: DispatchQoS = .utility, label: String? = nil)
 
     /// The kind used when none is given: `.lock`.
+    ///
+    /// ```swift
+    /// let settings = ServiceSafeProvider(factory: SettingsFactory(), safeThread: .default)  // the same as .lock
+    /// ```
     public static var `default`: ServiceSafeProviderKind { .lock }
 }

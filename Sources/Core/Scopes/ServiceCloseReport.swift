@@ -21,13 +21,35 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     public struct Failure: Sendable, CustomStringConvertible {
         /// Where the service's provider is in the container that was walked (`storage.pool`);
         /// `nil` for a scope's service, which has no path.
+        ///
+        /// ```swift
+        /// let report = await scope.close()
+        /// let names = report.failures.map { $0.path ?? "\($0.service)" }  // a scope's services: no path
+        /// ```
         public let path: String?
         /// The service's type, as its provider declares it.
+        ///
+        /// ```swift
+        /// let report = await scope.close()
+        /// let outlasted = report.failures.contains { $0.service == ServiceScope.self }  // makings ran past the limit
+        /// ```
         public let service: Any.Type
         /// What `close()` threw, or a ``ServiceCloseTimeoutError`` when it ran past its time.
+        ///
+        /// ```swift
+        /// let report = await scope.close()
+        /// for failure in report.failures where !(failure.error is ServiceCloseTimeoutError) {
+        ///     print(failure.service, "threw", failure.error)  // what its close() threw
+        /// }
+        /// ```
         public let error: any Error
 
         /// The path (if any), the type and the error, on one line.
+        ///
+        /// ```swift
+        /// let report = await scope.close()
+        /// report.failures.forEach { print($0) }  // "App.RequestLog: did not finish within 10.0 seconds"
+        /// ```
         public var description: String {
             let type = TypeName.of(service)
             let error = ServiceObtainError.describe(error)
@@ -37,15 +59,35 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     }
 
     /// The services that did not close cleanly, in the order they were closed.
+    ///
+    /// ```swift
+    /// let report = await scope.close(timeout: .seconds(2))
+    /// let unclosed = report.failures.map(\.service)  // the services whose close() threw or ran past 2 seconds
+    /// ```
     public internal(set) var failures: [Failure]
 
     /// How many services had their `close()` called, whether it succeeded or not.
+    ///
+    /// ```swift
+    /// let report = await scope.close()
+    /// print(report.closedCount)  // 0 for a second close(), or for a scope whose services do not close
+    /// ```
     public internal(set) var closedCount: Int
 
     /// Whether every service closed without an error and in time.
+    ///
+    /// ```swift
+    /// let report = await scope.close()
+    /// assert(report.isClean, report.description)  // every close() returned in time, without an error
+    /// ```
     public var isClean: Bool { failures.isEmpty }
 
     /// A line saying how many services closed, then a line per failure.
+    ///
+    /// ```swift
+    /// let report = await scope.close()
+    /// print(report)  // "closed 2 services, 0 failed"
+    /// ```
     public var description: String {
         var lines = ["closed \(closedCount) service\(closedCount == 1 ? "" : "s"), \(failures.count) failed"]
         lines += failures.map { "- \($0)" }
@@ -290,10 +332,23 @@ private final class Closing: Sendable {
 /// ```
 public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible {
     /// The time limit it ran past.
+    ///
+    /// ```swift
+    /// let report = await scope.close(timeout: .seconds(5))
+    /// let late = report.failures.compactMap { $0.error as? ServiceCloseTimeoutError }
+    /// print(late.first?.timeout ?? .zero)  // 5.0 seconds: the limit given to close(timeout:)
+    /// ```
     public let timeout: Duration
     /// For a scope's failure, the services whose makings were still running (one entry per
     /// making, sorted by name); for a shutdown's, the service of the provider whose making was
     /// still running; empty for a service's close.
+    ///
+    /// ```swift
+    /// let report = await scope.close(timeout: .seconds(5))
+    /// for case let late as ServiceCloseTimeoutError in report.failures.map(\.error) where !late.makings.isEmpty {
+    ///     print(late.makings)  // the services still being made when the 5 seconds ran out
+    /// }
+    /// ```
     public let makings: [Any.Type]
 
     init(timeout: Duration, makings: [Any.Type] = []) {
@@ -302,6 +357,13 @@ public struct ServiceCloseTimeoutError: Error, Sendable, CustomStringConvertible
     }
 
     /// "did not finish within" and the time limit, after the services whose makings these were.
+    ///
+    /// ```swift
+    /// let report = await scope.close(timeout: .seconds(5))
+    /// if let late = report.failures.first?.error as? ServiceCloseTimeoutError {
+    ///     print(late)  // "did not finish within 5.0 seconds", or "the making of App.RequestLog did not finish ..."
+    /// }
+    /// ```
     public var description: String {
         guard !makings.isEmpty else { return "did not finish within \(timeout)" }
         let names = makings.map { TypeName.of($0) }.joined(separator: ", ")

@@ -25,6 +25,11 @@ import CServiceContainerKit
 /// not a scope is current: it would keep one request's service for every request.
 public final class ServiceScope: Sendable, CustomStringConvertible {
     /// The name given to the scope, for messages and reports.
+    ///
+    /// ```swift
+    /// let scope = ServiceScope(label: "request \(request.id)")
+    /// print(scope.label)  // "request 1"
+    /// ```
     public let label: String
 
     private let state = Locked(State())
@@ -121,6 +126,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// "scope" and the label, as messages name it.
+    ///
+    /// ```swift
+    /// print(ServiceScope(label: "job"))  // the scope "job"
+    /// print(ServiceScope())              // a scope
+    /// ```
     public var description: String { label.isEmpty ? "a scope" : "the scope \"\(label)\"" }
 
     /// Runs `body` with this scope current, on this thread, and returns what it returns.

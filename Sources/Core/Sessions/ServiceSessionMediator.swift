@@ -262,6 +262,10 @@ struct SessionSubscriptions {
 /// ```
 public struct ServiceVoidSession: ServiceSession, Hashable {
     /// The same key for every void session.
+    ///
+    /// ```swift
+    /// print(ServiceVoidSession().key == AnyHashable(0))  // true, for every void session
+    /// ```
     public var key: AnyHashable { AnyHashable(0) }
 
     /// Makes the void session.
