@@ -78,12 +78,22 @@ public struct EntityInject<Value> {
     }
 
     /// The injected entity or field.
+    ///
+    /// ```swift
+    /// @EntityInject(\AppSettings.common.uiConfig) var uiConfig
+    /// let config = uiConfig  // the field of the newest registered AppSettings
+    /// ```
     @inlinable
     public var wrappedValue: Value {
         storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
+    ///
+    /// ```swift
+    /// @EntityInject(SimplePresenter.self) var simplePresenter
+    /// print($simplePresenter.isReady)  // false until a SimplePresenter is registered
+    /// ```
     public var projectedValue: InjectState<Value> {
         storage.state
     }

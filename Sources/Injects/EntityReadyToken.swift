@@ -26,6 +26,11 @@ public final class EntityReadyToken: Sendable {
     }
 
     /// Whether the handler still waits for its container or entity.
+    ///
+    /// ```swift
+    /// let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) { showFirstScreen() }
+    /// print(token?.isWaiting ?? false)  // true until Services is registered or the token is cancelled
+    /// ```
     public var isWaiting: Bool { registry.isWaiting(id) }
 
     /// Unsubscribes the handler if it has not run yet (releasing the token does the same).

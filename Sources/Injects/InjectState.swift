@@ -25,6 +25,12 @@ public struct InjectState<Value> {
     }
 
     /// Whether the value is injected.
+    ///
+    /// ```swift
+    /// if !presenter.$userService.isReady {
+    ///     print("waiting for Services to be registered")
+    /// }
+    /// ```
     public var isReady: Bool {
         switch injection {
         case .cell(let cell): return cell.isReady

@@ -14,6 +14,11 @@ public struct ParamsInjectState<Service, Params> {
     }
 
     /// Whether the service is injected.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.secondService) var secondService
+    /// print($secondService.isReady)  // false: no params given yet
+    /// ```
     public var isReady: Bool { cell.isReady }
 
     /// Runs `handler` with the service right after it is injected, before its first use; at

@@ -128,12 +128,21 @@ public struct ServiceInject<Container, Service> {
     }
 
     /// The injected service.
+    ///
+    /// ```swift
+    /// let isMock = presenter.userService.isMock  // the service of the registered Services' userService provider
+    /// ```
     @inlinable
     public var wrappedValue: Service {
         storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
+    ///
+    /// ```swift
+    /// let state = presenter.$userService  // an InjectState<UserService>
+    /// state.setReadyHandler { service in service.startObserving() }
+    /// ```
     public var projectedValue: InjectState<Service> {
         storage.state
     }

@@ -146,6 +146,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
     }
 
     /// The injected service.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.firstService, params: .init(value: "Default")) var firstService
+    /// let service = firstService  // made by the provider with the params "Default"
+    /// ```
     @inlinable
     public var wrappedValue: Service {
         if let early { return early }
@@ -153,6 +158,11 @@ public struct ServiceParamsInject<Container, Service, Params> {
     }
 
     /// The injection state and `setParameters(_:lazyInject:)`.
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.secondService, lazyInject: true) var secondService
+    /// $secondService.setParameters(.init(value: "Custom"))  // made with them at the first read
+    /// ```
     public var projectedValue: ParamsInjectState<Service, Params> {
         ParamsInjectState(cell: cell)
     }

@@ -121,12 +121,22 @@ public struct ServiceProviderInject<Container, Provider> {
     }
 
     /// The injected provider.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.userService) var userServiceProvider
+    /// let service = try userServiceProvider.getService()  // a get of the injected provider, as its mode says
+    /// ```
     @inlinable
     public var wrappedValue: Provider {
         storage.value
     }
 
     /// The injection state: `isReady` and `setReadyHandler(_:)`.
+    ///
+    /// ```swift
+    /// @ServiceProviderInject(\Services.userService) var userServiceProvider
+    /// print($userServiceProvider.isReady)  // true once a Services is registered
+    /// ```
     public var projectedValue: InjectState<Provider> {
         storage.state
     }
