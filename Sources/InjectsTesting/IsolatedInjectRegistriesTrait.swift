@@ -27,6 +27,11 @@ import Testing
 public struct IsolatedInjectRegistriesTrait: TestTrait, SuiteTrait, TestScoping {
     /// `true`: applied to a suite, the trait gives each test in it (and each case of a
     /// parameterized test) registries of its own, rather than one set for the whole suite.
+    ///
+    /// ```swift
+    /// let isolated: IsolatedInjectRegistriesTrait = .isolatedInjectRegistries
+    /// print(isolated.isRecursive)  // true: on a suite, every test in it gets registries of its own
+    /// ```
     public var isRecursive: Bool { true }
 
     /// Runs `function`, the test or one of its cases, with inject registries of its own.
