@@ -15,9 +15,17 @@ public struct ServiceLocatorEasyKey<ServiceType>: ServiceLocatorKey {
     public init() {}
 
     /// The full name of `ServiceType` (built when asked; gets use `keyID`).
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.lazyService.storeKey)  // "App.LazyService": the type's full name
+    /// ```
     public var storeKey: String { String(reflecting: ServiceType.self) }
 
     /// The slot named by `ServiceType`.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.lazyService.keyID == ServiceLocatorKeyID(serviceType: LazyService.self))  // true
+    /// ```
     @inlinable
     public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: ServiceType.self) }
 }

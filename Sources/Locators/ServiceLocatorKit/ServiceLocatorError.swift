@@ -45,6 +45,14 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     case sharedReadOnly(locator: Any.Type)
 
     /// A sentence naming the locator or service and the cause.
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try AppLocator.shared.tryLocator()
+    /// } catch {
+    ///     print(error.errorDescription ?? "")  // "Shared ServiceEasyLocatorKit.ServiceEasyLocator is not set up; ..."
+    /// }
+    /// ```
     public var errorDescription: String? {
         switch self {
         case let .serviceNotFound(key, service, nil) where service == Any.self && key.serviceType == nil:
@@ -85,5 +93,11 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     }
 
     /// The same text as `errorDescription`.
+    ///
+    /// ```swift
+    /// if case .failure(let refusal) = app.setParent(screen) {
+    ///     print(refusal)  // "ServiceLocatorKit.ServiceLocator parent refused: the parent chain would loop back ..."
+    /// }
+    /// ```
     public var description: String { errorDescription ?? "" }
 }

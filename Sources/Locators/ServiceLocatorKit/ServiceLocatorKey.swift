@@ -22,5 +22,10 @@ public protocol ServiceLocatorKey: Sendable {
 
 extension ServiceLocatorKey {
     /// The slot named by `storeKey`.
+    ///
+    /// ```swift
+    /// struct SettingsKey: ServiceLocatorKey { typealias ServiceType = Settings; let storeKey = "settings" }
+    /// print(SettingsKey().keyID == ServiceLocatorKeyID(storeKey: "settings"))  // true: the slot of its storeKey
+    /// ```
     public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(storeKey: storeKey) }
 }

@@ -43,6 +43,10 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The service type naming the slot, when the slot is named by a type.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.firstService.keyID.serviceType == FirstService.self)  // true; nil for a slot named by a string
+    /// ```
     public var serviceType: Any.Type? {
         if case .type(let type) = storage { return type }
         return nil
@@ -50,6 +54,11 @@ public struct ServiceLocatorKeyID: Hashable, Sendable, CustomStringConvertible {
 
     /// The name of the slot: its `storeKey`, or the full name of its service type as messages
     /// write it (without the address Swift puts in the name of a `private` or local type).
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.firstService.keyID)       // App.FirstService
+    /// print(ServiceLocatorKeyID(storeKey: "settings"))  // settings
+    /// ```
     public var description: String {
         switch storage {
         case .type(let type): return TypeName.of(type)

@@ -16,9 +16,17 @@ public struct ServiceLocatorParamsEasyKey<ServiceType, ParamsType>: ServiceLocat
     public init() {}
 
     /// The full name of `ServiceType` (built when asked; gets use `keyID`).
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.secondService.storeKey)  // "App.SecondService", as ServiceLocatorEasyKey<SecondService> has it
+    /// ```
     public var storeKey: String { String(reflecting: ServiceType.self) }
 
     /// The slot named by `ServiceType`.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorKeys.secondService.keyID == ServiceLocatorEasyKey<SecondService>().keyID)  // true: one slot per type
+    /// ```
     @inlinable
     public var keyID: ServiceLocatorKeyID { ServiceLocatorKeyID(serviceType: ServiceType.self) }
 }

@@ -140,16 +140,34 @@ where ParentLocator: StorageBackedLocator {
 // `ServiceLocatorProtocol` says, where the examples are.
 extension StorageBackedLocator {
     /// The locator asked for the services this one lacks, if any.
+    ///
+    /// ```swift
+    /// print(screen.parent === app)  // true: what screen lacks, it asks app for
+    /// ```
     public var parent: ParentLocator? { storage.parentLocator(as: ParentLocator.self) }
 
     /// Whether changes are refused (after `setReadOnly`): services can no longer be added or
     /// removed.
+    ///
+    /// ```swift
+    /// locator.setReadOnly()
+    /// print(locator.readOnly)  // true: adds, removes and parent changes are refused from now on
+    /// ```
     public var readOnly: Bool { storage.isReadOnly }
 
     /// Whether `clone()` is refused (after `setReadOnly(denyClone: true)`).
+    ///
+    /// ```swift
+    /// locator.setReadOnly(denyClone: false)
+    /// print(locator.denyClone)  // false: clone() still gives a writable copy
+    /// ```
     public var denyClone: Bool { storage.denyClone }
 
     /// The number of services this locator holds, without its parent's.
+    ///
+    /// ```swift
+    /// print(screen.count)  // 0 until services are added to screen itself: app's are not counted
+    /// ```
     public var count: Int { storage.count }
 
     /// Makes the locator read-only: later adds and removes are refused, and `clone()` too when

@@ -31,9 +31,18 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     public init() {}
 
     /// The shared locator, or `nil` before `setup`.
+    ///
+    /// ```swift
+    /// let current = AppLocator.shared.locator  // nil before setup(_:); tryLocator() throws then
+    /// ```
     public var locator: Locator? { state.withLock { $0.current } }
 
     /// Whether the shared locator may no longer be replaced.
+    ///
+    /// ```swift
+    /// AppLocator.shared.setup(ServiceEasyLocator(), readOnlySharedAfter: false)
+    /// print(AppLocator.shared.readOnly)  // false: a later setup(_:) may replace the locator
+    /// ```
     public var readOnly: Bool { state.withLock { $0.locked } }
 
     /// The shared locator.
