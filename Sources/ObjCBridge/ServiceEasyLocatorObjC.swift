@@ -23,6 +23,10 @@ import Foundation
 #endif
 public final class ServiceEasyLocatorObjC: NSObject, Sendable {
     /// The wrapped locator.
+    ///
+    /// ```swift
+    /// easyObjC.locator.addService { FirstService() }  // adding stays in Swift, on the wrapped locator
+    /// ```
     public let locator: ServiceEasyLocator
 
     /// Wraps `locator`.

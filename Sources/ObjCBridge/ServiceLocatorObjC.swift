@@ -19,6 +19,11 @@ import Foundation
 #endif
 public final class ServiceLocatorObjC: NSObject, Sendable {
     /// The wrapped locator.
+    ///
+    /// ```swift
+    /// let key = ServiceLocatorEasyKey<FirstService>()
+    /// locatorObjC.locator.addService(key: key, service: FirstService())  // adding stays in Swift
+    /// ```
     public let locator: ServiceLocator
 
     /// Wraps `locator`.

@@ -29,9 +29,17 @@ import Foundation
 #endif
 public final class ServiceLocatorObjCKey: NSObject, Sendable {
     /// The key's store key: the name of its slot.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorObjCKey.secondService.storeKey)  // "App.SecondService": the typed key's storeKey
+    /// ```
     public let storeKey: String
 
     /// The service type of the typed key, or `nil` for a key made from a bare `storeKey`.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorObjCKey(storeKey: "FirstService").serviceType == nil)  // true: a bare store key
+    /// ```
     public let serviceType: Any.Type?
 
     @usableFromInline let keyID: ServiceLocatorKeyID
@@ -132,11 +140,20 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
     }
 
     /// The hash of the slot the key names.
+    ///
+    /// ```swift
+    /// let keys: Set<ServiceLocatorObjCKey> = [.secondService, ServiceLocatorObjCKey(SecondServiceFactory.defaultKey)]
+    /// print(keys.count)  // 1: both name the slot of SecondService
+    /// ```
     public override var hash: Int {
         keyID.hashValue
     }
 
     /// Names the class and the key's slot.
+    ///
+    /// ```swift
+    /// print(ServiceLocatorObjCKey.secondService)  // ServiceLocatorObjCKey(App.SecondService)
+    /// ```
     public override var description: String {
         "ServiceLocatorObjCKey(\(keyID))"
     }

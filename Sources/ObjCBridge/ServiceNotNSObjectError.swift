@@ -19,13 +19,30 @@ import Foundation
 /// ```
 public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConvertible, Sendable {
     /// The service type of the provider (or locator key) asked for.
+    ///
+    /// ```swift
+    /// let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError
+    /// let asked = cause.map { "\($0.service)" } ?? "another error"  // the provider's service type
+    /// ```
     public let service: Any.Type
 
     /// The type of the value that was obtained: of the value inside it, for an optional that
     /// holds one.
+    ///
+    /// ```swift
+    /// if let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError, !cause.isNil {
+    ///     print(cause.obtainedType)  // the type to make a subclass of NSObject, or to wrap in one
+    /// }
+    /// ```
     public let obtainedType: Any.Type
 
     /// Whether the value obtained was `nil`: an optional service that was absent.
+    ///
+    /// ```swift
+    /// if let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError, cause.isNil {
+    ///     print("the provider of \(cause.service) gave nil")
+    /// }
+    /// ```
     public let isNil: Bool
 
     /// Makes the error for a `service` provider that gave a value of `obtainedType`, or `nil`
@@ -42,6 +59,11 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
 
     /// A sentence naming the service and the type that is not an `NSObject` (or saying that the
     /// service was `nil`), and what to do.
+    ///
+    /// ```swift
+    /// let cause = ServiceNotNSObjectError(service: Settings.self, obtainedType: Settings.self)
+    /// print(cause)  // "Service App.Settings cannot be handed to an Objective-C style caller: it is not ..."
+    /// ```
     public var description: String {
         let name = TypeName.of(service)
         if isNil {
@@ -56,5 +78,10 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
     }
 
     /// The same text as `description`.
+    ///
+    /// ```swift
+    /// let cause = ServiceNotNSObjectError(service: Settings.self, obtainedType: Settings.self, isNil: true)
+    /// print(cause.errorDescription ?? "")  // "Service App.Settings cannot be handed ...: the provider gave nil, ..."
+    /// ```
     public var errorDescription: String? { description }
 }

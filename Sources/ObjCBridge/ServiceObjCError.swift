@@ -19,10 +19,20 @@ import Foundation
 /// ```
 public enum ServiceObjCError {
     /// The domain of every `NSError` the wrappers give: `"ServiceContainerKitObjC.ServiceError"`.
+    ///
+    /// ```swift
+    /// if error.domain == ServiceObjCError.domain {
+    ///     print("a wrapper's error:", error.localizedDescription)
+    /// }
+    /// ```
     public static let domain = "ServiceContainerKitObjC.ServiceError"
 
     /// The `userInfo` key of the full name of the service type that was asked for (a `String`;
     /// absent when the type is not known, as for a missing `ServiceLocatorObjCKey(storeKey:)`).
+    ///
+    /// ```swift
+    /// let serviceName = error.userInfo[ServiceObjCError.serviceTypeKey] as? String  // "App.ProfileService"
+    /// ```
     public static let serviceTypeKey = "ServiceContainerKitObjC.ServiceType"
 
     /// The code of `error` when it is one of the wrappers' errors, otherwise `nil`.

@@ -21,9 +21,17 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     private let swiftProvider: any AnyObject & Sendable
 
     /// The service type of the wrapped provider.
+    ///
+    /// ```swift
+    /// print(paramsObjC.serviceType == ImageLoader.self)  // true
+    /// ```
     public let serviceType: Any.Type
 
     /// The params type of the wrapped provider.
+    ///
+    /// ```swift
+    /// print(paramsObjC.paramsType == String.self)  // true: other params give a wrongParams error
+    /// ```
     public let paramsType: Any.Type
 
     @usableFromInline
@@ -164,6 +172,10 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     }
 
     /// Names the class, the service type and the params type.
+    ///
+    /// ```swift
+    /// print(paramsObjC)  // ServiceParamsProviderObjC<App.ImageLoader, Swift.String>
+    /// ```
     public override var description: String {
         "ServiceParamsProviderObjC<\(TypeName.of(serviceType)), \(TypeName.of(paramsType))>"
     }

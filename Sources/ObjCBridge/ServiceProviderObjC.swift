@@ -25,6 +25,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     private let swiftProvider: any AnyObject & Sendable
 
     /// The service type of the wrapped provider.
+    ///
+    /// ```swift
+    /// print(providerObjC.serviceType)  // ProfileService
+    /// ```
     public let serviceType: Any.Type
 
     @usableFromInline
@@ -162,6 +166,10 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     }
 
     /// Names the class and the service type.
+    ///
+    /// ```swift
+    /// print(providerObjC)  // ServiceProviderObjC<App.ProfileService>
+    /// ```
     public override var description: String {
         "ServiceProviderObjC<\(TypeName.of(serviceType))>"
     }
