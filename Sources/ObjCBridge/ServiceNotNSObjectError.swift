@@ -27,7 +27,8 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
     public let service: Any.Type
 
     /// The type of the value that was obtained: of the value inside it, for an optional that
-    /// holds one.
+    /// holds one; the optional's own type (`Optional<Settings>`) for one that is `nil`
+    /// (``isNil``).
     ///
     /// ```swift
     /// if let cause = error.userInfo[NSUnderlyingErrorKey] as? ServiceNotNSObjectError, !cause.isNil {

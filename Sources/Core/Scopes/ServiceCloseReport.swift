@@ -58,7 +58,10 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The services that did not close cleanly, in the order they were closed.
+    /// The services that did not close cleanly, in the order they were closed. A scope's close
+    /// that stopped waiting for makings still running lists that first, as a failure of the
+    /// scope itself (`service` is `ServiceScope`), which `closedCount` does not count: no
+    /// `close()` was called for it.
     ///
     /// ```swift
     /// let report = await scope.close(timeout: .seconds(2))
