@@ -108,15 +108,22 @@ let package = Package(
             path: "Tests/ServiceInjectsTestingTests",
             swiftSettings: settings
         ),
+        // The services, factories and refusal log that the tests of both locator products use.
+        .target(
+            name: "LocatorTestSupport",
+            dependencies: ["ServiceLocatorKit"],
+            path: "Tests/LocatorTestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "ServiceLocatorKitTests",
-            dependencies: ["ServiceLocatorKit", "TestSupport"],
+            dependencies: ["ServiceLocatorKit", "LocatorTestSupport", "TestSupport"],
             path: "Tests/ServiceLocatorKitTests",
             swiftSettings: settings
         ),
         .testTarget(
             name: "ServiceEasyLocatorKitTests",
-            dependencies: ["ServiceEasyLocatorKit", "TestSupport"],
+            dependencies: ["ServiceEasyLocatorKit", "LocatorTestSupport", "TestSupport"],
             path: "Tests/ServiceEasyLocatorKitTests",
             swiftSettings: settings
         ),

@@ -1,5 +1,6 @@
 // Code written as users of the 2.0.1 easy locator wrote it: the unlabeled forms live on,
 // deprecated, so the calls below warn (this file opts in to the deprecated API on purpose).
+import LocatorTestSupport
 import Testing
 import ServiceEasyLocatorKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import LocatorTestSupport
 import Testing
 import TestSupport
 import ServiceEasyLocatorKit
@@ -13,10 +14,10 @@ struct ServiceEasyLocatorDiagnosticsTests {
         locator.addService(factory: FailingServiceFactory())
         locator.addService(factory: NumberServiceFactory())
         let report = ServiceValidator.validate(locator)
-        #expect(report.made == ["[ServiceEasyLocatorKitTests.LazyService]", "[ServiceEasyLocatorKitTests.SharedServicing]"])
-        #expect(report.failures.map(\.path) == ["[ServiceEasyLocatorKitTests.FailingService]"])
+        #expect(report.made == ["[LocatorTestSupport.LazyService]", "[ServiceEasyLocatorKitTests.SharedServicing]"])
+        #expect(report.failures.map(\.path) == ["[LocatorTestSupport.FailingService]"])
         #expect(report.failures.first?.error.error as? TestError == .failed)
-        #expect(report.skipped.map(\.path) == ["[ServiceEasyLocatorKitTests.NumberService]"])
+        #expect(report.skipped.map(\.path) == ["[LocatorTestSupport.NumberService]"])
     }
 
     @Test("A get of a protocol stored only as its implementation says which type is registered")

@@ -1,4 +1,5 @@
 import Dispatch
+import LocatorTestSupport
 import Testing
 @testable import ServiceEasyLocatorKit
 import TestSupport

@@ -1,3 +1,4 @@
+import LocatorTestSupport
 import Testing
 import ServiceEasyLocatorKit
 

@@ -1,4 +1,5 @@
 // Code written as users of the 2.0.1 keyed locator wrote it.
+import LocatorTestSupport
 import Testing
 import ServiceLocatorKit
 

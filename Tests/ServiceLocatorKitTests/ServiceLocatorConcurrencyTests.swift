@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocatorTestSupport
 import Synchronization
 import Testing
 import ServiceLocatorKit

@@ -1,4 +1,5 @@
 import Foundation
+import LocatorTestSupport
 import Testing
 import TestSupport
 import ServiceLocatorKit
@@ -30,20 +31,21 @@ struct ServiceLocatorDiagnosticsTests {
         let counter = Counter()
         let locator = makeLocator(counter: counter)
         let report = ServiceValidator.validate(locator)
+        // In the order of the keys: the shared services' names begin with their module's.
         #expect(report.made == [
+            "[LocatorTestSupport.LazyService]",
             "[ServiceLocatorKitTests.DependentService]",
-            "[ServiceLocatorKitTests.LazyService]",
             "[named]",
             "parent[ServiceLocatorKitTests.FirstService]",
         ])
-        #expect(report.failures.map(\.path) == ["[ServiceLocatorKitTests.ManyService]"])
+        #expect(report.failures.map(\.path) == ["[LocatorTestSupport.ManyService]"])
         let cause = report.failures.first?.error.error as? ServiceLocatorError
-        #expect(cause?.description == "Service ServiceLocatorKitTests.FailingService not found for key "
-            + "'ServiceLocatorKitTests.FailingService', in the locator or its parents; add it (addService) before it is asked for")
-        #expect(report.skipped.map(\.path) == ["[ServiceLocatorKitTests.ParamsService]"])
+        #expect(cause?.description == "Service LocatorTestSupport.FailingService not found for key "
+            + "'LocatorTestSupport.FailingService', in the locator or its parents; add it (addService) before it is asked for")
+        #expect(report.skipped.map(\.path) == ["[LocatorTestSupport.ParamsService]"])
         #expect(report.skipped.first?.reason == "needs params of type Swift.Optional<Swift.String>: get it with params to check it")
         #expect(counter.value == 2)  // each factory once
-        #expect(report.graph.nodes.map(\.mode) == [.lazy, .lazy, .many, .params, .atOne, .atOne])
+        #expect(report.graph.nodes.map(\.mode) == [.lazy, .many, .params, .lazy, .atOne, .atOne])
     }
 
     @Test("A locator built by the validator shows which service asked for which")

@@ -1,4 +1,5 @@
 import Foundation
+import LocatorTestSupport
 import Testing
 import ServiceLocatorKit
 import TestSupport

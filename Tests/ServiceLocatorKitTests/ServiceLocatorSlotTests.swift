@@ -1,3 +1,4 @@
+import LocatorTestSupport
 import Testing
 @testable import ServiceLocatorKit
 
