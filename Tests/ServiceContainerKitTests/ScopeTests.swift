@@ -883,6 +883,36 @@ struct ScopeTests {
         }
     }
 
+    @Test("A late making's service is closed after the scope's other services, which it may need")
+    func lateMakingClosesAfterTheOthers() async throws {
+        try await withAsyncTimeLimit(seconds: 60) { () async throws in
+            let journal = CloseJournal()
+            let (earlyCloseBegan, earlyCloseGate) = (AsyncGate(), AsyncGate())
+            let log = ServiceProvider<ClosingRuns>(mode: .scoped) {
+                ClosingRuns("log", journal) {
+                    earlyCloseBegan.open()
+                    await earlyCloseGate.wait()
+                }
+            }
+            let (late, began, gate) = Self.gatedMaking(Closing("late", journal))
+            let scope = ServiceScope(label: "late after the others")
+            _ = scope.run { log.getServiceAsOptional() }
+            let getter = Task { await scope.run { await late.getServiceAsResult() } }
+            await began.wait()
+            let closing = Task { await scope.close(timeout: .seconds(2)) }
+            await earlyCloseBegan.wait()  // the makings' time is up: the log's close runs
+            gate.open()
+            #expect(await getter.value.failure != nil)  // the late making ended, refused
+            try await Task.sleep(for: .milliseconds(100))  // time for its close, were it not waiting
+            #expect(journal.closed == [])
+            earlyCloseGate.open()
+            let report = await closing.value
+            #expect(report.closedCount == 1 && report.failures.count == 1)
+            await eventually { journal.closed.count == 2 }
+            #expect(journal.closed == ["log", "late"])
+        }
+    }
+
     @Test("A service that a late making hands on, which the scope already closed, is not closed again")
     func lateMakingsCloseAHandedOnServiceOnce() async throws {
         try await withAsyncTimeLimit { () async throws in

@@ -895,6 +895,45 @@ struct ShutdownTests {
         }
     }
 
+    @Test("A time limit longer than 68 years counts as that: scopes and shutdowns close as usual")
+    func longestTimeLimit() async {
+        // In a process of its own: `.seconds(Int64.max)` overflowed the sleep of the watchdog of
+        // a close that takes a while, stopping the process.
+        await #expect(processExitsWith: .success) {
+            try await withAsyncTimeLimit(seconds: 60) {
+                for limit in [Duration.seconds(Int64.max), .seconds(9_300_000_000), .seconds(Int32.max)] {
+                    let journal = CloseJournal()
+                    let slowly: @Sendable () async -> Void = { try? await Task.sleep(for: .milliseconds(20)) }
+                    let scoped = ServiceProvider<ClosingRuns>(mode: .scoped) { ClosingRuns("scoped", journal, body: slowly) }
+                    let scope = ServiceScope()
+                    _ = scope.run { scoped.getServiceAsOptional() }
+                    #expect(await scope.close(timeout: limit).description == "closed 1 service, 0 failed")
+                    let inScope = await withServiceScope(closeTimeout: limit) { scoped.getServiceAsOptional() != nil }
+                    #expect(inScope)
+                    let pool = ServiceProvider<ClosingRuns>(mode: .atOne) { ClosingRuns("pool", journal, body: slowly) }
+                    #expect(await ServiceShutdown.close((pool: pool, other: 0), timeout: limit).description == "closed 1 service, 0 failed")
+                    #expect(journal.closed == ["scoped", "scoped", "pool"])
+                }
+            }
+        }
+    }
+
+    @Test("A negative time limit counts as zero: each close is cancelled at once and reported")
+    func negativeTimeLimit() async throws {
+        try await withAsyncTimeLimit(seconds: 60) {
+            let journal = CloseJournal()
+            let services = (hanging: ServiceProvider<Closing>(mode: .atOne) { Closing("hanging", journal, .hangs) }, other: 0)
+            let report = await ServiceShutdown.close(services, timeout: .seconds(-5))
+            #expect(report.failures.map { "\($0.path ?? "") \($0.error)" } == ["hanging did not finish within 0.0 seconds"])
+            #expect((report.failures.first?.error as? ServiceCloseTimeoutError)?.timeout == .zero)
+            let scoped = ServiceProvider<Closing>(mode: .scoped) { Closing("scoped", journal, .hangs) }
+            let scope = ServiceScope()
+            _ = scope.run { scoped.getServiceAsOptional() }
+            let scopeReport = await scope.close(timeout: .milliseconds(-1))
+            #expect(scopeReport.description == "closed 1 service, 1 failed\n- \(TypeName.of(Closing.self)): did not finish within 0.0 seconds")
+        }
+    }
+
     @Test("A close that hangs costs the shutdown its time limit, not more")
     func timeLimit() async {
         // In a process of its own: the other tests, which block threads of the concurrency pool

@@ -130,6 +130,19 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     }
 }
 
+extension Duration {
+    /// The longest time limit a close keeps: `Int32.max` seconds, about 68 years. A sleep's
+    /// deadline counts nanoseconds in 64 bits, which a longer one (`.seconds(Int64.max)`, meant
+    /// as "no limit") overflows, stopping the process.
+    static let longestCloseLimit: Duration = .seconds(Int32.max)
+
+    /// This duration as the time limit of a close: a negative one as zero (no time: each close
+    /// is cancelled at once and reported), one above `longestCloseLimit` as that.
+    var asCloseLimit: Duration {
+        min(max(self, .zero), .longestCloseLimit)
+    }
+}
+
 /// A made service that closes: what a scope or a shutdown closes.
 struct MadeService: Sendable {
     let service: any ClosableService
