@@ -28,14 +28,12 @@ final class InjectRegistry: Sendable {
 
     /// Something waiting for a value of one type: a pending injection or a ready handler.
     struct Waiter {
-        let id: UInt64
         /// A pending injection counts as an injection of the value it gets; a ready handler does not.
         let isInjection: Bool
         /// Run on whichever thread registers the value (`UncheckedSendable`).
         private let boxedMatch: UncheckedSendable<(Any) -> (() -> Void)?>
 
-        init(id: UInt64, isInjection: Bool, match: @escaping (Any) -> (() -> Void)?) {
-            self.id = id
+        init(isInjection: Bool, match: @escaping (Any) -> (() -> Void)?) {
             self.isInjection = isInjection
             self.boxedMatch = UncheckedSendable(match)
         }
@@ -76,7 +74,10 @@ final class InjectRegistry: Sendable {
 
     private struct State {
         var entries: [Entry] = []
-        var waiters: [Waiter] = []
+        /// By id, so that a cancel (the release of every wrapper still waiting) is one removal,
+        /// not a pass over them all: releasing n waiting wrappers took time in n², 2 s for
+        /// 10,000. The ids grow, so sorting them gives the order in which the waiters came.
+        var waiters: [UInt64: Waiter] = [:]
         var lastID: UInt64 = 0
         /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
         /// boxed.
@@ -163,20 +164,20 @@ final class InjectRegistry: Sendable {
                 ids.append(id)
                 state.entries.append(Entry(id: id, value: value, firstInject: firstInject))
             }
-            var kept: [Waiter] = []
-            next: for waiter in state.waiters {
+            // In the order the waiters came: a registration is rare, a sort of their ids cheap.
+            next: for id in state.waiters.keys.sorted() {
+                let waiter = state.waiters[id]!
                 for index in (first..<state.entries.count).reversed() {
                     guard let run = waiter.match(state.entries[index].value) else { continue }
                     work.append(run)
                     fired.append(waiter)
+                    state.waiters[id] = nil
                     if waiter.isInjection, let mark = state.markInjected(at: index) {
                         injected.append(mark)
                     }
                     continue next
                 }
-                kept.append(waiter)
             }
-            state.waiters = kept
             return (ids, duplicates)
         }
         report(injected)
@@ -236,10 +237,10 @@ final class InjectRegistry: Sendable {
                 return .found(boxed)
             }
             let id = state.nextID()
-            state.waiters.append(Waiter(id: id, isInjection: true) { value in
+            state.waiters[id] = Waiter(isInjection: true) { value in
                 guard let boxed = box(value) else { return nil }
                 return { inject(boxed) }
-            })
+            }
             return .waiting(id)
         }
         if let injected { report([injected]) }
@@ -252,7 +253,7 @@ final class InjectRegistry: Sendable {
         let id: UInt64? = state.withLock { state in
             if state.newest(type) != nil { return nil }
             let id = state.nextID()
-            state.waiters.append(Waiter(id: id, isInjection: false) { $0 is Value ? handler : nil })
+            state.waiters[id] = Waiter(isInjection: false) { $0 is Value ? handler : nil }
             return id
         }
         if id == nil { handler() }
@@ -262,17 +263,13 @@ final class InjectRegistry: Sendable {
     /// Forgets the waiter `id`, if it has not run yet.
     @usableFromInline
     func cancelWaiter(_ id: UInt64) {
-        let removed: [Waiter] = state.withLock { state in
-            let removed = state.waiters.filter { $0.id == id }
-            state.waiters.removeAll { $0.id == id }
-            return removed
-        }
+        let removed: Waiter? = state.withLock { state in state.waiters.removeValue(forKey: id) }
         _ = removed  // released outside the lock: its captures may re-enter
     }
 
     /// Whether the waiter `id` is still waiting.
     func isWaiting(_ id: UInt64) -> Bool {
-        state.withLock { state in state.waiters.contains { $0.id == id } }
+        state.withLock { state in state.waiters[id] != nil }
     }
 
     /// Removes the values castable to `type` (only the newest one when `onlyLast`).
@@ -317,10 +314,10 @@ final class InjectRegistry: Sendable {
 
     /// Forgets every value and every waiter.
     func removeAll() {
-        let old: ([Entry], [Waiter], [CachedBox]) = state.withLock { state in
+        let old: ([Entry], [UInt64: Waiter], [CachedBox]) = state.withLock { state in
             defer {
                 state.entries = []
-                state.waiters = []
+                state.waiters = [:]
             }
             return (state.entries, state.waiters, state.takeBoxes())
         }

@@ -55,6 +55,20 @@ extension InjectsTests {
             #expect(greeting.tag == "new")
         }
 
+        @Test("Ready handlers run in the order they were added, but those whose tokens were released")
+        func readyHandlersRunInOrderButTheReleased() throws {
+            let order = Box<[Int]>([])
+            var tokens = try (0..<100).map { index in
+                try #require(ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { order.value.append(index) })
+            }
+            let kept = tokens.indices.filter { $0 % 3 != 1 }
+            tokens = kept.map { tokens[$0] }  // the others are released, and their waiters cancelled
+            #expect(tokens.filter(\.isWaiting).count == kept.count)
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(order.value == kept)
+            #expect(tokens.filter(\.isWaiting).isEmpty)
+        }
+
         @Test func containerRegisteredAsImplementationIsFoundByProtocol() {
             ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("impl"))))
             #expect(ServiceInjectResolver.contains(GreetingContainer.self))
