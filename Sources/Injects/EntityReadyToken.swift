@@ -72,5 +72,8 @@ public typealias EntityInjectReadyToken = EntityReadyToken
 ///     startServer()
 /// }
 /// ```
-@available(*, deprecated, message: "releasing the token now cancels the handler: keep it", renamed: "ServiceInjectReadyToken")
+@available(
+    *, deprecated, renamed: "ServiceInjectReadyToken",
+    message: "renamed ServiceInjectReadyToken; releasing the token now cancels the handler: keep it"
+)
 public typealias ServiceInjectToken = EntityReadyToken
