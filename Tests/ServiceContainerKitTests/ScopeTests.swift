@@ -883,19 +883,19 @@ struct ScopeTests {
         }
     }
 
-    @Test("A late making's service is closed after the scope's other services, which it may need")
-    func lateMakingClosesAfterTheOthers() async throws {
+    @Test("A late making's service is closed when it is made, also while the scope still closes the others")
+    func lateMakingClosesAtOnce() async throws {
         try await withAsyncTimeLimit(seconds: 60) { () async throws in
             let journal = CloseJournal()
             let (earlyCloseBegan, earlyCloseGate) = (AsyncGate(), AsyncGate())
             let log = ServiceProvider<ClosingRuns>(mode: .scoped) {
                 ClosingRuns("log", journal) {
                     earlyCloseBegan.open()
-                    await earlyCloseGate.wait()
+                    await earlyCloseGate.wait()  // as a pool's close waits for its leases
                 }
             }
             let (late, began, gate) = Self.gatedMaking(Closing("late", journal))
-            let scope = ServiceScope(label: "late after the others")
+            let scope = ServiceScope(label: "late while closing")
             _ = scope.run { log.getServiceAsOptional() }
             let getter = Task { await scope.run { await late.getServiceAsResult() } }
             await began.wait()
@@ -903,13 +903,13 @@ struct ScopeTests {
             await earlyCloseBegan.wait()  // the makings' time is up: the log's close runs
             gate.open()
             #expect(await getter.value.failure != nil)  // the late making ended, refused
-            try await Task.sleep(for: .milliseconds(100))  // time for its close, were it not waiting
-            #expect(journal.closed == [])
+            // Closed at once, while the log's close still waits: a close that waited for the
+            // scope's to end would leave a log waiting for it until its limit.
+            await eventually { journal.closed == ["late"] }
             earlyCloseGate.open()
             let report = await closing.value
             #expect(report.closedCount == 1 && report.failures.count == 1)
-            await eventually { journal.closed.count == 2 }
-            #expect(journal.closed == ["log", "late"])
+            #expect(journal.closed == ["late", "log"])
         }
     }
 

@@ -895,13 +895,13 @@ struct ShutdownTests {
         }
     }
 
-    @Test("A time limit longer than 68 years counts as that: scopes and shutdowns close as usual")
+    @Test("A time limit of .seconds(Int64.max), \"no limit\": scopes and shutdowns close as usual")
     func longestTimeLimit() async {
         // In a process of its own: `.seconds(Int64.max)` overflowed the sleep of the watchdog of
-        // a close that takes a while, stopping the process.
+        // a close that takes a while, stopping the process (its pauses are short now).
         await #expect(processExitsWith: .success) {
             try await withAsyncTimeLimit(seconds: 60) {
-                for limit in [Duration.seconds(Int64.max), .seconds(9_300_000_000), .seconds(Int32.max)] {
+                for limit in [Duration.seconds(Int64.max), .seconds(9_300_000_000)] {
                     let journal = CloseJournal()
                     let slowly: @Sendable () async -> Void = { try? await Task.sleep(for: .milliseconds(20)) }
                     let scoped = ServiceProvider<ClosingRuns>(mode: .scoped) { ClosingRuns("scoped", journal, body: slowly) }
@@ -918,7 +918,10 @@ struct ShutdownTests {
         }
     }
 
-    @Test("A close keeps no memory for its time limit once its closes ended")
+    @Test(
+        "A close keeps no memory for its time limit once its closes ended",
+        .disabled(if: underThreadSanitizer, "ThreadSanitizer's allocator is not the C allocator")
+    )
     func closeKeepsNothingForItsLimit() async {
         // In a process of its own, to read the heap. The watchdog slept for the whole limit, and
         // a sleep cancelled when the closes ended kept its memory until then: the heap grew by

@@ -131,15 +131,10 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 }
 
 extension Duration {
-    /// The longest time limit a close keeps: `Int32.max` seconds, about 68 years. A sleep's
-    /// deadline counts nanoseconds in 64 bits, which a longer one (`.seconds(Int64.max)`, meant
-    /// as "no limit") overflows, stopping the process.
-    static let longestCloseLimit: Duration = .seconds(Int32.max)
-
     /// This duration as the time limit of a close: a negative one as zero (no time: each close
-    /// is cancelled at once and reported), one above `longestCloseLimit` as that.
+    /// is cancelled at once and reported as not done "within 0.0 seconds").
     var asCloseLimit: Duration {
-        min(max(self, .zero), .longestCloseLimit)
+        max(self, .zero)
     }
 }
 
@@ -304,12 +299,12 @@ private final class Closing: Sendable {
     /// Sleeps until the close that runs has run for the whole limit; then reports it, leaves it
     /// behind, and has a new task close the next services.
     ///
-    /// It sleeps in steps that double from a millisecond, each at most until the limit: a sleep
+    /// It sleeps in pauses that double from a millisecond, each at most until the limit: a sleep
     /// cancelled when the closing ends stays with the runtime until its deadline, so one sleep
     /// for the whole limit would keep its memory for the limit (10 seconds, by default) after
-    /// every close that took a moment; a step keeps it about as long as the closes took.
+    /// every close that took a moment; a pause keeps it about as long as the closes took.
     private func watch() async {
-        var step = Duration.milliseconds(1)
+        var pause = DoublingPause(longest: timeout)
         while true {
             let index = running.load(ordering: .acquiring)
             guard index < entries.count else { return }
@@ -317,11 +312,10 @@ private final class Closing: Sendable {
             let ran = Duration.nanoseconds(DispatchTime.now().uptimeNanoseconds - began)
             if ran < timeout {
                 do {
-                    try await Task.sleep(for: min(timeout - ran, step))
+                    try await pause.sleep(atMost: timeout - ran)
                 } catch {
                     return  // the closing is over
                 }
-                step = min(step * 2, timeout)
                 continue  // the close that runs now may be another
             }
             guard moveOn(from: index, failure: failure(at: index, ServiceCloseTimeoutError(timeout: timeout))) else {

@@ -247,13 +247,13 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     }
 
     /// Closes what a making that outlasted `close(timeout:)` made, in a task of its own: the
-    /// scope refuses it to its getters, so nothing else would. It waits for the end of that
-    /// close first: a service made last closes after the ones it may need, as in the close.
-    /// A failure of its close goes to the registered `ProvidersLogger`s, as `withServiceScope`
+    /// scope refuses it to its getters, so nothing else would. At once, also while the close
+    /// still closes the others: the service was made after them, so the ones it needs that are
+    /// still open are better open while it closes (and a close of theirs may wait for it). A
+    /// failure of its close goes to the registered `ProvidersLogger`s, as `withServiceScope`
     /// reports one.
     private func closeLate(_ made: MadeService, within timeout: Duration) {
         Task.detached { [self] in
-            await state.awaitEnd(of: \.closing)
             let report = await ServiceCloseReport.close([made], timeout: timeout, for: self)
             if !report.isClean {
                 LogRecorder.recorder.scopeCloseFailure(scope: self, report: report)
@@ -325,9 +325,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
     /// - Parameter timeout: the time each service's `close()` may take, and the time the
-    ///   makings in progress may take to end. A negative one counts as zero; the longest kept is
-    ///   `Int32.max` seconds (about 68 years), which a longer one, such as `.seconds(Int64.max)`
-    ///   for "no limit", counts as.
+    ///   makings in progress may take to end. A negative one counts as zero; `.seconds(Int64.max)`
+    ///   says "no limit".
     public func close(timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let timeout = timeout.asCloseLimit
         let isFirst = state.withLock { state in

@@ -177,10 +177,9 @@ struct RunningMaking: Sendable {
     static func end(of makings: [RunningMaking], within timeout: Duration) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        var pause = Duration.milliseconds(1)
+        var pause = DoublingPause(longest: .milliseconds(20))
         while !makings.allSatisfy({ $0.hasEnded() }), clock.now < deadline {
-            try? await Task.sleep(for: min(pause, deadline - clock.now))
-            pause = min(pause * 2, .milliseconds(20))
+            try? await pause.sleep(atMost: deadline - clock.now)
         }
     }
 }
