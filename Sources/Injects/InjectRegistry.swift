@@ -165,8 +165,7 @@ final class InjectRegistry: Sendable {
                 state.entries.append(Entry(id: id, value: value, firstInject: firstInject))
             }
             // In the order the waiters came: a registration is rare, a sort of their ids cheap.
-            next: for id in state.waiters.keys.sorted() {
-                let waiter = state.waiters[id]!
+            next: for (id, waiter) in state.waiters.sorted(by: { $0.key < $1.key }) {
                 for index in (first..<state.entries.count).reversed() {
                     guard let run = waiter.match(state.entries[index].value) else { continue }
                     work.append(run)

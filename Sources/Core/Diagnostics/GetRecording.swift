@@ -94,11 +94,7 @@ package enum GetRecording {
         count(1)
         defer {
             count(-1)
-            validations.withLock { logs in
-                if let index = logs.firstIndex(where: { $0 === log }) {
-                    logs.remove(at: index)
-                }
-            }
+            validations.withLock { logs in logs.removeAll { $0 === log } }
             recording.log = outer
         }
         return try body()
