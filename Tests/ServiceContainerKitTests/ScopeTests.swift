@@ -1000,8 +1000,6 @@ struct ScopeTests {
         let listener = ScopeCloseListener(label: "deadline scope")
         listener.register()
         defer { listener.unregister() }
-        let clock = ContinuousClock()
-        let started = clock.now
         let value = try await withAsyncTimeLimit(seconds: 60) {
             await withServiceScope(label: "deadline scope", closeTimeout: .milliseconds(200)) {
                 _ = hanging.getServiceAsOptional()
@@ -1009,8 +1007,8 @@ struct ScopeTests {
                 return 7
             }
         }
-        // The default limit is 10 seconds: a close that waited for it would take that long.
-        #expect(clock.now - started < .seconds(9))
+        // The limit is the one given: with the default, the report would say 10.0 seconds. (Not
+        // timed: under ThreadSanitizer, beside the other tests, the timer's task ran 29 s late.)
         #expect(value == 7)
         #expect(journal.closed == ["last", "hanging"])
         #expect(listener.reports.withLock { $0 } == ["closed 2 services, 1 failed\n- \(name(Closing.self)): did not finish within 0.2 seconds"])
