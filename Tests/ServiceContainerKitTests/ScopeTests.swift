@@ -662,6 +662,24 @@ struct ScopeTests {
         )
     }
 
+    @Test("A close that throws CancellationError is reported as its close()'s, not a factory's")
+    func closeThrowsCancellation() async {
+        final class Cancelling: ClosableService {
+            func close() async throws { throw CancellationError() }
+        }
+        let provider = ServiceProvider<Cancelling>(mode: .scoped) { Cancelling() }
+        let scope = ServiceScope()
+        _ = scope.run { provider.getServiceAsOptional() }
+        let report = await scope.close()
+        #expect(report.failures.first?.error is CancellationError)
+        #expect(
+            report.description == """
+                closed 1 service, 1 failed
+                - \(name(Cancelling.self)): cancelled: its close() threw CancellationError (the task it ran in, or a task it awaited, was cancelled)
+                """
+        )
+    }
+
     @Test("A second close returns once the first has ended, also while that one runs")
     func secondCloseWaitsForTheFirst() async throws {
         let journal = CloseJournal()

@@ -539,7 +539,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
     /// the factory, so it is not logged.
     static var cancelled: ServiceObtainError {
-        ServiceObtainError(service: Service.self, error: CancellationError())
+        .cancelledGet(Service.self)
     }
 }
 

@@ -41,6 +41,10 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// ```
     public let error: any Error
 
+    /// Whether `error` is the `CancellationError` of a get whose task was cancelled before the
+    /// service was ready, rather than one a factory threw: the message tells them apart.
+    private let isCancelledGet: Bool
+
     /// Makes an error for `service` failing with `error`; the path holds `service` alone.
     ///
     /// ```swift
@@ -48,9 +52,14 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// // error.service == Settings.self, error.isNested == false
     /// ```
     public init(service: Any.Type, error: any Error) {
-        self.service = service
-        self.pathServices = [service]
-        self.error = error
+        self.init(service: service, pathServices: [service], error: error)
+    }
+
+    /// The error of a get of `service` whose task was cancelled before the service was ready:
+    /// its `error` is a `CancellationError`, and it is not reported to the loggers (it is not a
+    /// failure of the factory).
+    static func cancelledGet(_ service: Any.Type) -> ServiceObtainError {
+        ServiceObtainError(service: service, pathServices: [service], error: CancellationError(), isCancelledGet: true)
     }
 
     /// The error of a get of `service` that the package refuses for `cause` (a cycle, a missing or
@@ -70,10 +79,11 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         return self
     }
 
-    private init(service: Any.Type, pathServices: [Any.Type], error: any Error) {
+    private init(service: Any.Type, pathServices: [Any.Type], error: any Error, isCancelledGet: Bool = false) {
         self.service = service
         self.pathServices = pathServices
         self.error = error
+        self.isCancelledGet = isCancelledGet
     }
 
     /// `true` when the failure happened in a service obtained while making the requested one.
@@ -124,7 +134,9 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// // seen.pathServices: [ReportBuilder.self, Settings.self]
     /// ```
     public func withAddedToPath(service: Any.Type) -> ServiceObtainError {
-        ServiceObtainError(service: self.service, pathServices: [service] + pathServices, error: error)
+        ServiceObtainError(
+            service: self.service, pathServices: [service] + pathServices, error: error, isCancelledGet: isCancelledGet
+        )
     }
 
     /// A one-line message naming the requested service, the failed one, the cause and the path;
@@ -136,13 +148,17 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     public var fatalMessage: String {
         let requested = pathServices.first ?? service
         var message = "Failed to obtain service \(TypeName.of(requested))"
+        let cause =
+            isCancelledGet
+            ? "cancelled: the task that asked was cancelled before the service was ready; a making that had started goes on for the other gets"
+            : Self.describe(error)
         if causeNamesTheServices {
-            message += ": \(Self.describe(error))"
+            message += ": \(cause)"
         } else {
             if isNested {
                 message += ": its dependency \(TypeName.of(service)) failed"
             }
-            message += " with error: \(Self.describe(error))"
+            message += " with error: \(cause)"
         }
         if isNested {
             message += ". Path: " + pathServices.map(TypeName.of).joined(separator: " -> ")
@@ -174,12 +190,14 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
     /// ```
     public var description: String { fatalMessage }
 
-    static func describe(_ error: any Error) -> String {
+    /// `error` in a message: its `errorDescription`, or a `CancellationError` said in words, which
+    /// `thrower` ("the factory", or a service's "close()") threw.
+    static func describe(_ error: any Error, thrownBy thrower: String = "the factory") -> String {
         if let localized = error as? LocalizedError, let text = localized.errorDescription {
             return text
         }
         if error is CancellationError {
-            return "cancelled: the factory threw CancellationError, as it does when the task that asked is cancelled"
+            return "cancelled: \(thrower) threw CancellationError (the task it ran in, or a task it awaited, was cancelled)"
         }
         return String(describing: error)
     }

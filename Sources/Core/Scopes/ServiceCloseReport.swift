@@ -52,7 +52,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// ```
         public var description: String {
             let type = TypeName.of(service)
-            let error = ServiceObtainError.describe(error)
+            let error = ServiceObtainError.describe(error, thrownBy: "its close()")
             guard let path else { return "\(type): \(error)" }
             return "\(path) (\(type)): \(error)"
         }
