@@ -9,10 +9,11 @@ extension ServiceInject {
     /// // Refused, each with a message that says what to write instead:
     /// // @ServiceInject(\Services.log) var log                   // a ServiceParamsProvider: use @ServiceParamsInject
     /// // @ServiceInject(\Services.settings) var provider: ServiceProvider<Settings>  // use @ServiceProviderInject
+    /// // @ServiceInject(\Services.database) var database     // a ServiceAsyncProvider: use @ServiceProviderInject
     /// ```
     @available(
         *, unavailable,
-        message: "@ServiceInject needs the key path of a ServiceProvider (or an optional one) in the container; use @ServiceParamsInject for a ServiceParamsProvider, @ServiceProviderInject to inject the provider itself"
+        message: "@ServiceInject needs the key path of a ServiceProvider (or an optional one) in the container; use @ServiceParamsInject for a ServiceParamsProvider, @ServiceProviderInject to inject the provider itself (as for a ServiceAsyncProvider, a ServiceAsyncParamsProvider or a ServiceMainActorProvider, whose gets are awaited or run on the main actor)"
     )
     public init(
         _ keyPath: KeyPath<Container, Service>,

@@ -120,6 +120,57 @@ public struct ServiceProviderInject<Container, Provider> {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 
+    /// Injects the async provider at `keyPath`: its gets are awaited.
+    ///
+    /// ```swift
+    /// struct ReportScreen {
+    ///     @ServiceProviderInject(\Services.database) var databaseProvider
+    ///     func load() async throws { _ = try await databaseProvider.getService() }
+    /// }
+    /// ```
+    @inlinable
+    public init<Service>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceAsyncProvider<Service>>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceAsyncProvider<Service> {
+        self.init(keyPath(), file: file, line: line) { $0 }
+    }
+
+    /// Injects the async params provider at `keyPath`: its gets are awaited.
+    ///
+    /// ```swift
+    /// struct ReportScreen {
+    ///     @ServiceProviderInject(\Services.reports) var reportsProvider
+    ///     func load() async throws { _ = try await reportsProvider.getService(params: "May") }
+    /// }
+    /// ```
+    @inlinable
+    public init<Service, Params>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceAsyncParamsProvider<Service, Params>>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceAsyncParamsProvider<Service, Params> {
+        self.init(keyPath(), file: file, line: line) { $0 }
+    }
+
+    /// Injects the main-actor provider at `keyPath`: its gets run on the main actor.
+    ///
+    /// ```swift
+    /// @MainActor struct MainScreen {
+    ///     @ServiceProviderInject(\Services.theme) var themeProvider
+    ///     func show() throws { _ = try themeProvider.getService() }
+    /// }
+    /// ```
+    @inlinable
+    public init<Service>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceMainActorProvider<Service>>,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Provider == ServiceMainActorProvider<Service> {
+        self.init(keyPath(), file: file, line: line) { $0 }
+    }
+
     /// The injected provider.
     ///
     /// ```swift

@@ -167,6 +167,31 @@ extension InjectsTests {
             #expect(providers.tagged.getServiceOrFatal().tag == "later")
         }
 
+        /// A container of the providers whose gets are awaited or run on the main actor.
+        struct AwaitedServices {
+            let remote = ServiceAsyncProvider(Tagged("remote"))
+            let reports = ServiceAsyncParamsProvider<Tagged, String> { Tagged("report-\($0)") }
+            let screen = ServiceMainActorProvider<Tagged>(mode: .lazy) { Tagged("screen") }
+        }
+
+        struct AwaitedProviders {
+            @ServiceProviderInject(\AwaitedServices.remote) var remote
+            @ServiceProviderInject(\AwaitedServices.reports) var reports
+            @ServiceProviderInject(\AwaitedServices.screen) var screen
+        }
+
+        @Test @MainActor func injectsAsyncAndMainActorProviders() async throws {
+            let services = AwaitedServices()
+            ServiceInjectResolver.register(services)
+            let providers = AwaitedProviders()
+            #expect(providers.remote === services.remote)
+            #expect(providers.reports === services.reports)
+            #expect(providers.screen === services.screen)
+            #expect(try await providers.remote.getService().tag == "remote")
+            #expect(try await providers.reports.getService(params: "May").tag == "report-May")
+            #expect(try providers.screen.getService().tag == "screen")
+        }
+
         @Test func convertInitializerTransformsTheValue() {
             ServiceInjectResolver.register(TestServices.make(tag: "c"))
             @ServiceProviderInject(\TestServices.tagged, convert: { $0.getServiceOrFatal().tag.uppercased() })

@@ -16,6 +16,9 @@ protocol Analytics: Sendable {}
 final class Log: Sendable {}
 final class FirstService: Sendable { struct Params: Sendable { let value: String } }
 final class SecondService: Sendable { struct Params: Sendable { let value: String }; func prepare() {} }
+final class Database: Sendable {}
+final class Report: Sendable {}
+@MainActor final class Theme {}
 final class ThirdService: Sendable { struct Params: Sendable { let value: String } }
 
 struct FolderServices: Sendable { let manager = ServiceProvider(FoldersManager()) }
@@ -28,6 +31,9 @@ struct Services: Sendable {
     let secondService = ServiceParamsProvider<SecondService, SecondService.Params> { _ in SecondService() }
     let thirdService: ServiceParamsProvider<ThirdService, ThirdService.Params>? = nil
     let analytics: ServiceProvider<Analytics>? = nil
+    let database = ServiceAsyncProvider(Database())
+    let reports = ServiceAsyncParamsProvider<Report, String> { _ in Report() }
+    let theme = ServiceMainActorProvider<Theme>(mode: .lazy) { Theme() }
     static func mock() -> Services { Services() }
 }
 enum ServicesFactory { static func makeDefault() -> Services { Services() } }
