@@ -56,6 +56,34 @@ private struct AtOnePartSessionFactory: ServiceSessionFactory {
 
 private func typeName(_ type: Any.Type) -> String { String(reflecting: type) }
 
+@Suite("Shutdown: a value without providers")
+struct ShutdownOfNothingTests {
+    private struct Services {
+        let settings = ServiceProvider<Closing>(mode: .lazy) { Closing("settings", CloseJournal()) }
+        static func make() -> Services { Services() }
+    }
+
+    // Shuts nothing down, so it runs beside the other tests: the slow path of the gets stays off.
+    @Test("The builder passed instead of its container fails the report, and shuts nothing down")
+    func builderInsteadOfContainer() async throws {
+        let build: @Sendable () -> Services = Services.make
+        let report = await ServiceShutdown.close(build)
+        #expect(!report.isClean && report.closedCount == 0)
+        let failure = try #require(report.failures.first)
+        #expect(report.failures.count == 1 && failure.path == nil)
+        #expect(sameType(failure.service, (@Sendable () -> Services).self))
+        #expect(sameType((failure.error as? ServiceNoProviderFoundError)?.valueType, (@Sendable () -> Services).self))
+        #expect(
+            report.description == """
+                closed 0 services, 1 failed
+                - \(TypeName.of((@Sendable () -> Services).self)): no provider found in a value of this type; nothing was shut down: \
+                pass the container (a struct or class of providers, or a locator), not the function that builds it
+                """
+        )
+        #expect(!GetRecording.shutdownHappened)
+    }
+}
+
 /// Each test shuts down in a process of its own (an exit test): a shutdown turns on the slow path
 /// of every get of its process for good, which the tests running beside it would then take
 /// instead of the paths they check.

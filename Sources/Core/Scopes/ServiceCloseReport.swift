@@ -20,14 +20,16 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     /// ```
     public struct Failure: Sendable, CustomStringConvertible {
         /// Where the service's provider is in the container that was walked (`storage.pool`);
-        /// `nil` for a scope's service, which has no path.
+        /// `nil` for a scope's service, which has no path, and for a value a shutdown found no
+        /// provider in.
         ///
         /// ```swift
         /// let report = await scope.close()
         /// let names = report.failures.map { $0.path ?? "\($0.service)" }  // a scope's services: no path
         /// ```
         public let path: String?
-        /// The service's type, as its provider declares it.
+        /// The service's type, as its provider declares it (for a ``ServiceNoProviderFoundError``,
+        /// the type of the value that was walked).
         ///
         /// ```swift
         /// let report = await scope.close()

@@ -12,8 +12,8 @@
 /// nested containers (paths like `storage.pool`), optional providers, arrays and dictionaries of
 /// them, or a `ServiceLocator` or `ServiceEasyLocator` (its own keys: a parent locator's
 /// services belong to the parent and are not closed), or a single provider. A value in which
-/// the walk finds no provider closes nothing, and its report says `closed 0 services`:
-/// ``ServiceValidator`` tells whether a value holds providers.
+/// the walk finds no provider, such as the function that builds the container, closes nothing,
+/// and its report fails with a ``ServiceNoProviderFoundError``.
 public enum ServiceShutdown {
     /// Shuts `container` down: every provider found in it refuses gets from now on, and every
     /// service those providers made that is a ``ClosableService`` is closed, once, in reverse
@@ -66,9 +66,9 @@ public enum ServiceShutdown {
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let timeout = timeout.asCloseLimit
         let run = ShutdownRun()
-        let (made, unfinished, earlier) = await shutDown(container, as: run, timeout: timeout)
+        let (made, failures, earlier) = await shutDown(container, as: run, timeout: timeout)
         var report = await ServiceCloseReport.close(made, timeout: timeout, for: run)
-        report.failures.insert(contentsOf: unfinished, at: 0)
+        report.failures.insert(contentsOf: failures, at: 0)
         ShutdownRegistry.ended(run)
         for other in earlier where !ClosingWaiters.isInsideAClose(of: other) {
             await other.waiters.awaitEnd(of: \.self)
@@ -78,16 +78,21 @@ public enum ServiceShutdown {
 
     /// Shuts down the providers of `container` that were not shut down yet, as `run`, waits at
     /// most `timeout` for the makings they were running, and gives the services they made that
-    /// close, in the order their makings ended (the last closes first), the makings that did not
-    /// end in time, and the earlier shutdowns that shut down the others.
+    /// close, in the order their makings ended (the last closes first), the failures before any
+    /// close (the makings that did not end in time, or a container without providers), and the
+    /// earlier shutdowns that shut down the others.
     static func shutDown(
         _ container: Any,
         as run: ShutdownRun,
         timeout: Duration
-    ) async -> (made: [MadeService], unfinished: [ServiceCloseReport.Failure], earlier: [ShutdownRun]) {
+    ) async -> (made: [MadeService], failures: [ServiceCloseReport.Failure], earlier: [ShutdownRun]) {
         // The providers found, and those they wrap at their paths (most wrap none: no array is
         // made for them).
         let found = ContainerWalk(container, includesParents: false).found
+        if found.isEmpty {
+            let valueType = type(of: container)
+            return ([], [.init(path: nil, service: valueType, error: ServiceNoProviderFoundError(valueType: valueType))], [])
+        }
         var providers: [(path: String, provider: any ShutdownProvider)] = []
         var innerKeys: [AnyObject] = []
         providers.reserveCapacity(found.count)
@@ -117,7 +122,7 @@ public enum ServiceShutdown {
                 running.append((path, provider, making))
             }
         }
-        var unfinished: [ServiceCloseReport.Failure] = []
+        var failures: [ServiceCloseReport.Failure] = []
         if !running.isEmpty {
             // In a task of its own, which the cancellation of the caller's does not reach: a
             // shutdown from a cancelled task (a cancelled service group) waits all the same.
@@ -128,7 +133,7 @@ public enum ServiceShutdown {
                     provider.addMadeClosables(to: &made, path: path)
                 } else {
                     let error = ServiceCloseTimeoutError(timeout: timeout, makings: [making.service])
-                    unfinished.append(.init(path: path, service: making.service, error: error))
+                    failures.append(.init(path: path, service: making.service, error: error))
                 }
             }
         }
@@ -148,6 +153,6 @@ public enum ServiceShutdown {
             }
         }
         made.sort { $0.madeAt < $1.madeAt }
-        return (made, unfinished, earlier)
+        return (made, failures, earlier)
     }
 }
