@@ -74,8 +74,12 @@ public struct ServiceNotNSObjectError: Error, LocalizedError, CustomStringConver
         }
         let obtained = TypeName.of(obtainedType)
         let what = name == obtained ? "it" : "it is of type \(obtained), which"
-        return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject; "
-            + "make \(obtained) a subclass of NSObject, or provide an NSObject that wraps it"
+        // A class can become a subclass of NSObject; a struct, an enum or a tuple can only be wrapped.
+        let fix =
+            obtainedType is AnyObject.Type
+            ? "make \(obtained) a subclass of NSObject, or provide an NSObject that wraps it"
+            : "provide an NSObject subclass that wraps it"
+        return "Service \(name) cannot be handed to an Objective-C style caller: \(what) is not an NSObject; \(fix)"
     }
 
     /// The same text as `description`.

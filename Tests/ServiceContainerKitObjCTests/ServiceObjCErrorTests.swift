@@ -32,7 +32,13 @@ import Testing
         #expect(same.description == same.errorDescription)
         #expect(same.description
             == "Service \(String(reflecting: ValueService.self)) cannot be handed to an Objective-C style caller: it is not an NSObject; "
-                + "make \(String(reflecting: ValueService.self)) a subclass of NSObject, or provide an NSObject that wraps it")
+                + "provide an NSObject subclass that wraps it")
+
+        // A class, unlike a struct, can become a subclass of NSObject.
+        let plainClass = ServiceNotNSObjectError(service: PlainSwiftService.self, obtainedType: PlainSwiftService.self)
+        #expect(plainClass.description
+            == "Service \(String(reflecting: PlainSwiftService.self)) cannot be handed to an Objective-C style caller: it is not an "
+                + "NSObject; make \(String(reflecting: PlainSwiftService.self)) a subclass of NSObject, or provide an NSObject that wraps it")
 
         let behind = ServiceNotNSObjectError(service: (any Sendable).self, obtainedType: ValueService.self)
         #expect(behind.description.contains("it is of type \(String(reflecting: ValueService.self)), which is not an NSObject"))

@@ -233,7 +233,7 @@ import TestSupport
             let settings = "ServiceContainerKitObjCTests.ServiceProviderObjCTests.LocalSettings"
             #expect(underlying.description
                 == "Service Swift.Optional<\(settings)> cannot be handed to an Objective-C style caller: it is of type \(settings), "
-                    + "which is not an NSObject; make \(settings) a subclass of NSObject, or provide an NSObject that wraps it")
+                    + "which is not an NSObject; provide an NSObject subclass that wraps it")
             #expect(recorder.count(of: LocalSettings?.self) == 1)
         }
     }
