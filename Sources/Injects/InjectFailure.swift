@@ -12,7 +12,7 @@ enum InjectFailure {
         -> String
     {
         "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName) "
-            + "to inject \(TypeName.of(value)); register it before the first read of the injected property"
+            + "to inject \(TypeName.of(site.reads ?? value)); register it before the first read of the injected property"
     }
 
     static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {

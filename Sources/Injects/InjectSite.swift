@@ -4,12 +4,17 @@ struct InjectSite: Sendable, CustomStringConvertible {
     let wrapper: StaticString
     let file: StaticString
     let line: UInt
+    /// What the wrapper reads from the container, when it is not the value it gives: the
+    /// provider that a `@ServiceProviderInject` converts (into an Objective-C style wrapper, say),
+    /// which names the service where the wrapper's value may not.
+    let reads: Any.Type?
 
     @usableFromInline
-    init(wrapper: StaticString, file: StaticString, line: UInt) {
+    init(wrapper: StaticString, file: StaticString, line: UInt, reads: Any.Type? = nil) {
         self.wrapper = wrapper
         self.file = file
         self.line = line
+        self.reads = reads
     }
 
     @usableFromInline

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceContainerKitObjC
 import Testing
+import TestSupport
 
 /// The Swift container the Objective-C style container is injected from.
 struct ObjCInjectServices {
@@ -65,6 +66,17 @@ final class InjectedServicesObjC: NSObject {
 /// A container of its own for the test that registers first.
 struct EarlyObjCInjectServices {
     let first = ServiceProvider(FirstService(name: "early"))
+}
+
+/// A container that no test registers.
+struct NeverRegisteredServices {
+    let first = ServiceProvider(FirstService(name: "never"))
+}
+
+final class NeverInjectedServicesObjC: NSObject {
+    static let injectLine: UInt = #line + 1
+    @ServiceProviderInject(objc: \NeverRegisteredServices.first)
+    var first
 }
 
 final class EarlyServicesObjC: NSObject {
@@ -156,5 +168,17 @@ final class IdentityServicesObjC: NSObject {
             return
         }
         Issue.record("the container was removed by another suite five times in a row")
+    }
+
+    @Test func firstReadWithNoContainerNamesTheProviderItReads() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = NeverInjectedServicesObjC().first
+        }
+        #expect(standardError(of: result).contains(
+            "@ServiceProviderInject at ServiceContainerKitObjCTests/ServiceProviderInjectObjCTests.swift:"
+                + "\(NeverInjectedServicesObjC.injectLine): no container of type "
+                + "\(String(reflecting: NeverRegisteredServices.self)) is registered in ServiceInjectResolver to inject "
+                + "ServiceContainerKit.ServiceProvider<\(String(reflecting: FirstService.self))>; register it before the "
+                + "first read of the injected property"))
     }
 }
