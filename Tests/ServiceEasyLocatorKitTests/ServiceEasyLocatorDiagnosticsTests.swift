@@ -33,6 +33,23 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(locator.getService(serviceType: (any SharedServicing).self) == nil)
     }
 
+    @Test("A get of a composition of protocols stored only as its implementation says which type is registered")
+    func compositionHint() {
+        let locator = ServiceEasyLocator()
+        locator.addService(TaggedSharedService())
+        let composition = "ServiceEasyLocatorKitTests.SharedServicing & ServiceEasyLocatorKitTests.Tagging"
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: any SharedServicing & Tagging = try locator.tryService()
+        }
+        #expect(error?.description == "Service \(composition) not found; "
+            + "ServiceEasyLocatorKitTests.TaggedSharedService is registered (under its own type): register it as "
+            + "\(composition), or ask for ServiceEasyLocatorKitTests.TaggedSharedService")
+        let withAnyObject = #expect(throws: ServiceLocatorError.self) {
+            let _: any Tagging & AnyObject = try locator.tryService()
+        }
+        #expect(withAnyObject?.description.contains("TaggedSharedService is registered (under its own type)") == true)
+    }
+
     @Test("A miss of a private type names it the same way in every run, without an address")
     func privateTypeMiss() {
         let locator = ServiceEasyLocator()

@@ -14,6 +14,13 @@ final class SharedService: SharedServicing {
     init(name: String = "shared") { self.name = name }
 }
 
+protocol Tagging: Sendable {}
+
+/// A service of two protocols, for the hint of a miss of their composition.
+final class TaggedSharedService: SharedServicing, Tagging {
+    let name = "tagged"
+}
+
 final class DependentService: Sendable {
     let shared: SharedService
     init(shared: SharedService) { self.shared = shared }

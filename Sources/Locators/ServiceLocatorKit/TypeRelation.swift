@@ -11,10 +11,15 @@ enum TypeRelation {
     ///
     /// A protocol's conformances are asked of the run time through the protocol's existential
     /// metatype (`any ThirdServicing.Type`), which generic code cannot name: it is looked up by
-    /// its mangled name. For other `wanted` types, the cast of the metatype answers.
+    /// its mangled name, which ends in `p` for a protocol (`_p`) or a composition of protocols,
+    /// and in `Xl` for a composition with `AnyObject`. `Any` (`yp`) and `AnyObject` (`yXl`)
+    /// name no protocol: every type, or every class, is one, which the cast of the metatype
+    /// answers, as it does for other `wanted` types.
     static func test(for wanted: Any.Type) -> (Any.Type) -> Bool {
-        let existentialMetatype = _mangledTypeName(wanted)
-            .flatMap { $0.hasSuffix("_p") ? _typeByName($0 + "Xp") : nil }
+        let existentialMetatype = _mangledTypeName(wanted).flatMap { name in
+            let namesProtocols = (name.hasSuffix("p") || name.hasSuffix("Xl")) && name != "yp" && name != "yXl"
+            return namesProtocols ? _typeByName(name + "Xp") : nil
+        }
         return { type in
             func isSubtype<Wanted>(of _: Wanted.Type) -> Bool { type is Wanted.Type }
             if _openExistential(wanted, do: isSubtype) {
