@@ -25,7 +25,8 @@ public final class EntityReadyToken: Sendable {
         registry.cancelWaiter(id)
     }
 
-    /// Whether the handler still waits for its container or entity.
+    /// Whether the handler still waits for its container or entity: it has neither started to
+    /// run nor been cancelled.
     ///
     /// ```swift
     /// let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) { showFirstScreen() }
@@ -33,7 +34,11 @@ public final class EntityReadyToken: Sendable {
     /// ```
     public var isWaiting: Bool { registry.isWaiting(id) }
 
-    /// Unsubscribes the handler if it has not run yet (releasing the token does the same).
+    /// Unsubscribes the handler if it has not started to run (releasing the token does the same).
+    ///
+    /// Once `cancel()` returns, the handler does not run, also when another thread is registering
+    /// its container at that moment; a handler that had already started on that thread runs to
+    /// its end, so a handler that uses an object which cancels it in `deinit` captures it `weak`.
     ///
     /// ```swift
     /// let token = ServiceInjectResolver.addReadyContainerHandler(Services.self) {

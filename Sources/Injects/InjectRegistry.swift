@@ -78,6 +78,9 @@ final class InjectRegistry: Sendable {
         /// not a pass over them all: releasing n waiting wrappers took time in n², 2 s for
         /// 10,000. The ids grow, so sorting them gives the order in which the waiters came.
         var waiters: [UInt64: Waiter] = [:]
+        /// The waiters a registration took out of `waiters` and has not run yet: a cancel in
+        /// between takes its waiter out of here, and the registration does not run it.
+        var firing: Set<UInt64> = []
         var lastID: UInt64 = 0
         /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
         /// boxed.
@@ -144,7 +147,7 @@ final class InjectRegistry: Sendable {
     ///   was already registered.
     @discardableResult
     func add(_ values: [Any], firstInject: Bool = false) -> (ids: [UInt64], duplicates: [Any.Type]) {
-        var work: [() -> Void] = []
+        var work: [(id: UInt64, run: () -> Void)] = []
         var injected: [UInt64] = []
         var fired: [Waiter] = []
         var staleBoxes: [CachedBox] = []
@@ -168,9 +171,10 @@ final class InjectRegistry: Sendable {
             next: for (id, waiter) in state.waiters.sorted(by: { $0.key < $1.key }) {
                 for index in (first..<state.entries.count).reversed() {
                     guard let run = waiter.match(state.entries[index].value) else { continue }
-                    work.append(run)
+                    work.append((id, run))
                     fired.append(waiter)
                     state.waiters[id] = nil
+                    state.firing.insert(id)
                     if waiter.isInjection, let mark = state.markInjected(at: index) {
                         injected.append(mark)
                     }
@@ -180,7 +184,11 @@ final class InjectRegistry: Sendable {
             return (ids, duplicates)
         }
         report(injected)
-        for run in work { run() }
+        // Each runs unless it was cancelled since the lock was left (by a waiter run before it,
+        // or by another thread): a cancel that returned means that its waiter does not run.
+        for (id, run) in work where state.withLock({ $0.firing.remove(id) != nil }) {
+            run()
+        }
         // The fired waiters are released here, outside the lock: their captures may re-enter.
         fired.removeAll()
         staleBoxes.removeAll()
@@ -259,16 +267,20 @@ final class InjectRegistry: Sendable {
         return id
     }
 
-    /// Forgets the waiter `id`, if it has not run yet.
+    /// Forgets the waiter `id`, if it has not started to run: also one that a registration on
+    /// another thread has taken out and is about to run.
     @usableFromInline
     func cancelWaiter(_ id: UInt64) {
-        let removed: Waiter? = state.withLock { state in state.waiters.removeValue(forKey: id) }
+        let removed: Waiter? = state.withLock { state in
+            if state.firing.remove(id) != nil { return nil }
+            return state.waiters.removeValue(forKey: id)
+        }
         _ = removed  // released outside the lock: its captures may re-enter
     }
 
-    /// Whether the waiter `id` is still waiting.
+    /// Whether the waiter `id` is still waiting: it has neither started to run nor been cancelled.
     func isWaiting(_ id: UInt64) -> Bool {
-        state.withLock { state in state.waiters[id] != nil }
+        state.withLock { state in state.waiters[id] != nil || state.firing.contains(id) }
     }
 
     /// Removes the values castable to `type` (only the newest one when `onlyLast`).

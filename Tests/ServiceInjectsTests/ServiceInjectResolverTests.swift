@@ -69,6 +69,32 @@ extension InjectsTests {
             #expect(tokens.filter(\.isWaiting).isEmpty)
         }
 
+        @Test("A handler whose token is cancelled while another thread registers, before it runs, does not run")
+        func cancelWhileAnotherThreadRegisters() throws {
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let registered = DispatchSemaphore(value: 0)
+            let ran = Box(false)
+            // The registering thread runs this one first, and waits in it.
+            let first = try #require(ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+                entered.signal()
+                release.wait()
+            })
+            let second = try #require(ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { ran.value = true })
+            Thread {
+                ServiceInjectResolver.register(TestServices.make())
+                registered.signal()
+            }.start()
+            try waitWithTimeLimit(entered)
+            #expect(second.isWaiting)  // taken for the registration, not run yet
+            second.cancel()
+            #expect(!second.isWaiting)
+            release.signal()
+            try waitWithTimeLimit(registered)
+            #expect(!ran.value)
+            #expect(!first.isWaiting)
+        }
+
         @Test func containerRegisteredAsImplementationIsFoundByProtocol() {
             ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("impl"))))
             #expect(ServiceInjectResolver.contains(GreetingContainer.self))
