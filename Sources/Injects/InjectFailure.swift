@@ -11,8 +11,16 @@ enum InjectFailure {
     static func missingMessage(_ type: Any.Type, injecting value: Any.Type, in registry: InjectRegistry, site: InjectSite)
         -> String
     {
-        "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName) "
+        let outsideScopes =
+            InjectRegistries.isProcessRegistryBesideScopes(registry)
+            ? "; this wrapper was made outside every isolated scope (withIsolatedInjectRegistries, "
+                + ".isolatedInjectRegistries), so it waits in the process's registries: Task.detached, threads and "
+                + "blocks that dispatch runs on other threads do not see a scope; make it in the scope's code or in "
+                + "a task it starts"
+            : ""
+        return "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName) "
             + "to inject \(TypeName.of(site.reads ?? value)); register it before the first read of the injected property"
+            + outsideScopes
     }
 
     static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {

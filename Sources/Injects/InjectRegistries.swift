@@ -54,6 +54,12 @@ final class InjectRegistries: Sendable {
         return body(process)
     }
 
+    /// Whether `registry` is one of the process's while isolated scopes are in use: a wrapper
+    /// that waits in it was made outside them, which its crash message says.
+    static func isProcessRegistryBesideScopes(_ registry: InjectRegistry) -> Bool {
+        anyScopeOpened.load(ordering: .relaxed) && (registry === process.containers || registry === process.entities)
+    }
+
     /// New registries for the isolated scope `scope`, to bind to `isolated`.
     static func forScope(_ scope: String) -> InjectRegistries {
         anyScopeOpened.store(true, ordering: .relaxed)
@@ -84,7 +90,9 @@ final class InjectRegistries: Sendable {
 ///   the outer one is as it was.
 /// - Child tasks (`async let`, task groups) and `Task { }` made inside the scope see it;
 ///   `Task.detached`, threads and dispatch queues do not: they work with the registries of the
-///   process, unless they open a scope of their own.
+///   process, unless they open a scope of their own. A block that dispatch runs on the calling
+///   thread (`queue.sync { }`, some iterations of `concurrentPerform`) sees the scope, as the
+///   task-local value it is goes with that thread; make concurrent work with a task group.
 /// - Outside every scope, the resolvers work with the registries of the process, as always.
 ///
 /// In a Swift Testing test, the `.isolatedInjectRegistries` trait of `ServiceInjectsTesting`

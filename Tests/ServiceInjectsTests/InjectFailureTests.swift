@@ -17,6 +17,22 @@ import Testing
         #expect(message.contains("ServiceInjectsTests.TestServices is registered in EntityInjectResolver to inject ServiceInjectsTests.Tagged; "))
     }
 
+    @Test("Once isolated scopes are in use, a wrapper waiting in the process's registries is told it was made outside them")
+    func missingOutsideEveryScopeSaysSo() {
+        let hint = "; this wrapper was made outside every isolated scope (withIsolatedInjectRegistries, "
+            + ".isolatedInjectRegistries), so it waits in the process's registries: Task.detached, threads and "
+            + "blocks that dispatch runs on other threads do not see a scope; make it in the scope's code or in "
+            + "a task it starts"
+        let inScope = withIsolatedInjectRegistries {
+            InjectFailure.missingMessage(TestServices.self, injecting: Tagged.self, in: ServiceInjectResolver.registry, site: site)
+        }
+        #expect(inScope.hasSuffix("register it before the first read of the injected property"))
+        for registry in [InjectRegistries.process.containers, InjectRegistries.process.entities] {
+            let outside = InjectFailure.missingMessage(TestServices.self, injecting: Tagged.self, in: registry, site: site)
+            #expect(outside.hasSuffix("register it before the first read of the injected property" + hint))
+        }
+    }
+
     @Test func missingParamsNamesBothTypes() {
         let message = InjectFailure.missingParamsMessage(service: Tagged.self, params: String.self, site: site)
         #expect(message.contains("params of type Swift.String for service ServiceInjectsTests.Tagged were not set"))
