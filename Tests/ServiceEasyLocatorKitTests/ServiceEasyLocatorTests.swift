@@ -162,6 +162,15 @@ struct ServiceEasyLocatorTests {
             Issue.record("removing a missing service should say serviceNotFound")
             return
         }
+        // One its parent stores is not its to remove.
+        let child = ServiceEasyLocator(parent: locator)
+        locator.addService(SharedService(name: "parent's"))
+        guard case .storedInParent(_, let service)? = child.removeService(serviceType: SharedService.self).failure else {
+            Issue.record("removing a parent's service should say storedInParent")
+            return
+        }
+        #expect(ObjectIdentifier(service) == ObjectIdentifier(SharedService.self))
+        #expect(child.getService(serviceType: SharedService.self)?.name == "parent's")
     }
 
     @Test func readOnlyRefusesChanges() throws {

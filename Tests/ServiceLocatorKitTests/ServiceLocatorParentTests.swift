@@ -37,6 +37,20 @@ struct ServiceLocatorParentTests {
         #expect(try child.tryService(key: Keys.first).name == "child")
         child.removeService(key: Keys.first)
         #expect(try child.tryService(key: Keys.first).name == "root")
+        // The parent's is not the child's to remove: the error says where it is.
+        guard case .failure(let refusal) = child.removeService(key: Keys.first),
+            case .storedInParent(let key, let service) = refusal
+        else {
+            Issue.record("a remove of a parent's service should say storedInParent")
+            return
+        }
+        #expect(key == Keys.first.keyID && ObjectIdentifier(service) == ObjectIdentifier(FirstService.self))
+        #expect(
+            refusal.description == "Service \(String(reflecting: FirstService.self)) not removed for key '\(Keys.first.keyID)': "
+                + "a parent of this locator stores it, and removeService changes only the locator it is called on; remove it "
+                + "from that parent, or add another service under the key here, which this locator's gets find first"
+        )
+        #expect(try child.tryService(key: Keys.first).name == "root")
     }
 
     @Test func readOnlyParentsAreReadToo() throws {

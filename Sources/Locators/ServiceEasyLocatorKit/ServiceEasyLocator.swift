@@ -257,7 +257,8 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     ///
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
     ///   removed; the assertion of the refusal names the caller's `file` and `line`),
-    ///   `.serviceNotFound` when no such service was stored.
+    ///   `.serviceNotFound` when no such service was stored, `.storedInParent` when it is not
+    ///   stored here but a parent stores it.
     @discardableResult
     public final func removeService<Service>(
         serviceType: Service.Type,

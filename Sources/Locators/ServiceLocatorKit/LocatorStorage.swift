@@ -504,6 +504,9 @@ package final class LocatorStorage: Sendable {
         case .removed:
             return .success(())
         case .missing:
+            guard parentStorage?.slotHereOrAbove(id) == nil else {
+                return .failure(.storedInParent(key: id, service: serviceType))
+            }
             return .failure(.serviceNotFound(key: id, service: serviceType))
         case .otherType(let stored):
             return .failure(.serviceNotFound(key: id, service: serviceType, stored: stored))

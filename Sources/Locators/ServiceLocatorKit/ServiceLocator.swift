@@ -188,7 +188,8 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     /// - Returns: `ServiceLocatorError.readOnly` when the locator is read-only (nothing is
     ///   removed; the assertion of the refusal names the caller's `file` and `line`),
     ///   `.serviceNotFound` when nothing was stored under `key` or the key's slot holds a
-    ///   service of another type (which stays; the error's `stored` names it).
+    ///   service of another type (which stays; the error's `stored` names it),
+    ///   `.storedInParent` when nothing is stored under `key` here but a parent stores it.
     @discardableResult
     public final func removeService<Key: ServiceLocatorKey>(
         key: Key,

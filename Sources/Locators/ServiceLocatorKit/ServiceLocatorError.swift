@@ -29,6 +29,10 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// type of the params given (`nil`: none were given).
     case wrongParams(key: ServiceLocatorKeyID, service: Any.Type, expected: Any.Type?, received: Any.Type?)
 
+    /// `removeService` found nothing under `key` in the locator it was called on, while a parent
+    /// of that locator stores a service under it: a locator removes only its own services.
+    case storedInParent(key: ServiceLocatorKeyID, service: Any.Type)
+
     /// `locator` is read-only, so `change` was refused and nothing changed.
     case readOnly(locator: Any.Type, change: String)
 
@@ -69,6 +73,10 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         case let .serviceNotFound(key, service, stored?):
             return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type "
                 + "\(TypeName.of(stored)); two key types share this storeKey, give one of them another"
+        case let .storedInParent(key, service):
+            return "Service \(TypeName.of(service)) not removed for key '\(key)': a parent of this locator stores it, "
+                + "and removeService changes only the locator it is called on; remove it from that parent, or add "
+                + "another service under the key here, which this locator's gets find first"
         case let .wrongParams(key, service, expected, received):
             let expectedText = expected.map { "params of type \(TypeName.of($0))" } ?? "no params"
             let receivedText = received.map { "params of type \(TypeName.of($0))" } ?? "no params"
