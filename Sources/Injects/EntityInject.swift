@@ -30,7 +30,7 @@ public struct EntityInject<Value> {
         line: UInt,
         make: consuming @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) -> InjectStorage<Value> {
-        let site = InjectSite(wrapper: "EntityInject", file: file, line: line)
+        let site = InjectSite(wrapper: .entityInject, file: file, line: line)
         let registry = EntityInjectResolver.registry
         return InjectStorage(waitingFor: Entity.self, in: registry, site: site, lazy: false, make: make)
     }

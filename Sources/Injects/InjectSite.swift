@@ -1,7 +1,29 @@
+/// Which wrapper (or call) an inject site is, named in crash messages: one byte, where its name
+/// as a `StaticString` took three words, stored at every injection.
+@usableFromInline
+enum InjectWrapper: UInt8, Sendable, CustomStringConvertible {
+    case serviceInject
+    case serviceParamsInject
+    case serviceProviderInject
+    case entityInject
+    case setParameters
+
+    @usableFromInline
+    var description: String {
+        switch self {
+        case .serviceInject: "ServiceInject"
+        case .serviceParamsInject: "ServiceParamsInject"
+        case .serviceProviderInject: "ServiceProviderInject"
+        case .entityInject: "EntityInject"
+        case .setParameters: "setParameters"
+        }
+    }
+}
+
 /// Where a property wrapper was declared: crash messages and `fatalError` point there.
 @usableFromInline
 struct InjectSite: Sendable, CustomStringConvertible {
-    let wrapper: StaticString
+    let wrapper: InjectWrapper
     let file: StaticString
     let line: UInt
     /// What the wrapper reads from the container, when it is not the value it gives: the
@@ -10,7 +32,7 @@ struct InjectSite: Sendable, CustomStringConvertible {
     let reads: Any.Type?
 
     @usableFromInline
-    init(wrapper: StaticString, file: StaticString, line: UInt, reads: Any.Type? = nil) {
+    init(wrapper: InjectWrapper, file: StaticString, line: UInt, reads: Any.Type? = nil) {
         self.wrapper = wrapper
         self.file = file
         self.line = line

@@ -53,7 +53,7 @@ public struct ParamsInjectState<Service, Params> {
         file: StaticString = #file,
         line: UInt = #line
     ) {
-        let call = InjectSite(wrapper: "setParameters", file: file, line: line)
+        let call = InjectSite(wrapper: .setParameters, file: file, line: line)
         cell.setParameters(params as Params, lazyInject: lazyInject, call: call)
     }
 }

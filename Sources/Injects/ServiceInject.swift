@@ -48,7 +48,7 @@ public struct ServiceInject<Container, Service> {
         file: StaticString,
         line: UInt
     ) -> InjectStorage<Service> {
-        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
         return waiting(lazyInject: lazyInject, site: site) { box, cell in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
             ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: cell.site)
@@ -62,7 +62,7 @@ public struct ServiceInject<Container, Service> {
         file: StaticString,
         line: UInt
     ) -> InjectStorage<Service> where Service == Wrapped? {
-        let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+        let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
         return waiting(lazyInject: lazyInject, site: site) { box, cell in
             (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: cell.site) }
         }
@@ -95,7 +95,7 @@ public struct ServiceInject<Container, Service> {
         // Specialized in the owner's initializer: with the container registered, the service is
         // injected here, without a cell, a lock of its own or a type looked up at run time.
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
-            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
             storage = InjectStorage(injected: ServiceInjectProviding.service(box.value[keyPath: keyPath()], site: site))
         } else {
             storage = Self.waiting(for: keyPath(), lazyInject: lazyInject, file: file, line: line)
@@ -119,7 +119,7 @@ public struct ServiceInject<Container, Service> {
         line: UInt = #line
     ) where Service == Wrapped? {
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {
-            let site = InjectSite(wrapper: "ServiceInject", file: file, line: line)
+            let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
             let service = box.value[keyPath: keyPath()].map { ServiceInjectProviding.service($0, site: site) }
             storage = InjectStorage(injected: service)
         } else {

@@ -35,7 +35,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         line: UInt,
         make: @escaping (Container, Params, InjectSite) -> Service
     ) {
-        let site = InjectSite(wrapper: "ServiceParamsInject", file: file, line: line)
+        let site = InjectSite(wrapper: .serviceParamsInject, file: file, line: line)
         let cell = InjectCell<Service>(
             Container.self,
             box: InjectBox<Container>.boxing,

@@ -26,7 +26,7 @@ public struct ServiceProviderInject<Container, Provider> {
         line: UInt,
         convert: consuming @escaping (Source) -> Provider
     ) -> InjectStorage<Provider> {
-        let site = InjectSite(wrapper: "ServiceProviderInject", file: file, line: line, reads: Source.self)
+        let site = InjectSite(wrapper: .serviceProviderInject, file: file, line: line, reads: Source.self)
         let registry = ServiceInjectResolver.registry
         return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: false) { box, _ in
             // The cell's `box` boxed it as an `InjectBox<Container>`.

@@ -3,7 +3,7 @@ import Testing
 
 /// The crash messages, checked in-process (the exit tests check them in a crashing child).
 @Suite struct InjectFailureTests {
-    let site = InjectSite(wrapper: "ServiceInject", file: "Module/Screen.swift", line: 12)
+    let site = InjectSite(wrapper: .serviceInject, file: "Module/Screen.swift", line: 12)
 
     @Test func siteNamesTheWrapperFileAndLine() {
         #expect(site.description == "@ServiceInject at Module/Screen.swift:12")
@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: [(true, "after ServiceInjectsTests.Tagged was injected"), (false, "when params were already given (in the attribute or by an earlier setParameters)")])
     func paramsAlreadySetSaysWhy(injected: Bool, expected: String) {
-        let call = InjectSite(wrapper: "setParameters", file: "Module/Other.swift", line: 40)
+        let call = InjectSite(wrapper: .setParameters, file: "Module/Other.swift", line: 40)
         let message = InjectFailure.paramsAlreadySetMessage(
             service: Tagged.self, injected: injected, site: site, call: call
         )
