@@ -78,8 +78,10 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
         // subscriber holds its provider weakly, and strongly only while it applies an update:
         // a provider released meanwhile is released there, outside the lock.
         while let (update, subscribers) = state.withLock({ $0.nextUpdate() }) {
-            for apply in subscribers {
-                apply(update)
+            for step in [SessionUpdateStep.switchSession, .makeAtOne] {
+                for apply in subscribers {
+                    apply(update, step)
+                }
             }
         }
     }
@@ -91,7 +93,7 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
     /// it is released.
     @usableFromInline
     func subscribe(
-        _ apply: @escaping @Sendable (SessionUpdate) -> Void,
+        _ apply: @escaping @Sendable (SessionUpdate, SessionUpdateStep) -> Void,
         start: (any ServiceSession, SessionKey, UInt64) -> Void
     ) -> SessionSubscription {
         state.withLock { state in
@@ -135,6 +137,16 @@ struct SessionUpdate: Sendable {
     @usableFromInline let policy: ServiceSessionRemakePolicy
 }
 
+/// The two steps of an update, which every provider takes one after the other, as 3.0 applied
+/// them: every provider switches first (its `deactivateService` and `activateService` run), then
+/// every `atOne` provider makes the new session's service, so that its factory gets the other
+/// providers' services of the new session, whatever order they subscribed in.
+@usableFromInline
+enum SessionUpdateStep: Sendable {
+    case switchSession
+    case makeAtOne
+}
+
 /// The state of a mediator, reached only through its lock.
 struct SessionMediatorState {
     var current: any ServiceSession
@@ -172,7 +184,7 @@ struct SessionMediatorState {
     /// Takes the oldest queued update, with the providers to hand it to; `nil` (and the applying
     /// thread stops) when none is left. Updates are taken out of the queue, so that the caller
     /// releases them after the lock.
-    mutating func nextUpdate() -> (SessionUpdate, [@Sendable (SessionUpdate) -> Void])? {
+    mutating func nextUpdate() -> (SessionUpdate, [@Sendable (SessionUpdate, SessionUpdateStep) -> Void])? {
         guard head < pending.count, let update = pending[head].take() else {
             pending.removeAll(keepingCapacity: true)
             head = 0
@@ -194,12 +206,12 @@ struct SessionMediatorState {
 /// A provider's place in its mediator's list of subscribers.
 @usableFromInline
 final class SessionSubscription: Sendable {
-    let apply: @Sendable (SessionUpdate) -> Void
+    let apply: @Sendable (SessionUpdate, SessionUpdateStep) -> Void
     /// Its slot in the list; read and written only under the mediator's lock, which orders the
     /// accesses (relaxed atomic ones, as plain as a stored property's).
     let index: Atomic<Int>
 
-    init(apply: @escaping @Sendable (SessionUpdate) -> Void, index: Int) {
+    init(apply: @escaping @Sendable (SessionUpdate, SessionUpdateStep) -> Void, index: Int) {
         self.apply = apply
         self.index = Atomic(index)
     }
@@ -215,7 +227,7 @@ struct SessionSubscriptions {
 
     var slotCount: Int { slots.count }
 
-    mutating func add(_ apply: @escaping @Sendable (SessionUpdate) -> Void) -> SessionSubscription {
+    mutating func add(_ apply: @escaping @Sendable (SessionUpdate, SessionUpdateStep) -> Void) -> SessionSubscription {
         let subscription = SessionSubscription(apply: apply, index: slots.count)
         slots.append(subscription)
         count += 1
@@ -243,8 +255,8 @@ struct SessionSubscriptions {
     }
 
     /// What to call for each subscriber, in order.
-    var live: [@Sendable (SessionUpdate) -> Void] {
-        var result: [@Sendable (SessionUpdate) -> Void] = []
+    var live: [@Sendable (SessionUpdate, SessionUpdateStep) -> Void] {
+        var result: [@Sendable (SessionUpdate, SessionUpdateStep) -> Void] = []
         result.reserveCapacity(count)
         for case let subscription? in slots {
             result.append(subscription.apply)

@@ -37,15 +37,18 @@ import Synchronization
 /// - **Making** (a get that finds no service): `obtain()` goes through
 ///   `SingletonMaking.obtain`, which sets the mark, runs the factory with no state lock held,
 ///   and publishes the service under the lock.
-/// - **Switching** (`apply(_:)`): a switch first waits for a making in progress on another
+/// - **Switching** (`apply(_:_:)`, `.switchSession`): a switch first waits for a making in progress on another
 ///   thread, so that what it makes is kept and then switched like any current service, unless
 ///   the applying thread is itself inside a factory or hook: it may hold a `makingLock` that
 ///   making waits for, so it overtakes the making instead (invariant 3). It waits once at
 ///   most: a making started meanwhile is overtaken too, so that a switch ends even while other
 ///   threads keep making the service. The old service is
-///   handed to `deactivateService` (and kept or dropped); when a service must be published for
-///   the new session (one kept for it, which `activateService` gets first, or an `atOne`
-///   service, made now), the switch sets the mark the same way until it is published.
+///   handed to `deactivateService` (and kept or dropped); when a service kept for the new
+///   session must be published (`activateService` gets it first), the switch sets the mark the
+///   same way until it is published.
+/// - **An `atOne` service of the new session** (`.makeAtOne`) is made once every provider of
+///   the mediator has switched, as a get would make it: its factory gets the other session
+///   services of the new session, whatever order the providers subscribed in.
 ///
 /// Only `get()` is compiled where a provider is written: a get of a made service is a hot path.
 /// Making and switching are compiled once, in this module.
@@ -68,7 +71,7 @@ final class SessionServiceCell<Service>: Sendable {
         self.factory = SessionFactoryBox(factory)
         self.mediator = mediator
         var wrongSession: ServiceObtainError?
-        let subscription = mediator.subscribe({ [weak self] update in self?.apply(update) }) { session, key, version in
+        let subscription = mediator.subscribe({ [weak self] update, step in self?.apply(update, step) }) { session, key, version in
             wrongSession = state.withLock { state in
                 state.appliedVersion = version
                 return state.adopt(session, key: key, as: self.factory.cast(session), factory: self.factory)
@@ -164,8 +167,28 @@ final class SessionServiceCell<Service>: Sendable {
         withExtendedLifetime(refused) {}  // released after the lock
     }
 
-    /// Applies one update of the mediator; called by it, one update at a time, in order.
-    func apply(_ update: SessionUpdate) {
+    /// Applies one step of an update of the mediator; called by it, one update at a time, in
+    /// order, each step after every provider took the one before.
+    func apply(_ update: SessionUpdate, _ step: SessionUpdateStep) {
+        switch step {
+        case .switchSession:
+            switchSession(update)
+        case .makeAtOne:
+            // As a get makes it, unless a shutdown took the services (a get now would be refused,
+            // and the refusal reported), or the update came from this provider's own making (its
+            // factory updated the session): a making inside itself would be a cycle, so the next
+            // get makes the new session's service, as for `lazy`.
+            if factory.mode == .atOne, !closedByShutdown.load(ordering: .acquiring),
+                !ThreadContext.isObtaining(ObjectIdentifier(self))
+            {
+                _ = try? obtain()
+            }
+        }
+    }
+
+    /// Switches to the session of `update`: deactivates the old service, activates one kept for
+    /// the new session.
+    func switchSession(_ update: SessionUpdate) {
         // What the update lets go is released at the end, after every lock, so that a service's
         // deinit may use this provider or update the session (that update is then queued).
         var released: [ServiceHolder<Service>] = []
@@ -207,10 +230,10 @@ final class SessionServiceCell<Service>: Sendable {
         released.removeAll()
     }
 
-    /// The hooks of a switch: the old service is deactivated (and kept or dropped), a service
-    /// kept for the new session is activated, and an `atOne` service is made if none is. Once a
-    /// shutdown took the cell's services to close them (invariant 6), they are dropped with no
-    /// hook, and nothing is made; it may come while a hook runs, so each step looks again.
+    /// The hooks of a switch: the old service is deactivated (and kept or dropped), and a
+    /// service kept for the new session is activated. Once a shutdown took the cell's services
+    /// to close them (invariant 6), they are dropped with no hook; it may come while a hook runs,
+    /// so each step looks again.
     func runHooks(_ plan: inout SessionSwitchPlan<Service>, released: inout [ServiceHolder<Service>]) {
         func isClosed() -> Bool { closedByShutdown.load(ordering: .acquiring) }
         if let old = plan.old {
@@ -228,15 +251,6 @@ final class SessionServiceCell<Service>: Sendable {
                 plan.newCurrent = kept
             } else {
                 released.append(kept)
-            }
-        }
-        if factory.mode == .atOne, plan.newCurrent == nil, !isClosed(), let session = plan.newSession {
-            let made = ThreadContext.withKeeper(SingletonKeeper(Service.self, .session)) {
-                FactoryCall.result(Service.self, { try factory.make(session) })
-            }
-            switch made {
-            case .success(let service): plan.newCurrent = ServiceHolder(strongly: service, madeAt: MakingClock.tick())
-            case .failure(let error): plan.atOneFailure = error
             }
         }
     }
@@ -311,7 +325,6 @@ struct SessionSwitchPlan<Service> {
     // Found by the hooks.
     var keep: ServiceHolder<Service>?
     var newCurrent: ServiceHolder<Service>?
-    var atOneFailure: ServiceObtainError?
 
     init(oldKey: SessionKey) {
         self.oldKey = oldKey
@@ -481,7 +494,7 @@ struct SessionCellState<Service>: Sendable {
         pruneDeadKept(released: &released)
         plan.wrongSession = adopt(update.session, key: key, as: typed, factory: factory)
         plan.newSession = try? session?.get()
-        plan.runsHooks = plan.old != nil || plan.reactivate != nil || (factory.mode == .atOne && plan.newSession != nil)
+        plan.runsHooks = plan.old != nil || plan.reactivate != nil
         if plan.runsHooks {
             self.making = making
             switchingOld = plan.old
@@ -502,9 +515,6 @@ struct SessionCellState<Service>: Sendable {
         switchingOld = nil
         switchingReactivated = nil
         current = plan.newCurrent
-        if let failure = plan.atOneFailure {
-            atOneError = failure
-        }
     }
 
     /// Forgets kept weak services that died, once `kept` has doubled since the last look, so
