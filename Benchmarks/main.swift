@@ -11,7 +11,7 @@ import Foundation
 /// Each product adds its list of cases here.
 func allCases() -> [BenchmarkCase] {
     CoreCases.all + AsyncCases.all + InjectsCases.all + LocatorCases.all + BridgeCases.all + HandWrittenCases.all
-        + ServerCases.all  // last: a shutdown turns the slow path of every get on
+        + DiagnosticsCases.all + ServerCases.all  // last: a shutdown turns the slow path of every get on
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -3,6 +3,42 @@ import Testing
 
 @testable import ServiceContainerKit
 
+private final class NetToken: Sendable {}
+private final class NetAPI: Sendable { init(_: NetToken) {} }
+
+/// A container whose provider's factory gets a provider that the container does not hold.
+private struct OutsideProviderServices {
+    let api: ServiceProvider<NetAPI>
+
+    static func make() -> OutsideProviderServices {
+        let token = ServiceProvider<NetToken>(mode: .lazy) { NetToken() }  // not in the container
+        return OutsideProviderServices(api: ServiceProvider(mode: .lazy) { NetAPI(try token.getService()) })
+    }
+}
+
+private final class Metrics: Sendable {}
+private final class Database: Sendable {}
+private struct DatabaseDown: Error {}
+
+/// A container with a failing provider, whose failure a logger handles with a get of its own.
+private struct LoggedFailureServices {
+    let metrics = ServiceProvider<Metrics>(mode: .lazy) { Metrics() }
+    let database = ServiceProvider<Database>(mode: .lazy) { throw DatabaseDown() }
+}
+
+/// Counts failures in the metrics service it gets: a logger that gets a service.
+private final class MetricsLogger: ProvidersLogger {
+    let metrics: ServiceProvider<Metrics>
+    init(metrics: ServiceProvider<Metrics>) { self.metrics = metrics }
+    func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+        _ = metrics.getServiceAsOptional()
+    }
+}
+
+@MainActor private final class ScreenModel {
+    init(_: NetToken) {}
+}
+
 // A recorder records the gets of every thread, so each test runs in a child process of its own,
 // where no other test's gets can mix in.
 @Suite("ServiceGraphRecorder")
@@ -131,6 +167,60 @@ struct GraphRecorderTests {
             #expect(graph.nodes.count == 5 + 600)
             #expect(graph.nodes.filter { $0.path != nil }.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
             #expect(graph.edges.allSatisfy { $0.from != $0.to })
+        }
+    }
+
+    @Test("A provider outside the container, made while one log ran and got under another, is one node")
+    func outsideProviderUnderAnotherLog() async {
+        await #expect(processExitsWith: .success) {
+            // A validation while a recorder runs: the provider was made under the recorder.
+            let recorder = ServiceGraphRecorder()
+            let validated = OutsideProviderServices.make()
+            #expect(ServiceValidator.validate(validated).graph.description == "api -> NetToken")
+            recorder.stop()
+            // A second recorder records the gets of a container built under the first.
+            let first = ServiceGraphRecorder()
+            let services = OutsideProviderServices.make()
+            first.stop()
+            let second = ServiceGraphRecorder()
+            _ = services.api.getServiceAsOptional()
+            second.stop()
+            let graph = second.graph(of: services)
+            #expect(graph.description == "api -> NetToken")
+            #expect(graph.nodes.count == 2)
+        }
+    }
+
+    @Test("The gets of a logger that handles a failure are not dependencies of the failed making")
+    func loggerGetsAreNotDependencies() async {
+        await #expect(processExitsWith: .success) {
+            let services = LoggedFailureServices()
+            let logger = MetricsLogger(metrics: services.metrics)
+            logger.register()
+            let report = ServiceValidator.validate(services)
+            #expect(report.failures.map(\.path) == ["database"])
+            #expect(report.graph.edges.isEmpty, "\(report.graph)")
+            let recorder = ServiceGraphRecorder()
+            _ = services.database.getServiceAsOptional()
+            recorder.stop()
+            #expect(recorder.graph(of: services).edges.isEmpty)
+            logger.unregister()
+        }
+    }
+
+    @Test("A main-actor provider's making is not recorded, as the validator skips such providers")
+    func mainActorMakingNotRecorded() async {
+        await #expect(processExitsWith: .success) {
+            await MainActor.run {
+                let token = ServiceProvider<NetToken>(mode: .lazy) { NetToken() }
+                let model = ServiceMainActorProvider<ScreenModel>(mode: .lazy) { ScreenModel(try token.getService()) }
+                let recorder = ServiceGraphRecorder()
+                _ = try? model.getService()
+                recorder.stop()
+                let graph = recorder.graph(of: (token: token, model: model))
+                #expect(graph.edges.isEmpty)
+                #expect(graph.nodes.map(\.name) == ["token"])
+            }
         }
     }
 

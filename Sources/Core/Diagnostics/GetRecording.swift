@@ -137,7 +137,7 @@ package enum GetRecording {
         let recording = ThreadContext.recordingState
         let asker = recording.frames.last?.node
         for log in logs {
-            log.asked(by: asker, for: node, service: service, isCycle: false)
+            log.asked(by: asker, for: node, service: service, isCycle: false, covering: covering)
             if let other {
                 log.asked(by: node, for: other, service: service, isCycle: false)
             }
@@ -293,11 +293,12 @@ final class GetLog: Sendable {
         let isCycle: Bool
     }
 
+    /// What the log saw, as `snapshot` gives it: each object by its identity, or, once it was
+    /// released, by the identity of a `Retired` that stands for it.
     struct State {
         /// The service type of each identity, and the identities in the order they were seen.
         var services: [ObjectIdentifier: Any.Type] = [:]
         var order: [ObjectIdentifier] = []
-        var edges: Set<Edge> = []
         var edgeOrder: [Edge] = []
         /// The identity of the provider each other identity belongs to: the makings of a
         /// recorded provider are recorded under its source's identities.
@@ -306,80 +307,125 @@ final class GetLog: Sendable {
         var ownTimes: [ObjectIdentifier: Duration] = [:]
         /// The last failure of a get of each identity.
         var failures: [ObjectIdentifier: ServiceObtainError] = [:]
-        /// What the identities of released objects were renamed to (`retire(_:)`), kept so
-        /// that no other object takes those identities.
+        /// What stands for the released objects, kept so that no other object takes the
+        /// identities they were renamed to.
         var retired: [Retired] = []
     }
 
-    let state = Locked(State())
+    /// What the log keeps: the same, under the number of the entry each object got when the log
+    /// first saw it (`live`). The release of an object ends its entry's tie to its identity, one
+    /// removal however much the log holds; an object made later at the same address gets an
+    /// entry of its own.
+    private struct Entries {
+        struct Edge: Hashable {
+            let from: Int
+            let to: Int
+            let isCycle: Bool
+        }
 
-    func asked(by asker: ObjectIdentifier?, for node: ObjectIdentifier, service: Any.Type, isCycle: Bool) {
-        state.withLock { state in
-            if state.services.updateValue(service, forKey: node) == nil {
-                state.order.append(node)
+        /// The entry of each object the log saw that is alive.
+        var live: [ObjectIdentifier: Int] = [:]
+        /// The identity of each entry's object, or of the `Retired` that stands for it.
+        var identities: [ObjectIdentifier] = []
+        var retired: [Retired] = []
+        var services: [Int: Any.Type] = [:]
+        var order: [Int] = []
+        var edges: Set<Edge> = []
+        var edgeOrder: [Edge] = []
+        var aliases: [Int: Int] = [:]
+        var ownTimes: [Int: Duration] = [:]
+        var failures: [Int: ServiceObtainError] = [:]
+
+        /// Ties the entries of `identities` to `target`, each to the first one it was tied to.
+        mutating func alias(_ identities: [ObjectIdentifier], to target: Int) {
+            for identity in identities {
+                let entry = entry(identity)
+                if aliases[entry] == nil {
+                    aliases[entry] = target
+                }
             }
+        }
+
+        mutating func entry(_ identity: ObjectIdentifier) -> Int {
+            if let entry = live[identity] { return entry }
+            let entry = identities.count
+            identities.append(identity)
+            live[identity] = entry
+            return entry
+        }
+    }
+
+    private let entries = Locked(Entries())
+
+    /// Records a get of `node` asked by `asker`. `covering` are the identities of the makings
+    /// the get may run, which belong to `node`: tied to it here too, as `RecordedSource` ties
+    /// them when it is made, for a log that began after that.
+    func asked(
+        by asker: ObjectIdentifier?,
+        for node: ObjectIdentifier,
+        service: Any.Type,
+        isCycle: Bool,
+        covering: [ObjectIdentifier] = []
+    ) {
+        entries.withLock { entries in
+            let to = entries.entry(node)
+            if entries.services.updateValue(service, forKey: to) == nil {
+                entries.order.append(to)
+            }
+            entries.alias(covering, to: to)
             guard let asker else { return }
-            let edge = Edge(from: asker, to: node, isCycle: isCycle)
-            if state.edges.insert(edge).inserted {
-                state.edgeOrder.append(edge)
+            let edge = Entries.Edge(from: entries.entry(asker), to: to, isCycle: isCycle)
+            if entries.edges.insert(edge).inserted {
+                entries.edgeOrder.append(edge)
             }
         }
     }
 
     func finished(_ node: ObjectIdentifier, own: Duration?, failure: ServiceObtainError?) {
-        let replaced = state.withLock { state -> ServiceObtainError? in
+        let replaced = entries.withLock { entries -> ServiceObtainError? in
+            let entry = entries.entry(node)
             if let own {
-                state.ownTimes[node, default: .zero] += own
+                entries.ownTimes[entry, default: .zero] += own
             }
             guard let failure else { return nil }
-            return state.failures.updateValue(failure, forKey: node)
+            return entries.failures.updateValue(failure, forKey: entry)
         }
         // Released after the lock: an error may hold the last reference to a provider, whose
-        // release renames its identity here (`retire(_:)`), under this lock.
+        // release retires its identity here (`retire(_:)`), under this lock.
         withExtendedLifetime(replaced) {}
     }
 
     func alias(_ identities: [ObjectIdentifier], to node: ObjectIdentifier) {
-        state.withLock { state in
-            for identity in identities where state.aliases[identity] == nil {
-                state.aliases[identity] = node
-            }
-        }
+        entries.withLock { entries in entries.alias(identities, to: entries.entry(node)) }
     }
 
-    /// Gives `identity`, whose object is being released, a new identity of its own in what this
-    /// log saw, so that an object made later at the same address is not taken for it: its gets
-    /// stay in the graph, named by their service type.
+    /// Ends the tie of `identity`, whose object is being released, to what this log saw, so that
+    /// an object made later at the same address is not taken for it: its gets stay in the graph,
+    /// named by their service type.
     func retire(_ identity: ObjectIdentifier) {
-        state.withLock { state in
-            // An asker of an edge may be missing from `services` (a recorder added while its
-            // making ran), so the edges are looked through too.
-            guard state.services[identity] != nil || state.aliases[identity] != nil
-                || state.aliases.values.contains(identity)
-                || state.edgeOrder.contains(where: { $0.from == identity || $0.to == identity })
-            else { return }
+        entries.withLock { entries in
+            guard let entry = entries.live.removeValue(forKey: identity) else { return }
             let stand = Retired()
-            state.retired.append(stand)
-            let new = ObjectIdentifier(stand)
-            func renamed(_ id: ObjectIdentifier) -> ObjectIdentifier { id == identity ? new : id }
-            if let service = state.services.removeValue(forKey: identity) {
-                state.services[new] = service
-            }
-            state.order = state.order.map(renamed)
-            state.edgeOrder = state.edgeOrder.map { Edge(from: renamed($0.from), to: renamed($0.to), isCycle: $0.isCycle) }
-            state.edges = Set(state.edgeOrder)
-            state.aliases = Dictionary(uniqueKeysWithValues: state.aliases.map { (renamed($0.key), renamed($0.value)) })
-            if let time = state.ownTimes.removeValue(forKey: identity) {
-                state.ownTimes[new] = time
-            }
-            if let failure = state.failures.removeValue(forKey: identity) {
-                state.failures[new] = failure
-            }
+            entries.retired.append(stand)
+            entries.identities[entry] = ObjectIdentifier(stand)
         }
     }
 
-    /// An identity no live object has: what a released one is renamed to.
+    /// An identity no live object has: what stands for a released one.
     final class Retired: Sendable {}
 
-    var snapshot: State { state.withLock { $0 } }
+    var snapshot: State {
+        entries.withLock { entries in
+            let id = entries.identities
+            return State(
+                services: Dictionary(uniqueKeysWithValues: entries.services.map { (id[$0.key], $0.value) }),
+                order: entries.order.map { id[$0] },
+                edgeOrder: entries.edgeOrder.map { Edge(from: id[$0.from], to: id[$0.to], isCycle: $0.isCycle) },
+                aliases: Dictionary(uniqueKeysWithValues: entries.aliases.map { (id[$0.key], id[$0.value]) }),
+                ownTimes: Dictionary(uniqueKeysWithValues: entries.ownTimes.map { (id[$0.key], $0.value) }),
+                failures: Dictionary(uniqueKeysWithValues: entries.failures.map { (id[$0.key], $0.value) }),
+                retired: entries.retired
+            )
+        }
+    }
 }

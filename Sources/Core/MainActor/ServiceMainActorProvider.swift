@@ -191,7 +191,8 @@ public final class ServiceMainActorProvider<ServiceType> {
 
     private func makeMarked(_ factory: () throws -> ServiceType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in
-            try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self) {
+            // Not recorded: a validation or a recorder skips main-actor providers.
+            try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self, recorded: false) {
                 () throws(ServiceObtainError) -> ServiceType in
                 try FactoryCall.make(ServiceType.self, factory)
             }

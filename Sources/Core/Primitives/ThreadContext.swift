@@ -100,11 +100,15 @@ package struct ThreadContext {
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
+    ///
+    /// `recorded: false` leaves the making out of what a validation or recorder sees (a
+    /// main-actor provider's, which they skip).
     @inlinable
     static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
         node: ObjectIdentifier? = nil,
+        recorded: Bool = true,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         let context = current
@@ -113,7 +117,7 @@ package struct ThreadContext {
         }
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
-        if GetRecording.isOn {
+        if recorded, GetRecording.isOn {
             return try GetRecording.recordMaking(id, node: node, service: Service.self, body)
         }
         return try body()
@@ -206,12 +210,21 @@ package struct ThreadContext {
         current.pointee.deliveringLogEvent
     }
 
-    /// Runs `body`, which delivers a log event, with this thread marked as delivering one.
+    /// Runs `body`, which delivers a log event, with this thread marked as delivering one. The
+    /// gets a logger makes are its own, not those of the making whose failure it logs: the
+    /// thread's recording frames are set aside while it runs, so that a validation or a recorder
+    /// does not take them for that making's dependencies.
     static func withLogDelivery(_ body: () -> Void) {
         let context = current
         let outer = context.pointee.deliveringLogEvent
         context.pointee.deliveringLogEvent = true
-        defer { context.pointee.deliveringLogEvent = outer }
+        let recording = context.pointee.recording
+        let frames = recording?.frames ?? []
+        recording?.frames = []
+        defer {
+            context.pointee.deliveringLogEvent = outer
+            recording?.frames = frames
+        }
         body()
     }
 }
