@@ -39,10 +39,14 @@ enum BridgeCases {
         )
     }
 
+    /// A miss looks through one run of the locator's table, whose length depends on where the
+    /// missing type's hash falls, and so on the addresses of the types, which move with every
+    /// change of the code: the cases take turns among 16 missing types, so that the count is
+    /// the mean of 16 runs, not the length of one.
     static func missedGrowth<Wrapper>(
         _ name: String,
         wrap: @escaping (Int) -> Wrapper,
-        _ miss: @escaping (Holder<Wrapper>) -> Any?
+        _ miss: @escaping (Holder<Wrapper>, Int) -> Any?
     ) -> BenchmarkCase {
         let (small, large) = (LocatorCases.sizes[0], LocatorCases.sizes[LocatorCases.sizes.count - 1])
         return BenchmarkCase(
@@ -52,24 +56,49 @@ enum BridgeCases {
             instructions: .ratio(1.1)
         ) {
             let (largeLocator, smallLocator) = (Holder(wrap(large)), Holder(wrap(small)))
-            precondition(miss(largeLocator) == nil && miss(smallLocator) == nil, "the missing service was found")
+            for turn in 0..<missingTypes.count {
+                precondition(miss(largeLocator, turn) == nil && miss(smallLocator, turn) == nil, "a missing service was found")
+            }
             return .init(
-                subject: { repeatOperation($0, on: largeLocator, miss) },
-                baseline: { repeatOperation($0, on: smallLocator, miss) }
+                subject: { iterations in
+                    for turn in 0..<iterations { blackHole(miss(largeLocator, turn)) }
+                },
+                baseline: { iterations in
+                    for turn in 0..<iterations { blackHole(miss(smallLocator, turn)) }
+                }
             )
         }
     }
 
+    /// The types no locator of the benchmark holds, one for each turn of 16.
+    static let missingTypes: [AnyClass] = [
+        BenchMissingService<Int>.self, BenchMissingService<Int8>.self, BenchMissingService<Int16>.self,
+        BenchMissingService<Int32>.self, BenchMissingService<Int64>.self, BenchMissingService<UInt>.self,
+        BenchMissingService<UInt8>.self, BenchMissingService<UInt16>.self, BenchMissingService<UInt32>.self,
+        BenchMissingService<UInt64>.self, BenchMissingService<Float>.self, BenchMissingService<Double>.self,
+        BenchMissingService<String>.self, BenchMissingService<Bool>.self, BenchMissingService<Character>.self,
+        BenchMissingService<Substring>.self,
+    ]
+
     @inline(never)
-    static func miss(_ holder: Holder<ServiceEasyLocatorObjC>) -> Any? {
-        holder.value.getServiceWithClass(BenchMissingService.self)
+    static func miss(_ holder: Holder<ServiceEasyLocatorObjC>, _ turn: Int) -> Any? {
+        holder.value.getServiceWithClass(missingTypes[turn & 15])
     }
 
-    static let missingKey = ServiceLocatorObjCKey(ServiceLocatorEasyKey<BenchMissingService>())
+    /// The keys of the missing types.
+    static let missingKeys: [ServiceLocatorObjCKey] = [
+        key(Int.self), key(Int8.self), key(Int16.self), key(Int32.self), key(Int64.self), key(UInt.self),
+        key(UInt8.self), key(UInt16.self), key(UInt32.self), key(UInt64.self), key(Float.self), key(Double.self),
+        key(String.self), key(Bool.self), key(Character.self), key(Substring.self),
+    ]
+
+    static func key<Tag>(_: Tag.Type) -> ServiceLocatorObjCKey {
+        ServiceLocatorObjCKey(ServiceLocatorEasyKey<BenchMissingService<Tag>>())
+    }
 
     @inline(never)
-    static func missKey(_ holder: Holder<ServiceLocatorObjC>) -> Any? {
-        holder.value.getServiceWithKey(missingKey)
+    static func missKey(_ holder: Holder<ServiceLocatorObjC>, _ turn: Int) -> Any? {
+        holder.value.getServiceWithKey(missingKeys[turn & 15])
     }
 
     static func bridgeGet<Service>(
@@ -107,5 +136,5 @@ final class BenchObjCService: NSObject, BenchObjCServing {}
 /// What a provider of a protocol-typed service hands out.
 protocol BenchObjCServing: AnyObject {}
 
-/// A service no locator of the benchmark holds.
-final class BenchMissingService: NSObject {}
+/// The services no locator of the benchmark holds, one type for each `Tag`.
+final class BenchMissingService<Tag>: NSObject {}
