@@ -156,7 +156,8 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         var message = "Failed to obtain service \(TypeName.of(requested))"
         let described =
             cause is CancelledGet
-            ? "cancelled: the task that asked was cancelled before the service was ready; a making that had started goes on for the other gets"
+            ? "cancelled: the task that asked was cancelled before the service was ready; a making that had started "
+                + "goes on for the other gets"
             : Self.describe(cause)
         if causeNamesTheServices {
             message += ": \(described)"

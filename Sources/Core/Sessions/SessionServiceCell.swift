@@ -37,15 +37,15 @@ import Synchronization
 /// - **Making** (a get that finds no service): `obtain()` goes through
 ///   `SingletonMaking.obtain`, which sets the mark, runs the factory with no state lock held,
 ///   and publishes the service under the lock.
-/// - **Switching** (`apply(_:_:)`, `.switchSession`): a switch first waits for a making in progress on another
-///   thread, so that what it makes is kept and then switched like any current service, unless
-///   the applying thread is itself inside a factory or hook: it may hold a `makingLock` that
-///   making waits for, so it overtakes the making instead (invariant 3). It waits once at
-///   most: a making started meanwhile is overtaken too, so that a switch ends even while other
-///   threads keep making the service. The old service is
-///   handed to `deactivateService` (and kept or dropped); when a service kept for the new
-///   session must be published (`activateService` gets it first), the switch sets the mark the
-///   same way until it is published.
+/// - **Switching** (`apply(_:_:)`, `.switchSession`): a switch first waits for a making in
+///   progress on another thread, so that what it makes is kept and then switched like any
+///   current service, unless the applying thread is itself inside a factory or hook: it may
+///   hold a `makingLock` that making waits for, so it overtakes the making instead (invariant
+///   3). It waits once at most: a making started meanwhile is overtaken too, so that a switch
+///   ends even while other threads keep making the service. The old service is handed to
+///   `deactivateService` (and kept or dropped); when a service kept for the new session must be
+///   published (`activateService` gets it first), the switch sets the mark the same way until
+///   it is published.
 /// - **An `atOne` service of the new session** (`.makeAtOne`) is made once every provider of
 ///   the mediator has switched, as a get would make it: its factory gets the other session
 ///   services of the new session, whatever order the providers subscribed in.
