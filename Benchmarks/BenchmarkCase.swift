@@ -81,6 +81,43 @@ struct BenchmarkCase {
     }
 }
 
+extension BenchmarkCase {
+    /// A case of work whose cost per item must not grow with the number of items: `run(count)`
+    /// once against `run(count / rounds)` `rounds` times, in instructions within 1.1x (timed
+    /// within 1.5x, as more items alive at once may outgrow the processor's caches). One
+    /// counted call is a whole `run`, so the counted iterations are 1 and 3.
+    static func growth(
+        _ name: String,
+        count: Int,
+        rounds: Int,
+        baseline: String,
+        tearDown: @escaping () -> Void = {},
+        probe: @escaping () -> String? = { nil },
+        setUp: @escaping () -> Void = {},
+        run: @escaping (_ count: Int) -> Void
+    ) -> BenchmarkCase {
+        BenchmarkCase(
+            "\(name), \(count.formatted) vs \(rounds)x\((count / rounds).formatted)",
+            baseline: baseline,
+            target: 1.5,
+            instructions: .ratio(1.1),
+            countedIterations: (small: 1, large: 3)
+        ) {
+            setUp()
+            return .init(
+                subject: { iterations in
+                    for _ in 0..<iterations { run(count) }
+                },
+                baseline: { iterations in
+                    for _ in 0..<iterations * rounds { run(count / rounds) }
+                },
+                tearDown: tearDown,
+                probe: probe
+            )
+        }
+    }
+}
+
 /// The most a case's time per operation may be against its baseline's, in the same run.
 ///
 /// A ratio suits work that the library does in place of the same work by hand: a get against a

@@ -14,31 +14,21 @@ enum DiagnosticsCases {
     /// through the whole log: a recorder left running while a server made containers per
     /// request slowed down with every one).
     static var releaseWhileRecording: BenchmarkCase {
-        let (count, rounds) = (recordedCount, recordedRounds)
-        return BenchmarkCase(
-            "diagnostics/recorder release, \(count.formatted) vs \(rounds)x\((count / rounds).formatted)",
-            baseline: "\(rounds) recorders of \((count / rounds).formatted) each",
-            target: 1.5,
-            instructions: .ratio(1.1),
-            countedIterations: (small: 1, large: 3)  // each makes and releases 2,000 providers
-        ) {
-            .init(
-                subject: { iterations in
-                    for _ in 0..<iterations { recordAndRelease(count) }
-                },
-                baseline: { iterations in
-                    for _ in 0..<iterations * rounds { recordAndRelease(count / rounds) }
-                },
-                probe: {
-                    let recorder = ServiceGraphRecorder()
-                    let provider = ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) }
-                    _ = provider.getServiceAsOptional()
-                    recorder.stop()
-                    let nodes = recorder.graph(of: provider).nodes.count
-                    return nodes == 1 ? nil : "the recorder saw \(nodes) providers, not 1"
-                }
-            )
-        }
+        .growth(
+            "diagnostics/recorder release",
+            count: recordedCount,
+            rounds: recordedRounds,
+            baseline: "\(recordedRounds) recorders of \((recordedCount / recordedRounds).formatted) each",
+            probe: {
+                let recorder = ServiceGraphRecorder()
+                let provider = ServiceProvider<BenchService>(mode: .lazy) { BenchService(number: 1) }
+                _ = provider.getServiceAsOptional()
+                recorder.stop()
+                let nodes = recorder.graph(of: provider).nodes.count
+                return nodes == 1 ? nil : "the recorder saw \(nodes) providers, not 1"
+            },
+            run: recordAndRelease
+        )
     }
 
     /// Makes `count` providers while a recorder runs, gets each once and releases it.

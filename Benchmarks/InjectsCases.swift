@@ -38,26 +38,17 @@ enum InjectsCases {
     /// 9.7x). Timed, 10,000 presenters and waiters alive at once outgrow the processor's caches,
     /// which 1,000 do not: about 1.3x, for the same instructions (1.03x).
     static var waitingReleaseGrowth: BenchmarkCase {
-        let (count, rounds) = (waitingCount, waitingRounds)
-        return BenchmarkCase(
-            "injects/waiting release, \(count.formatted) vs \(rounds)x\((count / rounds).formatted)",
-            baseline: "make and release \(rounds) x \((count / rounds).formatted) waiting",
-            target: 1.5,
-            instructions: .ratio(1.1),
-            countedIterations: (small: 1, large: 3)  // each makes and releases 10,000 presenters
-        ) {
-            ServiceInjectResolver.removeAll()
-            let presenters = Holder(Batches<Presenter>())
-            return .init(
-                subject: { iterations in
-                    for _ in 0..<iterations { makeAndRelease(count, presenters) }
-                },
-                baseline: { iterations in
-                    for _ in 0..<iterations * rounds { makeAndRelease(count / rounds, presenters) }
-                },
-                tearDown: { ServiceInjectResolver.removeAll() },
-                probe: { Presenter().$service.isReady ? "a presenter found a container registered" : nil }
-            )
+        let presenters = Holder(Batches<Presenter>())
+        return .growth(
+            "injects/waiting release",
+            count: waitingCount,
+            rounds: waitingRounds,
+            baseline: "make and release \(waitingRounds) x \((waitingCount / waitingRounds).formatted) waiting",
+            tearDown: { ServiceInjectResolver.removeAll() },
+            probe: { Presenter().$service.isReady ? "a presenter found a container registered" : nil },
+            setUp: { ServiceInjectResolver.removeAll() }
+        ) { count in
+            makeAndRelease(count, presenters)
         }
     }
 
