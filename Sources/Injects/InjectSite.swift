@@ -1,23 +1,15 @@
 /// Which wrapper (or call) an inject site is, named in crash messages: one byte, where its name
 /// as a `StaticString` took three words, stored at every injection.
 @usableFromInline
-enum InjectWrapper: UInt8, Sendable, CustomStringConvertible {
-    case serviceInject
-    case serviceParamsInject
-    case serviceProviderInject
-    case entityInject
-    case setParameters
+enum InjectWrapper: String, Sendable, CustomStringConvertible {
+    case serviceInject = "ServiceInject"
+    case serviceParamsInject = "ServiceParamsInject"
+    case serviceProviderInject = "ServiceProviderInject"
+    case entityInject = "EntityInject"
+    case setParameters = "setParameters"
 
     @usableFromInline
-    var description: String {
-        switch self {
-        case .serviceInject: "ServiceInject"
-        case .serviceParamsInject: "ServiceParamsInject"
-        case .serviceProviderInject: "ServiceProviderInject"
-        case .entityInject: "EntityInject"
-        case .setParameters: "setParameters"
-        }
-    }
+    var description: String { rawValue }
 }
 
 /// Where a property wrapper was declared: crash messages and `fatalError` point there.

@@ -78,7 +78,7 @@ public final class ServiceSessionMediator<SessionType: ServiceSession>: Sendable
         // subscriber holds its provider weakly, and strongly only while it applies an update:
         // a provider released meanwhile is released there, outside the lock.
         while let (update, subscribers) = state.withLock({ $0.nextUpdate() }) {
-            for step in [SessionUpdateStep.switchSession, .makeAtOne] {
+            for step in SessionUpdateStep.allCases {
                 for apply in subscribers {
                     apply(update, step)
                 }
@@ -142,7 +142,7 @@ struct SessionUpdate: Sendable {
 /// every `atOne` provider makes the new session's service, so that its factory gets the other
 /// providers' services of the new session, whatever order they subscribed in.
 @usableFromInline
-enum SessionUpdateStep: Sendable {
+enum SessionUpdateStep: CaseIterable, Sendable {
     case switchSession
     case makeAtOne
 }
