@@ -643,6 +643,50 @@ struct AsyncCycleTests {
             }
         }
     }
+
+    @Test("An atOne provider made inside a making waits for that making's service: not a cycle")
+    func atOneMadeInsideAMaking() async throws {
+        final class Wiring: @unchecked Sendable {
+            // Written once, in A's making, before B's factory reads it.
+            var b: ServiceAsyncProvider<NodeB>?
+        }
+        // As a global `atOne` provider whose first use is in another factory: A's making makes
+        // B and never awaits it; B's making awaits A. It was taken for A's making leading back
+        // to A, and B kept that error for good.
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let wiring = Wiring()
+            graph.a = ServiceAsyncProvider(mode: .lazy) {
+                wiring.b = ServiceAsyncProvider(mode: .atOne) {
+                    _ = try await graph.a.getService()
+                    return NodeB()
+                }
+                try await Task.sleep(for: .milliseconds(50))  // B's making waits for A's
+                return NodeA()
+            }
+            let a = try await graph.a.getService()
+            let b = try #require(wiring.b)
+            await #expect(throws: Never.self) { try await b.getService() }
+            #expect(try await graph.a.getService() === a)
+        }
+    }
+
+    @Test("An atOne provider made inside a making that then awaits it, while it awaits that making, fails as a cycle")
+    func atOneMadeInsideAMakingThatAwaitsIt() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            graph.a = ServiceAsyncProvider(mode: .lazy) {
+                let b = ServiceAsyncProvider<NodeB>(mode: .atOne) {
+                    _ = try await graph.a.getService()
+                    return NodeB()
+                }
+                _ = try await b.getService()
+                return NodeA()
+            }
+            let error = await #expect(throws: ServiceObtainError.self) { try await graph.a.getService() }
+            #expect(error?.isDependencyCycle == true, "\(String(describing: error))")
+        }
+    }
 }
 
 @Suite("Async params providers")
