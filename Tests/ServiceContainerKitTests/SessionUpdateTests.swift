@@ -389,6 +389,25 @@ struct SessionUpdateTests {
 
     // MARK: - The 3.0 semantics
 
+    @Test("An atOne making stopped by the cancellation of the updater's task is not kept: the next get makes it")
+    func atOneMakingOfCancelledUpdate() async throws {
+        let log = SessionFactoryLog()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        var factory = HookedFactory(mode: .atOne, log: log)
+        factory.onMake = { _ in try Task.checkCancellation() }
+        let provider = factory.serviceProvider(mediator: mediator)
+        // The update makes the new session's service in the task that updates, cancelled here:
+        // its cancellation was kept as the provider's error, for every get on every thread.
+        await Task.detached {
+            withUnsafeCurrentTask { $0?.cancel() }
+            mediator.updateSession(UserSession(userId: 2))
+        }.value
+        #expect(log.all == ["make 1", "deactivate 1", "make 2"])
+        #expect(throws: Never.self) { try provider.validateAtOneError() }
+        #expect(try provider.getService().userId == 2)
+        #expect(log.all == ["make 1", "deactivate 1", "make 2", "make 2"])
+    }
+
     @Test("clearAll calls deactivateService on the current service before dropping it")
     func clearAllDeactivates() throws {
         let log = SessionFactoryLog()

@@ -853,7 +853,7 @@ enum SingletonMaking {
                         // meets a cycle itself, along its own path, and the cancellation of one
                         // get's task is not the others' (a `CancellationError` thrown where no
                         // task was cancelled is a failure like any other, as `FactoryCall` says).
-                        if !error.isDependencyCycle, !(error.error is CancellationError && Task.isCancelled) {
+                        if !error.isDependencyCycle, !FactoryCall.stoppedByCancellation(error.error) {
                             making.fail(with: error)
                         }
                         return .failed(error)
@@ -935,9 +935,16 @@ enum FactoryCall {
             return nested.withAddedToPath(service: service)
         }
         let obtainError = ServiceObtainError(service: service, error: error)
-        if !(error is CancellationError && Task.isCancelled) {
+        if !stoppedByCancellation(error) {
             LogRecorder.recorder.providerMakeFailure(type: service, error: obtainError)
         }
         return obtainError
+    }
+
+    /// Whether a factory that threw `error` stopped because the task it ran in was cancelled: it
+    /// has not failed, so its making hands nothing on, keeps nothing and reports nothing.
+    @usableFromInline
+    static func stoppedByCancellation(_ error: any Error) -> Bool {
+        error is CancellationError && Task.isCancelled
     }
 }

@@ -416,7 +416,11 @@ struct SessionCellState<Service>: Sendable {
             makingFor = nil
             switch made {
             case .success(let service): current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
-            case .failure(let error): if mode == .atOne { atOneError = error }
+            case .failure(let error):
+                // Kept for every get until the next update, but for a factory stopped by the
+                // cancellation of the task it ran in (an update's `atOne` making runs in the
+                // updater's task): the next get makes the service.
+                if mode == .atOne, !FactoryCall.stoppedByCancellation(error.error) { atOneError = error }
             }
             return nil
         }
