@@ -30,6 +30,9 @@ final class InjectCell<Value>: Sendable {
     /// it is injected; `nil` for other cells.
     @usableFromInline let paramsType: Any.Type?
     @usableFromInline let state: Locked<InjectCellState>
+    /// The scope that the property's object was made in (`ServiceScope.ofObjectMadeNow`): a
+    /// scoped service is injected in that scope only.
+    @usableFromInline let madeInScope: ServiceScope?
 
     /// A cell of the newest registered `source` value in `registry`, boxed by `box`, made into
     /// the value by `make`; `paramsType` for a cell whose value needs params.
@@ -50,6 +53,7 @@ final class InjectCell<Value>: Sendable {
         self.paramsType = paramsType
         self.make = make
         state = Locked(InjectCellState(lazyInject: lazyInject))
+        madeInScope = ServiceScope.ofObjectMadeNow
     }
 
     deinit {

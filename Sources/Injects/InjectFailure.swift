@@ -50,6 +50,27 @@ enum InjectFailure {
         crash(providerFailedMessage(error, site: site), site: site)
     }
 
+    /// Stops the program when a scoped service is about to be injected in a scope other than the
+    /// one that the property's object was made in (`madeIn`): the object, made outside the
+    /// scope, would keep that scope's service after the scope closed, for every later read (a
+    /// singleton's `lazyInject` property, read in the first request, would serve that request's
+    /// service to all the others). With no scope current, the get fails with `scopeRequired`.
+    @usableFromInline
+    static func checkScope(of service: Any.Type, madeIn scope: ServiceScope?, site: InjectSite) {
+        guard let current = ServiceScope.current, current !== scope else { return }
+        crash(scopeMismatchMessage(service, madeIn: scope, current: current, site: site), site: site)
+    }
+
+    static func scopeMismatchMessage(_ service: Any.Type, madeIn scope: ServiceScope?, current: ServiceScope, site: InjectSite)
+        -> String
+    {
+        let madeWhere = scope.map { "in another scope (\($0))" } ?? "outside every scope, or by a singleton's making"
+        return "\(site): \(TypeName.of(service)) is a scoped service, injected in \(current), but the object that holds "
+            + "this property was made \(madeWhere): it would keep that service after \(current) closes. Make the "
+            + "object in the scope that uses it (once per request), or inject the provider with "
+            + "@ServiceProviderInject and get the service where each scope uses it"
+    }
+
     /// Stops the program with `message`, pointing at the inject site.
     static func crash(_ message: String, site: InjectSite) -> Never {
         fatalError(message, file: site.file, line: site.line)

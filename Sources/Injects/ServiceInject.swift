@@ -51,7 +51,7 @@ public struct ServiceInject<Container, Service> {
         let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
         return waiting(lazyInject: lazyInject, site: site) { box, cell in
             // The cell's `box` boxed it as an `InjectBox<Container>`.
-            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], site: cell.site)
+            ServiceInjectProviding.service((box as! InjectBox<Container>).value[keyPath: keyPath], injectedBy: cell)
         }
     }
 
@@ -64,7 +64,7 @@ public struct ServiceInject<Container, Service> {
     ) -> InjectStorage<Service> where Service == Wrapped? {
         let site = InjectSite(wrapper: .serviceInject, file: file, line: line)
         return waiting(lazyInject: lazyInject, site: site) { box, cell in
-            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, site: cell.site) }
+            (box as! InjectBox<Container>).value[keyPath: keyPath].map { ServiceInjectProviding.service($0, injectedBy: cell) }
         }
     }
 

@@ -13,6 +13,17 @@ enum ServiceInjectProviding {
         }
     }
 
+    /// The service for the property of `cell`, injected at its first read or once its container
+    /// was registered, after its object was made: a scoped service only in the scope that the
+    /// object was made in (`InjectFailure.checkScope`).
+    @inlinable @inline(__always)
+    static func service<Service, Value>(_ provider: ServiceProvider<Service>, injectedBy cell: InjectCell<Value>) -> Service {
+        if provider.isScoped {
+            InjectFailure.checkScope(of: Service.self, madeIn: cell.madeInScope, site: cell.site)
+        }
+        return service(provider, site: cell.site)
+    }
+
     @inlinable
     static func service<Service, Params>(
         _ provider: ServiceParamsProvider<Service, Params>,

@@ -55,6 +55,16 @@ final class ScopeMissPresenter {
     @ServiceInject(\CrashServices.service) var service
 }
 
+struct ScopedCrashServices {
+    let log = ServiceProvider<Tagged>(mode: .scoped) { Tagged("request") }
+}
+
+/// An object that reads a scoped service lazily, made by a singleton or in a scope.
+final class LazyScopedLogReader {
+    static let injectLine: UInt = #line + 1
+    @ServiceInject(\ScopedCrashServices.log, lazyInject: true) var log
+}
+
 /// Registrations that stop a debug build, each naming the line of its second registration.
 enum Misregistration {
     static let twiceLine: UInt = #line + 3
@@ -289,6 +299,35 @@ extension InjectsTests {
                 + "is registered in ServiceInjectResolver (isolated by withIsolatedInjectRegistries at "
                 + "\(Self.file):\(Misregistration.missScopeLine)) to inject ServiceInjectsTests.Tagged; "
                 + "register it before the first read of the injected property")
+        }
+
+        @Test func scopedServiceReadLazilyInASingleton() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let controller = ServiceProvider(mode: .lazy) { LazyScopedLogReader() }
+                // Read in the first request, the singleton kept its service for every request.
+                ServiceScope(label: "req1").run { _ = try! controller.getService().log }
+            }
+            let line = LazyScopedLogReader.injectLine
+            expectFatalError(result, line: line,
+                "@ServiceInject at \(Self.file):\(line): ServiceInjectsTests.Tagged is a scoped service, injected in "
+                + "the scope \"req1\", but the object that holds this property was made outside every scope, or by a "
+                + "singleton's making: it would keep that service after the scope \"req1\" closes. Make the object in "
+                + "the scope that uses it (once per request), or inject the provider with @ServiceProviderInject and "
+                + "get the service where each scope uses it")
+        }
+
+        @Test func scopedServiceReadLazilyInAnotherScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let reader = ServiceScope(label: "req1").run { LazyScopedLogReader() }
+                ServiceScope(label: "req2").run { _ = reader.log }
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "ServiceInjectsTests.Tagged is a scoped service, injected in the scope \"req2\", but the object "
+                    + "that holds this property was made in another scope (the scope \"req1\"): it would keep that "
+                    + "service after the scope \"req2\" closes."
+            ])
         }
     }
 }

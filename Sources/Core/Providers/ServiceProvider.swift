@@ -298,6 +298,12 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
         return true
     }
 
+    /// Whether this provider makes one service per `ServiceScope` (`scoped`, safe or not).
+    @usableFromInline
+    package final var isScoped: Bool {
+        source.graphMode.mode == .scoped
+    }
+
     /// The service when it is held ready (an instance, an `atOne` service or a made `lazy` one):
     /// reading it runs nothing else (a get of it also records the get while `GetRecording.isOn`).
     @inlinable @inline(__always)

@@ -100,6 +100,18 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     @TaskLocal static var bound: ServiceScope?
 
+    /// The scope that an object made now belongs to: the current one, but none while a
+    /// singleton's making runs on this thread or in this chain of tasks (the singleton outlives
+    /// every scope), and none before the process made any scope. An injected property whose
+    /// service is scoped keeps it only in that scope (see `ServiceInjects`).
+    @usableFromInline
+    package static var ofObjectMadeNow: ServiceScope? {
+        guard areUsed, ThreadContext.current.pointee.keeper == nil, TaskContext.current.keeper == nil else {
+            return nil
+        }
+        return bound
+    }
+
     /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
     /// Before it did, no get can be of a scoped service, and a singleton's making need not
     /// watch the tasks its factory starts (`ThreadContext.withKeeper`).
