@@ -657,7 +657,7 @@ struct ScopeTests {
             report.description == """
                 closed 4 services, 2 failed
                 - \(name(Closing.self)): did not finish within 0.2 seconds
-                - \(name(Closing.self)): failing could not close
+                - \(name(Closing.self)): its close() threw: failing could not close
                 """
         )
     }
@@ -897,7 +897,7 @@ struct ScopeTests {
             #expect(await getter.value.failure?.description == refusal)
             await eventually { !listener.reports.withLock { $0 }.isEmpty }
             #expect(journal.closed == ["late"])
-            #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): late could not close"])
+            #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): its close() threw: late could not close"])
         }
     }
 
@@ -1007,7 +1007,7 @@ struct ScopeTests {
         listener.register()
         defer { listener.unregister() }
         await withServiceScope(label: "logged scope") { _ = failing.getServiceAsOptional() }
-        #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): failing could not close"])
+        #expect(listener.reports.withLock { $0 } == ["closed 1 service, 1 failed\n- \(name(Closing.self)): its close() threw: failing could not close"])
     }
 
     @Test("withServiceScope closes within the time limit it is given, and logs a close that ran past it")

@@ -336,7 +336,7 @@ struct ShutdownTests {
             report.description == """
                 closed 4 services, 2 failed
                 - storage.hanging (\(typeName(Closing.self))): did not finish within 0.2 seconds
-                - storage.failing (\(typeName(Closing.self))): failing could not close
+                - storage.failing (\(typeName(Closing.self))): its close() threw: failing could not close
                 """
         )
     }

@@ -46,7 +46,8 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// ```
         public let error: any Error
 
-        /// The path (if any), the type and the error, on one line.
+        /// The path (if any), the type and the error, on one line: "its close() threw:" and the
+        /// error for an error that `close()` threw.
         ///
         /// ```swift
         /// let report = await scope.close()
@@ -54,7 +55,12 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// ```
         public var description: String {
             let type = TypeName.of(service)
-            let error = ServiceObtainError.describe(error, thrownBy: "its close()")
+            var error = ServiceObtainError.describe(error, thrownBy: "its close()")
+            if !(self.error is ServiceCloseTimeoutError || self.error is ServiceNoProviderFoundError
+                || self.error is CancellationError)
+            {
+                error = "its close() threw: " + error
+            }
             guard let path else { return "\(type): \(error)" }
             return "\(path) (\(type)): \(error)"
         }
