@@ -155,6 +155,13 @@ struct ScopeTests {
         }
         #expect(Set(made.map(ObjectIdentifier.init)).count == 6)
         #expect(safe.getServiceAsResult().failure?.description == Self.noScopeMessage(RequestLog.self))
+        // What an injected property asks before it takes a service in a scope (`ServiceInjects`).
+        #expect(syncProviders.allSatisfy { $0.isScoped })
+        let others = [
+            ServiceProvider(RequestLog()), ServiceProvider(mode: .lazy) { RequestLog() },
+            ServiceSafeProvider(mode: .many, safeThread: .lock) { RequestLog() },
+        ]
+        #expect(!others.contains { $0.isScoped })
     }
 
     @Test("A scoped service gets singletons and other scoped services of the same scope")

@@ -299,8 +299,18 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// Whether this provider makes one service per `ServiceScope` (`scoped`, safe or not).
-    @usableFromInline
+    @inlinable
     package final var isScoped: Bool {
+        switch source {
+        case .scoped: true
+        case .safe, .recorded: isScopedBehindItsSource
+        case .holdsService, .madeAtOne, .lazy, .weak, .many, .session, .failed: false
+        }
+    }
+
+    /// Whether a safe or recorded provider's source makes one service per `ServiceScope`.
+    @usableFromInline
+    final var isScopedBehindItsSource: Bool {
         source.graphMode.mode == .scoped
     }
 

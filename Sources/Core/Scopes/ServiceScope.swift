@@ -104,12 +104,18 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// singleton's making runs on this thread or in this chain of tasks (the singleton outlives
     /// every scope), and none before the process made any scope. An injected property whose
     /// service is scoped keeps it only in that scope (see `ServiceInjects`).
-    @usableFromInline
+    @inlinable
     package static var ofObjectMadeNow: ServiceScope? {
-        guard areUsed, ThreadContext.current.pointee.keeper == nil, TaskContext.current.keeper == nil else {
+        areUsed ? boundOutsideSingletons : nil
+    }
+
+    /// The current scope, but none while a singleton's making runs (`ofObjectMadeNow`).
+    @usableFromInline
+    static var boundOutsideSingletons: ServiceScope? {
+        guard let scope = bound, ThreadContext.current.pointee.keeper == nil, TaskContext.current.keeper == nil else {
             return nil
         }
-        return bound
+        return scope
     }
 
     /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
