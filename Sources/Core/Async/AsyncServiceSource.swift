@@ -81,14 +81,12 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
     let madeAt = Atomic<UInt64>(0)
 
     init(factory: @escaping @Sendable () async throws -> Service) {
-        // The making starts in a context of its own, not in the one of the code that made the
-        // provider: that code does not await it (it may be another factory, which made the
-        // provider as a global's first use). A get of that factory's service from this making is
-        // a wait, then, not a cycle; should that factory await this service too, the two waits
-        // close a loop of `AsyncWaits`, which fails as a cycle.
+        // The code that made the provider may not await its making (another factory, which
+        // made it as a global's first use): a get of that factory's service from this making is
+        // a wait, not a cycle (`TaskContext.startingUnawaited()`).
         making.start(
             for: ObjectIdentifier(self),
-            in: TaskContext(),
+            in: TaskContext.current.startingUnawaited(),
             keeper: .atOne,
             make: { await FactoryCall.asyncResult(Service.self, factory) },
             finish: { [self] outcome in

@@ -26,6 +26,17 @@ struct TaskContext: Sendable {
         TaskContext(obtaining: ObtainingChain(provider, making: making, keeper: keeper, outer: obtaining))
     }
 
+    /// This context as the start of a making that the code running in it does not await: an
+    /// `atOne` provider's, which its `init` starts (perhaps as a global's first use, inside
+    /// another factory). A get of a singleton in that making does not count the obtainings
+    /// outside it as its own: it waits for their makings, and a wait that closes a loop fails as
+    /// a cycle (`AsyncWaits`). A `many` get counts them: it makes no making that a wait could
+    /// name, and one that runs again inside them would run again and again (a `many` factory
+    /// that makes such a provider and awaits it, whose factory gets the `many` service).
+    func startingUnawaited() -> TaskContext {
+        TaskContext(obtaining: ObtainingChain(nil, making: nil, keeper: nil, outer: obtaining, beginsUnawaited: true))
+    }
+
     /// Marks the obtaining this context was entered for (`entering`) as over.
     func end() {
         obtaining?.end()
@@ -39,11 +50,18 @@ struct TaskContext: Sendable {
     /// that get has ended, its link no longer counts for the task; the links outside it count
     /// while their gets run (a making that got the service whose factory started the task may
     /// await the task too).
+    ///
+    /// The walk stops at the start of a making that the code around it does not await
+    /// (`startingUnawaited()`), unless `acrossUnawaited`.
     @inline(__always)
-    private func innermostLink(where matches: (ObtainingChain) -> Bool) -> ObtainingChain? {
+    private func innermostLink(
+        acrossUnawaited: Bool = false,
+        where matches: (ObtainingChain) -> Bool
+    ) -> ObtainingChain? {
         guard obtaining != nil else { return nil }  // outside every making: a scoped get's check
         var link = obtaining
         while let current = link {
+            if current.beginsUnawaited, !acrossUnawaited { return nil }
             if !current.hasEnded, matches(current) { return current }
             link = current.outer
         }
@@ -62,9 +80,11 @@ struct TaskContext: Sendable {
         innermostLink { $0.keeper != nil }?.keeper
     }
 
-    /// The cycle error when `provider` is already being obtained in this chain of tasks.
-    func cycle(at provider: ObjectIdentifier, _ service: Any.Type) -> ServiceObtainError? {
-        innermostLink { $0.provider == provider } == nil ? nil : ThreadContext.cycleError(service)
+    /// The cycle error when `provider` is already being obtained in this chain of tasks (also
+    /// outside the makings that nothing awaits, when `acrossUnawaited`: a `many` get's check).
+    func cycle(at provider: ObjectIdentifier, _ service: Any.Type, acrossUnawaited: Bool = false) -> ServiceObtainError? {
+        innermostLink(acrossUnawaited: acrossUnawaited) { $0.provider == provider } == nil
+            ? nil : ThreadContext.cycleError(service)
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task with
@@ -83,7 +103,7 @@ struct TaskContext: Sendable {
             try ShutdownRegistry.check(provider, service)
         }
         let context = current
-        if let cycle = context.cycle(at: provider, service) {
+        if let cycle = context.cycle(at: provider, service, acrossUnawaited: true) {
             throw cycle
         }
         let inner = context.entering(provider)
@@ -126,13 +146,23 @@ final class ObtainingChain: Sendable {
     let making: UInt64?
     let keeper: SingletonKeeper?
     let outer: ObtainingChain?
+    /// Whether this link starts a making that the obtainings outside it do not await
+    /// (`TaskContext.startingUnawaited()`); it names no provider.
+    let beginsUnawaited: Bool
     private let ended = Atomic<Bool>(false)
 
-    init(_ provider: ObjectIdentifier?, making: UInt64?, keeper: SingletonKeeper?, outer: ObtainingChain?) {
+    init(
+        _ provider: ObjectIdentifier?,
+        making: UInt64?,
+        keeper: SingletonKeeper?,
+        outer: ObtainingChain?,
+        beginsUnawaited: Bool = false
+    ) {
         self.provider = provider
         self.making = making
         self.keeper = keeper
         self.outer = outer
+        self.beginsUnawaited = beginsUnawaited
     }
 
     /// Whether the obtaining of `provider` has ended.
