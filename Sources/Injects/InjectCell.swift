@@ -30,9 +30,10 @@ final class InjectCell<Value>: Sendable {
     /// it is injected; `nil` for other cells.
     @usableFromInline let paramsType: Any.Type?
     @usableFromInline let state: Locked<InjectCellState>
-    /// The scope that the property's object was made in (`ServiceScope.ofObjectMadeNow`): a
-    /// scoped service is injected in that scope only.
-    @usableFromInline let madeInScope: ServiceScope?
+    /// The number of the scope that the property's object was made in, for a `@ServiceInject`
+    /// cell (`ServiceScope.numberForObjectMadeNow`; 0 for the others): a scoped service is
+    /// injected in that scope only.
+    @usableFromInline let madeInScope: UInt64
 
     /// A cell of the newest registered `source` value in `registry`, boxed by `box`, made into
     /// the value by `make`; `paramsType` for a cell whose value needs params.
@@ -44,6 +45,7 @@ final class InjectCell<Value>: Sendable {
         site: InjectSite,
         paramsType: Any.Type? = nil,
         lazyInject: Bool = false,
+        madeInScope: UInt64 = 0,
         make: @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) {
         self.source = source
@@ -53,7 +55,7 @@ final class InjectCell<Value>: Sendable {
         self.paramsType = paramsType
         self.make = make
         state = Locked(InjectCellState(lazyInject: lazyInject))
-        madeInScope = ServiceScope.ofObjectMadeNow
+        self.madeInScope = madeInScope
     }
 
     deinit {

@@ -51,20 +51,26 @@ enum InjectFailure {
     }
 
     /// Stops the program when a scoped service is about to be injected in a scope other than the
-    /// one that the property's object was made in (`madeIn`): the object, made outside the
-    /// scope, would keep that scope's service after the scope closed, for every later read (a
-    /// singleton's `lazyInject` property, read in the first request, would serve that request's
-    /// service to all the others). With no scope current, the get fails with `scopeRequired`.
+    /// one that the property's object was made in (`madeIn`, its number): the object, made
+    /// outside the scope, would keep that scope's service after the scope closed, for every
+    /// later read (a singleton's `lazyInject` property, read in the first request, would serve
+    /// that request's service to all the others). With no scope current, the get fails with
+    /// `scopeRequired`.
     @usableFromInline
-    static func checkScope(of service: Any.Type, madeIn scope: ServiceScope?, site: InjectSite) {
-        guard let current = ServiceScope.current, current !== scope else { return }
+    static func checkScope(of service: Any.Type, madeIn scope: UInt64, site: InjectSite) {
+        guard let current = ServiceScope.current, current.number != scope else { return }
         crash(scopeMismatchMessage(service, madeIn: scope, current: current, site: site), site: site)
     }
 
-    static func scopeMismatchMessage(_ service: Any.Type, madeIn scope: ServiceScope?, current: ServiceScope, site: InjectSite)
+    static func scopeMismatchMessage(_ service: Any.Type, madeIn scope: UInt64, current: ServiceScope, site: InjectSite)
         -> String
     {
-        let madeWhere = scope.map { "in another scope (\($0))" } ?? "outside every scope, or by a singleton's making"
+        let madeWhere =
+            switch scope {
+            case 0: "outside every scope"
+            case ServiceScope.numberOfSingletonMaking: "by a singleton's making"
+            default: "in another scope"
+            }
         return "\(site): \(TypeName.of(service)) is a scoped service, injected in \(current), but the object that holds "
             + "this property was made \(madeWhere): it would keep that service after \(current) closes. Make the "
             + "object in the scope that uses it (once per request), or inject the provider with "

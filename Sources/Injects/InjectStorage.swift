@@ -39,9 +39,17 @@ struct InjectStorage<Value> {
         in registry: consuming InjectRegistry,
         site: InjectSite,
         lazy: Bool,
+        madeInScope: UInt64 = 0,
         make: @escaping (_ box: AnyObject, _ cell: InjectCell<Value>) -> Value
     ) {
-        let cell = InjectCell<Value>(source, box: InjectBox<Source>.boxing, in: registry, site: site, make: make)
+        let cell = InjectCell<Value>(
+            source,
+            box: InjectBox<Source>.boxing,
+            in: registry,
+            site: site,
+            madeInScope: madeInScope,
+            make: make
+        )
         self.cell = cell
         self.reader = UnretainedReference(cell)
         self.early = cell.start(lazy: lazy)

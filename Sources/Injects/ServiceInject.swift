@@ -33,7 +33,14 @@ public struct ServiceInject<Container, Service> {
         make: consuming @escaping (_ box: AnyObject, _ cell: InjectCell<Service>) -> Service
     ) -> InjectStorage<Service> {
         let registry = ServiceInjectResolver.registry
-        return InjectStorage(waitingFor: Container.self, in: registry, site: site, lazy: lazyInject, make: make)
+        return InjectStorage(
+            waitingFor: Container.self,
+            in: registry,
+            site: site,
+            lazy: lazyInject,
+            madeInScope: ServiceScope.numberForObjectMadeNow,
+            make: make
+        )
     }
 
     // The storage of the wrappers whose container is not registered yet, or that inject at the

@@ -311,10 +311,10 @@ extension InjectsTests {
             let line = LazyScopedLogReader.injectLine
             expectFatalError(result, line: line,
                 "@ServiceInject at \(Self.file):\(line): ServiceInjectsTests.Tagged is a scoped service, injected in "
-                + "the scope \"req1\", but the object that holds this property was made outside every scope, or by a "
-                + "singleton's making: it would keep that service after the scope \"req1\" closes. Make the object in "
-                + "the scope that uses it (once per request), or inject the provider with @ServiceProviderInject and "
-                + "get the service where each scope uses it")
+                + "the scope \"req1\", but the object that holds this property was made by a singleton's making: it "
+                + "would keep that service after the scope \"req1\" closes. Make the object in the scope that uses it "
+                + "(once per request), or inject the provider with @ServiceProviderInject and get the service where "
+                + "each scope uses it")
         }
 
         @Test func scopedServiceReadLazilyInAnotherScope() async {
@@ -325,8 +325,21 @@ extension InjectsTests {
             }
             expectMessage(result, line: LazyScopedLogReader.injectLine, [
                 "ServiceInjectsTests.Tagged is a scoped service, injected in the scope \"req2\", but the object "
-                    + "that holds this property was made in another scope (the scope \"req1\"): it would keep that "
-                    + "service after the scope \"req2\" closes."
+                    + "that holds this property was made in another scope: it would keep that service after the scope "
+                    + "\"req2\" closes."
+            ])
+        }
+
+        @Test func scopedServiceReadLazilyByAnObjectMadeOutsideScopes() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                _ = ServiceScope()  // the process made a scope before the object
+                let reader = LazyScopedLogReader()
+                ServiceScope(label: "req1").run { _ = reader.log }
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "injected in the scope \"req1\", but the object that holds this property was made outside every "
+                    + "scope: it would keep"
             ])
         }
     }

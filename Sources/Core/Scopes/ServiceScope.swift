@@ -1,3 +1,4 @@
+import Synchronization
 import CServiceContainerKit
 
 /// A lifetime shorter than the app's, such as one request of a server: a provider in
@@ -88,8 +89,21 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// ```
     public init(label: String = "") {
         self.label = label
+        number = Self.made.wrappingAdd(1, ordering: .relaxed).newValue
         Self.noteUsed()
     }
+
+    /// This scope's number, one of its own in the process (from 1): what an object made in it
+    /// keeps of it (`numberForObjectMadeNow`), which a reference would keep alive with all it
+    /// holds, and an identity could confuse with a scope made later at the same address.
+    @usableFromInline package let number: UInt64
+
+    /// How many scopes the process made.
+    private static let made = Atomic<UInt64>(0)
+
+    /// What `numberForObjectMadeNow` gives while a singleton's making runs on this thread: no
+    /// scope's number.
+    package static let numberOfSingletonMaking = UInt64.max
 
     /// The scope the current task or thread runs in, if any.
     ///
@@ -100,22 +114,21 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     @TaskLocal static var bound: ServiceScope?
 
-    /// The scope that an object made now belongs to: the current one, but none while a
-    /// singleton's making runs on this thread or in this chain of tasks (the singleton outlives
-    /// every scope), and none before the process made any scope. An injected property whose
-    /// service is scoped keeps it only in that scope (see `ServiceInjects`).
+    /// The number of the scope that an object made now belongs to: the current scope's, but
+    /// `numberOfSingletonMaking` while a singleton's making runs on this thread (the singleton
+    /// outlives every scope; an async singleton's making runs in no scope), and 0 in no scope or
+    /// before the process made one. An injected property whose service is scoped takes it only
+    /// in that scope (see `ServiceInjects`).
     @inlinable
-    package static var ofObjectMadeNow: ServiceScope? {
-        areUsed ? boundOutsideSingletons : nil
+    package static var numberForObjectMadeNow: UInt64 {
+        areUsed ? numberOfCurrentScopeOutsideSingletons : 0
     }
 
-    /// The current scope, but none while a singleton's making runs (`ofObjectMadeNow`).
+    /// `numberForObjectMadeNow` once the process made a scope.
     @usableFromInline
-    static var boundOutsideSingletons: ServiceScope? {
-        guard let scope = bound, ThreadContext.current.pointee.keeper == nil, TaskContext.current.keeper == nil else {
-            return nil
-        }
-        return scope
+    static var numberOfCurrentScopeOutsideSingletons: UInt64 {
+        guard let scope = bound else { return 0 }
+        return ThreadContext.current.pointee.keeper == nil ? scope.number : numberOfSingletonMaking
     }
 
     /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
