@@ -630,6 +630,19 @@ final class Making: Sendable {
         hasFailed.store(true, ordering: .releasing)
     }
 
+    /// Records that this making failed with `error` (`fail(with:)`) unless the gets that wait
+    /// for it do not share that error: each waiting get meets a cycle itself, along its own
+    /// path, and the cancellation of one get's task is not the others' (a `CancellationError`
+    /// thrown where no task was cancelled is a failure like any other, as `FactoryCall` says).
+    /// Out of line: inlined into the code of every making, the checks cost the cold start 14
+    /// instructions a provider.
+    @usableFromInline @inline(never)
+    func failWhenShared(_ error: ServiceObtainError) {
+        if !error.isDependencyCycle, !FactoryCall.stoppedByCancellation(error.error) {
+            fail(with: error)
+        }
+    }
+
     /// The error this making failed with, once it has ended; `nil` when it did not fail.
     @usableFromInline
     var endedFailure: ServiceObtainError? {
@@ -849,15 +862,7 @@ enum SingletonMaking {
                     switch finish(making, made) {
                     case .success(let service): return .found(service)
                     case .failure(let error):
-                        // Neither a cycle nor a cancellation is handed on: each waiting get
-                        // meets a cycle itself, along its own path, and the cancellation of one
-                        // get's task is not the others' (a `CancellationError` thrown where no
-                        // task was cancelled is a failure like any other, as `FactoryCall` says).
-                        // `FactoryCall.stoppedByCancellation` written out: called, even inlined,
-                        // it cost every `lazy` making 2 instructions more (cold start).
-                        if !error.isDependencyCycle, !(error.error is CancellationError && Task.isCancelled) {
-                            making.fail(with: error)
-                        }
+                        making.failWhenShared(error)
                         return .failed(error)
                     }
                 }
