@@ -950,7 +950,6 @@ enum FactoryCall {
 
     /// Whether a factory that threw `error` stopped because the task it ran in was cancelled: it
     /// has not failed, so its making hands nothing on, keeps nothing and reports nothing.
-    @inlinable @inline(__always)
     static func stoppedByCancellation(_ error: any Error) -> Bool {
         error is CancellationError && Task.isCancelled
     }
