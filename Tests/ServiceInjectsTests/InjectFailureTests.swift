@@ -1,3 +1,4 @@
+import ServiceContainerKit
 import Testing
 @testable import ServiceInjects
 
@@ -31,6 +32,31 @@ import Testing
             let outside = InjectFailure.missingMessage(TestServices.self, injecting: Tagged.self, in: registry, site: site)
             #expect(outside.hasSuffix("register it before the first read of the injected property" + hint))
         }
+    }
+
+    @Test("A scoped service injected outside its object's scope: the message says where the object was made", arguments: [
+        (UInt64(0), "outside every scope"), (ServiceScope.numberOfSingletonMaking, "by a singleton's making"),
+        (UInt64(1), "in another scope"),
+    ])
+    func scopeMismatchSaysWhereTheObjectWasMade(madeIn: UInt64, place: String) {
+        let scope = ServiceScope(label: "req2")
+        let message = InjectFailure.scopeMismatchMessage(Tagged.self, madeIn: madeIn, current: scope, site: site)
+        #expect(
+            message == "@ServiceInject at Module/Screen.swift:12: ServiceInjectsTests.Tagged is a scoped service, "
+                + "injected in the scope \"req2\", but the object that holds this property was made \(place): it would "
+                + "keep that service after the scope \"req2\" closes. Make the object in the scope that uses it (once "
+                + "per request), or inject the provider with @ServiceProviderInject and get the service where each "
+                + "scope uses it"
+        )
+    }
+
+    @Test("The scope check lets an injection through in the object's own scope, and outside every scope")
+    func scopeCheckPasses() {
+        let scope = ServiceScope(label: "req")
+        InjectFailure.checkScope(of: Tagged.self, madeIn: 0, site: site)  // no scope: the get says scopeRequired
+        scope.run { InjectFailure.checkScope(of: Tagged.self, madeIn: scope.number, site: site) }
+        #expect(scope.run { ServiceScope.numberForObjectMadeNow } == scope.number)
+        #expect(ServiceScope.numberForObjectMadeNow == 0)
     }
 
     @Test func missingParamsNamesBothTypes() {
