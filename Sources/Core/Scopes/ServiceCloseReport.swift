@@ -55,14 +55,12 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// ```
         public var description: String {
             let type = TypeName.of(service)
-            var error = ServiceObtainError.describe(error, thrownBy: "its close()")
-            if !(self.error is ServiceCloseTimeoutError || self.error is ServiceNoProviderFoundError
-                || self.error is CancellationError)
-            {
-                error = "its close() threw: " + error
+            var what = ServiceObtainError.describe(error, thrownBy: "its close()")
+            if !(error is ServiceCloseTimeoutError || error is ServiceNoProviderFoundError || error is CancellationError) {
+                what = "its close() threw: " + what
             }
-            guard let path else { return "\(type): \(error)" }
-            return "\(path) (\(type)): \(error)"
+            guard let path else { return "\(type): \(what)" }
+            return "\(path) (\(type)): \(what)"
         }
     }
 
