@@ -95,25 +95,15 @@ struct DocCCatalogTests {
 
     /// Runs the Swift script at `path` (relative to the repository) with the toolchain's `swift`.
     func runScript(_ path: String, arguments: [String]) throws -> SwiftCompiler.Outcome {
-        let process = Process()
         #if os(macOS)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xcrun")
-        process.arguments = ["swift", path] + arguments
+        let executable = URL(fileURLWithPath: "/usr/bin/xcrun")
+        let leading = ["swift"]
         #else
-        let swift = try #require(SwiftCompiler.executableInPath("swift"), "swift is not in PATH")
-        process.executableURL = swift
-        process.arguments = [path] + arguments
+        let executable = try #require(SwiftCompiler.executableInPath("swift"), "swift is not in PATH")
+        let leading: [String] = []
         #endif
-        process.currentDirectoryURL = Guides.root
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return SwiftCompiler.Outcome(
-            succeeded: process.terminationReason == .exit && process.terminationStatus == 0,
-            output: String(decoding: data, as: UTF8.self)
+        return try runTool(
+            executable, arguments: leading + [path] + arguments, in: Guides.root, timeout: SwiftCompiler.timeout
         )
     }
 }

@@ -156,25 +156,43 @@ struct SwiftCompiler: Sendable {
     }
 
     private func run(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = workingDirectory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: watchdog)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        var output = String(decoding: data, as: UTF8.self)
-        if process.terminationReason == .uncaughtSignal {
-            output += "\nthe compiler was stopped (signal \(process.terminationStatus)) after at most \(Int(Self.timeout)) s"
-        }
-        return Outcome(succeeded: process.terminationReason == .exit && process.terminationStatus == 0, output: output)
+        try runTool(executable, arguments: arguments, in: workingDirectory, timeout: Self.timeout)
     }
+}
+
+/// Runs `executable` in `workingDirectory` and gives its exit and its output (standard output and
+/// error together); after `timeout` seconds it is stopped. The tool gets a temporary directory of
+/// its own, removed when it is done: the toolchain's driver leaves a directory in the temporary
+/// directory at each compile that stops before linking, which would pile up in the system's.
+func runTool(_ executable: URL, arguments: [String], in workingDirectory: URL, timeout: TimeInterval) throws
+    -> SwiftCompiler.Outcome
+{
+    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("doc-tool-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: temporary) }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = workingDirectory
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary.path
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let watchdog = DispatchWorkItem { process.terminate() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    var output = String(decoding: data, as: UTF8.self)
+    if process.terminationReason == .uncaughtSignal {
+        output += "\nthe tool was stopped (signal \(process.terminationStatus)) after at most \(Int(timeout)) s"
+    }
+    return SwiftCompiler.Outcome(
+        succeeded: process.terminationReason == .exit && process.terminationStatus == 0, output: output
+    )
 }
 
 /// Runs `body`, which waits for a process (a compiler, a script), on a thread of its own and
