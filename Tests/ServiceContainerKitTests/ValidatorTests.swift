@@ -697,6 +697,11 @@ struct ServiceGraphRenderingTests {
             """#)
     }
 
+    @Test("A Mermaid label reads its text literally: quotes, angle brackets, # and & are entity codes")
+    func mermaidLabelEscapes() {
+        #expect(ServiceGraph.mermaidQuoted(#"Box<any A & B> "x" #tag;"#) == "Box#lt;any A #38; B#gt; #quot;x#quot; #35;tag;")
+    }
+
     @Test("mermaid(): the same graph as a flowchart")
     func mermaid() {
         #expect(Self.graph.mermaid() == """

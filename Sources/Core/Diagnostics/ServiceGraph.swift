@@ -286,8 +286,10 @@ extension ServiceGraph {
         .unknown: ("((", "))"),
     ]
 
+    /// `text` for a quoted Mermaid label, read literally: Mermaid reads `#name;` as an entity
+    /// code and the label as HTML, so `#` and `&` are entity codes too.
     static func mermaidQuoted(_ text: String) -> String {
-        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;"])
+        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "&": "#38;"])
     }
 }
 
