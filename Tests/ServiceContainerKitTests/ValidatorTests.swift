@@ -201,6 +201,17 @@ struct ValidatorTests {
         #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings")
     }
 
+    @Test("A provider validated alone is at the path `self`, failed or made")
+    func providerAlone() {
+        let failed = ServiceValidator.validate(ServiceProvider<Service>(mode: .lazy) { throw TestError(code: 3) })
+        #expect(failed.failures.map(\.path) == ["self"])
+        #expect(failed.failures.first?.error.error as? TestError == TestError(code: 3))
+        #expect(failed.graph.nodes.map(\.name) == ["self"])
+        let made = ServiceValidator.validate(ServiceProvider(mode: .lazy) { Service() })
+        #expect(made.made == ["self"])
+        #expect(made.failures.isEmpty)
+    }
+
     @Test("A cycle fails each provider on it, and the graph marks its edges")
     func cycle() throws {
         for report in [ServiceValidator.validate(building: CycleServices.init), ServiceValidator.validate(CycleServices())] {

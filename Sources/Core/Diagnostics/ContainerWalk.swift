@@ -119,7 +119,9 @@ struct ContainerWalk {
     /// Adds what was found at `path`. Paths are printed names, and two may print the same (the
     /// dictionary keys `1` and `"1"`, a locator's slot of a type and its slot named by the type's
     /// name): the second is `path (2)`, the third `path (3)`, so that every path names one entry.
+    /// The container itself, when it is a provider, is `self`, as in a key path (`\.self`).
     private mutating func add(_ path: String, _ what: Found) {
+        let path = path.isEmpty ? "self" : path
         var unique = path
         while true {
             let count = pathCounts[unique, default: 0] + 1
