@@ -29,7 +29,7 @@ private func expectCycle(_ error: ServiceObtainError?, path: [Any.Type], repeate
     #expect(
         error?.fatalMessage
             == "Failed to obtain service \(name(path[0])): dependency cycle: the making of \(name(repeated)) "
-            + "led back to a get of \(name(repeated)); break the cycle: get one of the services on its path where it is used, not in a factory. Path: \(path.map(name).joined(separator: " -> "))"
+            + "led back to a get of \(name(repeated)); break the cycle: get one of the services on its path where it is used, not in a factory or a session hook. Path: \(path.map(name).joined(separator: " -> "))"
     )
 }
 
@@ -200,7 +200,7 @@ struct CycleTests {
         try waitWithTimeLimit(done, "the switch and the get wait for each other")
         let hook = hookResult.withLock { $0 }
         // The hook's get waits for the other thread's get, which waits for this thread's switch.
-        #expect(hook?.failure?.fatalMessage == "Failed to obtain service ServiceContainerKitTests.SessionService: dependency cycle: the making of ServiceContainerKitTests.SessionService led back to a get of ServiceContainerKitTests.SessionService; break the cycle: get one of the services on its path where it is used, not in a factory. Path: ServiceContainerKitTests.SessionService -> ServiceContainerKitTests.SessionService")
+        #expect(hook?.failure?.fatalMessage == "Failed to obtain service ServiceContainerKitTests.SessionService: dependency cycle: the making of ServiceContainerKitTests.SessionService led back to a get of ServiceContainerKitTests.SessionService; break the cycle: get one of the services on its path where it is used, not in a factory or a session hook. Path: ServiceContainerKitTests.SessionService -> ServiceContainerKitTests.SessionService")
         #expect(try otherResult.withLock { $0 }?.get().userId == 2)
     }
 

@@ -136,7 +136,7 @@ struct ProviderErrorTests {
         ),
         (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int; let the factory make values of that type, or "
             + "declare the provider with the type it makes"),
-        (.dependencyCycle(service: Int.self), "dependency cycle: the making of Swift.Int led back to a get of Swift.Int; break the cycle: get one of the services on its path where it is used, not in a factory"),
+        (.dependencyCycle(service: Int.self), "dependency cycle: the making of Swift.Int led back to a get of Swift.Int; break the cycle: get one of the services on its path where it is used, not in a factory or a session hook"),
     ])
     func factoryErrorDescriptions(error: ServiceFactoryError, text: String) {
         #expect(error.description == text)

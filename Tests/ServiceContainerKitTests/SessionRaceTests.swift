@@ -313,7 +313,7 @@ struct SessionRaceTests {
                 error.fatalMessage.hasPrefix(
                     "Failed to obtain service Swift.Int: dependency cycle: the making of Swift.Int led back to a get "
                         + "of Swift.Int; break the cycle: get one of the services on its path where it is used, "
-                        + "not in a factory. Path: Swift.Int -> Swift.Int"
+                        + "not in a factory or a session hook. Path: Swift.Int -> Swift.Int"
                 ),
                 "\(error.fatalMessage)"
             )

@@ -73,7 +73,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
                 + "factory make values of that type, or declare the provider with the type it makes"
         case let .dependencyCycle(service):
             return "dependency cycle: the making of \(TypeName.of(service)) led back to a get of \(TypeName.of(service)); "
-                + "break the cycle: get one of the services on its path where it is used, not in a factory"
+                + "break the cycle: get one of the services on its path where it is used, not in a factory or a session hook"
         case let .scopeRequired(service):
             return "\(TypeName.of(service)) is a scoped service and no scope is current: get it inside "
                 + "withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
