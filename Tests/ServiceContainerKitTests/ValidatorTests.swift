@@ -90,6 +90,9 @@ struct ListedBeforeItsDependency {
 }
 
 final class NodeOne: Sendable {}
+enum Billing { struct Config: Sendable {} }
+enum Shipping { struct Config: Sendable {} }
+enum Wrap<Value> { final class Node: Sendable {} }
 struct NotAContainer: Sendable { let name = "not a container" }
 final class NodeTwo: Sendable {}
 
@@ -708,9 +711,42 @@ struct ServiceGraphRenderingTests {
             """#)
     }
 
-    @Test("A Mermaid label reads its text literally: quotes, angle brackets, # and & are entity codes")
+    @Test("Two types of one own name are drawn by their full names; a type alone in its name by its own")
+    func typesOfOneName() {
+        let billing = ServiceProvider<Billing.Config>(mode: .lazy) { .init() }
+        let shipping = ServiceProvider<Shipping.Config>(mode: .lazy) { .init() }
+        let stringNode = ServiceProvider<Wrap<String>.Node>(mode: .lazy) { .init() }
+        struct Container {
+            let app: ServiceProvider<AppSettings>
+            let node: ServiceProvider<Wrap<Int>.Node>
+        }
+        let container = Container(
+            app: ServiceProvider(mode: .lazy) {
+                _ = try billing.getService()
+                _ = try shipping.getService()
+                _ = try stringNode.getService()
+                return AppSettings(url: "db")
+            },
+            node: ServiceProvider(mode: .lazy) { .init() }
+        )
+        let graph = ServiceValidator.validate(container).graph
+        let module = "ServiceContainerKitTests"
+        #expect(graph.nodes.map(\.name) == [
+            "app", "node", "\(module).Billing.Config", "\(module).Shipping.Config", "\(module).Wrap<Swift.String>.Node",
+        ])
+        #expect(graph.description == """
+            app -> \(module).Billing.Config
+            app -> \(module).Shipping.Config
+            app -> \(module).Wrap<Swift.String>.Node
+            """)
+        #expect(graph.dot().contains(#"n0 [label="app\nAppSettings (lazy)""#))
+        #expect(graph.dot().contains(#"n1 [label="node\n\#(module).Wrap<Swift.Int>.Node (lazy)""#))
+    }
+
+    @Test("A Mermaid label reads its text literally: quotes, angle brackets, # and & are entity codes, a line break <br/>")
     func mermaidLabelEscapes() {
         #expect(ServiceGraph.mermaidQuoted(#"Box<any A & B> "x" #tag;"#) == "Box#lt;any A #38; B#gt; #quot;x#quot; #35;tag;")
+        #expect(ServiceGraph.mermaidQuoted("byKey[a\nb]") == "byKey[a<br/>b]")
     }
 
     @Test("mermaid(): the same graph as a flowchart")

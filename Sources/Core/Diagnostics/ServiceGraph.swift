@@ -84,13 +84,26 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         /// }
         /// ```
         public let failure: ServiceObtainError?
+        /// How the graph names its service type: the type's own name (`Token`), or its full name
+        /// (`App.Billing.Config`) where another type of the graph has the same own name.
+        fileprivate(set) var typeName: String
 
-        /// The path, or for a provider outside the container its service type.
+        init(path: String?, serviceType: Any.Type, mode: Mode, isSafe: Bool, failure: ServiceObtainError?) {
+            self.path = path
+            self.serviceType = serviceType
+            self.mode = mode
+            self.isSafe = isSafe
+            self.failure = failure
+            typeName = String(describing: serviceType)
+        }
+
+        /// The path, or for a provider outside the container its service type: its own name,
+        /// or its full name where two types of the graph have the same own name.
         ///
         /// ```swift
         /// print(graph.nodes.map(\.name))  // ["settings", ...]; a type's name ("Token") outside the container
         /// ```
-        public var name: String { path ?? ServiceGraph.typeName(serviceType) }
+        public var name: String { path ?? typeName }
     }
 
     /// "The making of `from` asked for `to`", by the nodes' indices in ``nodes``.
@@ -151,15 +164,25 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         }.joined(separator: "\n")
     }
 
-    static func typeName(_ type: Any.Type) -> String {
-        String(describing: type)
+    /// The names of `types` in a graph: each type's own name (`Config`, `Node`), or its full
+    /// name (`App.Billing.Config`, `App.Wrap<Swift.Int>.Node`) where another of `types` has the
+    /// same own name, so that a drawing never shows two types as one.
+    static func typeNames(of types: [Any.Type]) -> [String] {
+        var typesByName: [String: Set<ObjectIdentifier>] = [:]
+        for type in types {
+            typesByName[String(describing: type), default: []].insert(ObjectIdentifier(type))
+        }
+        return types.map { type in
+            let name = String(describing: type)
+            return typesByName[name, default: []].count > 1 ? TypeName.of(type) : name
+        }
     }
 
     /// The second line of a node's label: its service type and how it is made.
     func detail(of node: Node) -> String {
         var mode = node.mode == .unknown ? "not in the container" : node.mode.rawValue
         if node.isSafe { mode += ", safe" }
-        return "\(Self.typeName(node.serviceType)) (\(mode))"
+        return "\(node.typeName) (\(mode))"
     }
 }
 
@@ -287,9 +310,10 @@ extension ServiceGraph {
     ]
 
     /// `text` for a quoted Mermaid label, read literally: Mermaid reads `#name;` as an entity
-    /// code and the label as HTML, so `#` and `&` are entity codes too.
+    /// code and the label as HTML, so `#` and `&` are entity codes too; a line break (in a
+    /// dictionary key) is the label's own, `<br/>`.
     static func mermaidQuoted(_ text: String) -> String {
-        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "&": "#38;"])
+        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "&": "#38;", "\n": "<br/>"])
     }
 }
 
@@ -355,6 +379,9 @@ extension ServiceGraph {
         }
         let edges = isCycle.map { Edge(from: $0.key.from, to: $0.key.to, isCycle: $0.value) }
             .sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+        for (index, typeName) in Self.typeNames(of: nodes.map(\.serviceType)).enumerated() {
+            nodes[index].typeName = typeName
+        }
         self.nodes = nodes
         self.edges = Self.markingCycles(edges)
     }
