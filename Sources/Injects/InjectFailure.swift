@@ -54,12 +54,26 @@ enum InjectFailure {
     /// one that the property's object was made in (`madeIn`, its number): the object, made
     /// outside the scope, would keep that scope's service after the scope closed, for every
     /// later read (a singleton's `lazyInject` property, read in the first request, would serve
-    /// that request's service to all the others). With no scope current, the get fails with
-    /// `scopeRequired`.
+    /// that request's service to all the others). With no scope current, an object made in a
+    /// scope stops too, saying so (its property is read after its scope's code, or in a task or
+    /// thread that does not see the scope); for any other object the get fails with
+    /// `scopeRequired`, whose advice fits it.
     @usableFromInline
     static func checkScope(of service: Any.Type, madeIn scope: UInt64, site: InjectSite) {
-        guard let current = ServiceScope.current, current.number != scope else { return }
-        crash(scopeMismatchMessage(service, madeIn: scope, current: current, site: site), site: site)
+        if let current = ServiceScope.current {
+            guard current.number != scope else { return }
+            crash(scopeMismatchMessage(service, madeIn: scope, current: current, site: site), site: site)
+        } else if scope != 0, scope != ServiceScope.numberOfSingletonMaking {
+            crash(outsideObjectScopeMessage(service, site: site), site: site)
+        }
+    }
+
+    static func outsideObjectScopeMessage(_ service: Any.Type, site: InjectSite) -> String {
+        "\(site): \(TypeName.of(service)) is a scoped service, injected where no scope is current, but the object "
+            + "that holds this property was made in a scope: inject it in the code of that scope, in the task or "
+            + "thread that runs it (read a lazyInject property there; register the container before the scope makes "
+            + "the object), or inject the provider with @ServiceProviderInject and get the service where each scope "
+            + "uses it"
     }
 
     static func scopeMismatchMessage(_ service: Any.Type, madeIn scope: UInt64, current: ServiceScope, site: InjectSite)

@@ -330,6 +330,18 @@ extension InjectsTests {
             ])
         }
 
+        @Test func scopedServiceReadLazilyAfterItsObjectsScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let reader = ServiceScope(label: "req1").run { LazyScopedLogReader() }
+                _ = reader.log  // after the scope's code, where no scope is current
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "ServiceInjectsTests.Tagged is a scoped service, injected where no scope is current, but the object "
+                    + "that holds this property was made in a scope: inject it in the code of that scope"
+            ])
+        }
+
         @Test func scopedServiceReadLazilyByAnObjectMadeOutsideScopes() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 ServiceInjectResolver.register(ScopedCrashServices())

@@ -50,10 +50,23 @@ import Testing
         )
     }
 
+    @Test("A scoped service injected where no scope is current, for an object made in a scope: the message says so")
+    func injectedOutsideTheObjectsScope() {
+        #expect(
+            InjectFailure.outsideObjectScopeMessage(Tagged.self, site: site)
+                == "@ServiceInject at Module/Screen.swift:12: ServiceInjectsTests.Tagged is a scoped service, injected "
+                + "where no scope is current, but the object that holds this property was made in a scope: inject it "
+                + "in the code of that scope, in the task or thread that runs it (read a lazyInject property there; "
+                + "register the container before the scope makes the object), or inject the provider with "
+                + "@ServiceProviderInject and get the service where each scope uses it"
+        )
+    }
+
     @Test("The scope check lets an injection through in the object's own scope, and outside every scope")
     func scopeCheckPasses() {
         let scope = ServiceScope(label: "req")
         InjectFailure.checkScope(of: Tagged.self, madeIn: 0, site: site)  // no scope: the get says scopeRequired
+        InjectFailure.checkScope(of: Tagged.self, madeIn: ServiceScope.numberOfSingletonMaking, site: site)  // the same
         scope.run { InjectFailure.checkScope(of: Tagged.self, madeIn: scope.number, site: site) }
         #expect(scope.run { ServiceScope.numberForObjectMadeNow } == scope.number)
         #expect(ServiceScope.numberForObjectMadeNow == 0)
