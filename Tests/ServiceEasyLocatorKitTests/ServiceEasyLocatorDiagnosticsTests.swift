@@ -33,6 +33,31 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(locator.getService(serviceType: (any SharedServicing).self) == nil)
     }
 
+    @Test("A get of an optional type, whose wrapped type is stored, says to ask for that type")
+    func optionalHint() {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService())
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService? = try locator.tryService()  // asks for Optional<SharedService>
+        }
+        #expect(error?.description == "Service Swift.Optional<ServiceEasyLocatorKitTests.SharedService> not found; "
+            + "ServiceEasyLocatorKitTests.SharedService is registered (under its own type): ask for "
+            + "ServiceEasyLocatorKitTests.SharedService, not for an optional (a result of tryService() declared "
+            + "optional asks for the optional type: declare it without `?`, or call getService(), which gives nil for "
+            + "a missing service)")
+        let viaProtocol = #expect(throws: ServiceLocatorError.self) {
+            let _: (any SharedServicing)? = try locator.tryService()
+        }
+        #expect(viaProtocol?.description.contains(
+            "ServiceEasyLocatorKitTests.SharedService is registered (under its own type): register it as "
+                + "ServiceEasyLocatorKitTests.SharedServicing, or ask for ServiceEasyLocatorKitTests.SharedService, not "
+                + "for an optional") == true)
+        let missing = #expect(throws: ServiceLocatorError.self) {
+            let _: Int? = try locator.tryService()
+        }
+        #expect(missing?.description.hasSuffix("add it (addService) before it is asked for") == true)
+    }
+
     @Test("A get of a composition of protocols stored only as its implementation says which type is registered")
     func compositionHint() {
         let locator = ServiceEasyLocator()

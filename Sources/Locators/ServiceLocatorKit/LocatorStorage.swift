@@ -346,10 +346,12 @@ package final class LocatorStorage: Sendable {
 
     /// For a miss of the type slot of `service`: the type of a service stored under its own
     /// type (here or in a parent) that is a `service` too, such as the implementation of a
-    /// protocol that was added as itself. With several, the one whose name sorts first.
+    /// protocol that was added as itself. With several, the one whose name sorts first. For an
+    /// optional `service` (a get whose result was declared optional), the same of the type it
+    /// wraps.
     func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
-        let isService = TypeRelation.test(for: service)
+        let isService = TypeRelation.test(for: TypeRelation.wrapped(in: service) ?? service)
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots

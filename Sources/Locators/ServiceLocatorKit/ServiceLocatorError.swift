@@ -70,6 +70,15 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         where key.serviceType == service && TypeRelation.isType(stored, a: service):
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
                 + "type): register it as \(TypeName.of(service)), or ask for \(TypeName.of(stored))"
+        case let .serviceNotFound(key, service, stored?)
+        where key.serviceType == service && TypeRelation.wrapped(in: service) != nil:
+            let wrapped = TypeRelation.wrapped(in: service) ?? service
+            let fix =
+                stored == wrapped
+                ? "ask for \(TypeName.of(wrapped))" : "register it as \(TypeName.of(wrapped)), or ask for \(TypeName.of(stored))"
+            return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
+                + "type): \(fix), not for an optional (a result of tryService() declared optional asks for the "
+                + "optional type: declare it without `?`, or call getService(), which gives nil for a missing service)"
         case let .serviceNotFound(key, service, stored?):
             return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type "
                 + "\(TypeName.of(stored)); two key types share this storeKey, give one of them another"

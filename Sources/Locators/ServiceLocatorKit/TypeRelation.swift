@@ -30,4 +30,19 @@ enum TypeRelation {
             return _openExistential(existentialMetatype, do: isInstance)
         }
     }
+
+    /// The type that the `Optional` type `type` wraps (`ThirdService` for `ThirdService?`), or
+    /// `nil` for a type that is not an `Optional`.
+    static func wrapped(in type: Any.Type) -> Any.Type? {
+        (type as? any OptionalType.Type)?.wrappedType
+    }
+}
+
+/// An `Optional` type, which names the type it wraps (`TypeRelation.wrapped(in:)`).
+private protocol OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+    fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }
