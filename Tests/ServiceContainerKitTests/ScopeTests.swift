@@ -533,25 +533,34 @@ struct ScopeTests {
 
     @Test("The validator makes scoped providers in a scope of its own and reports a captive dependency at the singleton")
     func validation() throws {
+        struct Front {}
         struct Services {
             let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
             let user: ServiceProvider<RequestUser>
             let cache: ServiceProvider<Cache>
+            let front: ServiceProvider<Front>
 
             init() {
                 let log = self.log
                 user = ServiceProvider(mode: .scoped) { RequestUser(log: try log.getService()) }
-                cache = ServiceProvider(mode: .lazy) { _ = try log.getService(); return Cache() }
+                let cache = ServiceProvider(mode: .lazy) { _ = try log.getService(); return Cache() }
+                self.cache = cache
+                front = ServiceProvider(mode: .lazy) { _ = try cache.getService(); return Front() }
             }
         }
         let report = ServiceValidator.validate(building: Services.init)
         #expect(report.made == ["log", "user"])
-        #expect(report.failures.map(\.path) == ["cache"])
+        #expect(report.failures.map(\.path) == ["cache", "front"])
         #expect(report.failures.first?.error.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
-        #expect(report.graph.nodes.map(\.mode) == [.scoped, .scoped, .lazy])
-        #expect(report.graph.description == "user -> log\ncache -> log")
+        #expect(report.graph.nodes.map(\.mode) == [.scoped, .scoped, .lazy, .lazy])
+        #expect(report.graph.description == "user -> log\ncache -> log\nfront -> cache")
         #expect(report.graph.dot().contains("shape=octagon"))
         #expect(report.graph.mermaid().contains("n0[\\\"log<br/>"))
+        // The singleton that asked for the scoped service failed itself; the one that asked for it, below.
+        #expect(report.graph.nodes.map(\.failedItself) == [false, false, true, false])
+        #expect(report.graph.dot().contains(##"n2 [label="cache\nCache (lazy)", style="rounded,filled", fillcolor="#fecaca""##))
+        #expect(report.graph.mermaid().contains("class n3 failedBelow\n    classDef failed"))
+        #expect(report.graph.mermaid().contains("class n2 failed\n"))
     }
 
     // MARK: Closing

@@ -83,7 +83,21 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         ///     }
         /// }
         /// ```
+        ///
+        /// A drawing fills red the nodes whose own making failed: those whose failure is not
+        /// nested, and a singleton that asked for a scoped service (its failure is nested, with
+        /// the scoped service at the end of its path); the others that failed get a red border.
         public let failure: ServiceObtainError?
+        /// Whether its own making failed (filled red when drawn): its factory threw or was
+        /// refused, or, a singleton, it asked for a scoped service (a captive dependency, whose
+        /// path goes on to that service); not a failure of a service it asked for.
+        var failedItself: Bool {
+            guard let failure else { return false }
+            if case .captiveDependency(let singleton, _, _)? = failure.error as? ServiceFactoryError {
+                return singleton == serviceType
+            }
+            return !failure.isNested
+        }
         /// How the graph names its service type: the type's own name (`Token`), or its full name
         /// (`App.Billing.Config`) where another type of the graph has the same own name.
         fileprivate(set) var typeName: String
@@ -217,7 +231,7 @@ extension ServiceGraph {
             if let failure = node.failure {
                 set("color", "\"#dc2626\"")
                 set("penwidth", "2")
-                if !failure.isNested {
+                if node.failedItself {
                     set("fillcolor", "\"#fecaca\"")
                 }
             }
@@ -277,8 +291,8 @@ extension ServiceGraph {
         for edge in edges {
             lines.append("    n\(edge.from) " + (edge.isCycle ? "-->|cycle|" : "-->") + " n\(edge.to)")
         }
-        let failedItself = nodes.indices.filter { nodes[$0].failure.map { !$0.isNested } ?? false }
-        let failedBelow = nodes.indices.filter { nodes[$0].failure?.isNested ?? false }
+        let failedItself = nodes.indices.filter { nodes[$0].failedItself }
+        let failedBelow = nodes.indices.filter { nodes[$0].failure != nil && !nodes[$0].failedItself }
         let safe = nodes.indices.filter { nodes[$0].isSafe }
         for (name, members, style) in [
             ("safe", safe, "stroke-width:3px"),
