@@ -228,7 +228,7 @@ extension ServiceGraph {
             if node.isSafe {
                 set("peripheries", "2")
             }
-            if let failure = node.failure {
+            if node.failure != nil {
                 set("color", "\"#dc2626\"")
                 set("penwidth", "2")
                 if node.failedItself {
