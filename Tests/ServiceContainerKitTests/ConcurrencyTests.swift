@@ -59,6 +59,50 @@ struct ConcurrencyTests {
         #expect(counter.value == 2)
     }
 
+    final class HandedOver: Sendable {
+        let number: Int
+        init(number: Int) { self.number = number }
+    }
+
+    struct HandedOverFactory: ServiceSessionFactory {
+        let mode = ServiceSessionFactoryMode.weak
+        let make: @Sendable () -> HandedOver
+        func makeService(session: UserSession) -> HandedOver { make() }
+    }
+
+    // Serialized: each case counts the threads that wait for a making of `HandedOver`.
+    @Test(
+        "A weak service that every get lets go of at once is made once for the gets that waited for its making",
+        .serialized,
+        arguments: [false, true]
+    )
+    func weakServiceIsHandedToWaiters(session: Bool) throws {
+        let counter = Counter()
+        let waiters = Self.threads - 1
+        let factory: @Sendable () -> HandedOver = {
+            let call = counter.increment()
+            if call == 1 {
+                // Ends once every other get waits for this making (or after 10 seconds).
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while Making.waitingThreadCount(for: HandedOver.self) < waiters, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+            }
+            return HandedOver(number: call)
+        }
+        let provider =
+            session
+            ? HandedOverFactory(make: factory).serviceProvider(mediator: ServiceSessionMediator(session: UserSession(userId: 1)))
+            : ServiceProvider(mode: .weak, factory: factory)
+        // Each get lets go of the service at once: held weakly, it would be gone before the
+        // waiting gets looked for it again.
+        let numbers = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
+        #expect(numbers == Array(repeating: 1, count: Self.threads))
+        #expect(counter.value == 1)
+        // Nothing kept it: the next get makes it again.
+        #expect(provider.getServiceAsOptional()?.number == 2)
+    }
+
     final class StopsWhenCancelled: Sendable {
         let number: Int
         init(number: Int) { self.number = number }

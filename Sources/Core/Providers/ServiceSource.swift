@@ -295,6 +295,7 @@ final class WeakSource<Service>: Sendable {
         return try SingletonMaking.obtainOutOfLine(
             id: ObjectIdentifier(self),
             keeper: .weak,
+            handsOver: true,
             step: { making in
                 state.withLock { state -> MakingStep<Service, Void> in
                     if let service = state.held?.load() { return .found(service) }
@@ -304,13 +305,16 @@ final class WeakSource<Service>: Sendable {
                 }
             },
             make: { FactoryCall.result(Service.self, factory) },
-            finish: { _, made in
+            finish: { making, made in
                 state.withLock { state in
                     state.making = nil
                     if case .success(let service) = made {
                         replaced = state.held
                         state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
                     }
+                }
+                if case .success(let service) = made {
+                    making.share(service)
                 }
                 return made
             }
@@ -623,6 +627,27 @@ final class Making: Sendable {
     @inlinable
     init() {}
 
+    /// Hands `service`, which this making made and published, to the gets that wait for it now:
+    /// the making of a service held weakly (a `weak` one, a session's `weak` one), which may be
+    /// gone when they look for it again, as soon as this making's get let go of it. Without the
+    /// hand-over, each waiting get would make the service again, one after the other. Called
+    /// while `makingLock` is held, before the waiting gets go on; each takes the service from
+    /// its own entry in `waits` as it leaves it (a get that begins to wait later looks for the
+    /// service again, as it would have without the hand-over).
+    @inlinable
+    func share<Service>(_ service: Service) {
+        keepShared(SharedService(service))
+    }
+
+    @usableFromInline
+    func keepShared(_ service: Any) {
+        Self.waits.withLock { waits in
+            for (thread, wait) in waits where wait.making === self {
+                waits[thread]?.handed = UncheckedSendable(service)
+            }
+        }
+    }
+
     /// Records that this making failed with `error`, for the gets that wait for it.
     @usableFromInline
     func fail(with error: ServiceObtainError) {
@@ -708,14 +733,18 @@ final class Making: Sendable {
     /// Runs `attempt` holding a mark of this thread (`holdingOne`) until it finds a value or
     /// fails; when it finds another making in progress, waits for that making (a wait that would
     /// close a loop fails as a cycle for `Service`, recorded against `node`) and tries again, or,
-    /// when `sharesFailures` and that making failed, fails with its error. The loop of every
-    /// making (which shares failures) and serialized get (which does not: each get is a making
-    /// of its own).
+    /// when `sharesFailures` and that making failed, fails with its error, or, when
+    /// `takesService` and that making handed its service to the gets that waited (`share(_:)`),
+    /// gives that service. The loop of every making (which shares failures) and serialized get
+    /// (which does not: each get is a making of its own). `takesService` is a constant of each
+    /// caller: the makings of services held strongly, which a waiting get finds where they were
+    /// published, leave it `false`, and their code has no trace of it.
     @inlinable @inline(__always)
     static func untilDone<Service, Value>(
         _ service: Service.Type,
         node: @autoclosure () -> ObjectIdentifier? = nil,
         sharesFailures: Bool = false,
+        takesService: Bool = false,
         _ attempt: (Making) -> MakingStep<Value, Never>
     ) throws(ServiceObtainError) -> Value {
         while true {
@@ -723,16 +752,35 @@ final class Making: Sendable {
             case .found(let value): return value
             case .failed(let error): throw error
             case .wait(let other):
-                try other.wait(Service.self, node: node())
-                if sharesFailures, let error = other.endedFailure {
-                    throw error
+                if takesService {
+                    let handed = try other.waitTakingService(Service.self, node: node())
+                    if sharesFailures, let error = other.endedFailure {
+                        throw error
+                    }
+                    if let handed = handed as? SharedService<Value> {
+                        return handed.service
+                    }
+                } else {
+                    try other.wait(Service.self, node: node())
+                    if sharesFailures, let error = other.endedFailure {
+                        throw error
+                    }
                 }
             }
         }
     }
 
-    /// The making each waiting thread waits for, and the service it makes, by thread.
-    private static let waits = Locked<[Int: (making: Making, service: Any.Type)]>([:])
+    /// The making each waiting thread waits for, and the service it makes, by thread; with the
+    /// service the making handed to that thread's get, once it did (`share(_:)`).
+    private static let waits = Locked<[Int: Wait]>([:])
+
+    /// What a waiting thread waits for.
+    private struct Wait: Sendable {
+        let making: Making
+        let service: Any.Type
+        /// A `SharedService`, once the making handed it over.
+        var handed: UncheckedSendable<Any>?
+    }
 
     /// How many threads wait for a making of `service` now, for tests.
     static func waitingThreadCount(for service: Any.Type) -> Int {
@@ -759,10 +807,26 @@ final class Making: Sendable {
     ///   is given.
     @usableFromInline
     func wait<Service>(_ service: Service.Type, node: ObjectIdentifier? = nil) throws(ServiceObtainError) {
+        _ = try waitThenTake(Service.self, node: node)
+    }
+
+    /// `wait`, then the service the making handed to this get (`share(_:)`), a `SharedService`;
+    /// `nil` when it handed none. A function of its own, so that the waits of makings that hand
+    /// nothing over compile as before.
+    @usableFromInline
+    func waitTakingService<Service>(_ service: Service.Type, node: ObjectIdentifier? = nil) throws(ServiceObtainError)
+        -> Any?
+    {
+        try waitThenTake(Service.self, node: node)
+    }
+
+    private func waitThenTake<Service>(_ service: Service.Type, node: ObjectIdentifier?) throws(ServiceObtainError)
+        -> Any?
+    {
         let thread = ThreadContext.currentThread
         let loop: [Any.Type]? = Self.waits.withLock { waits in
             guard let length = loopLength(from: thread, in: waits) else {
-                waits[thread] = (self, Service.self)
+                waits[thread] = Wait(making: self, service: Service.self)
                 return nil
             }
             // Only a wait that closes a loop builds its path, walking the loop again.
@@ -779,12 +843,12 @@ final class Making: Sendable {
             throw ThreadContext.cycleError(along: loop, id: node)
         }
         makingLock.withLock { _ in }
-        Self.waits.withLock { $0[thread] = nil }
+        return Self.waits.withLock { $0.removeValue(forKey: thread)?.handed?.value }
     }
 
     /// The number of waits of other threads from this making to a making of `thread`, when
     /// there is such a loop; `nil` when the chain of waits ends first.
-    private func loopLength(from thread: Int, in waits: [Int: (making: Making, service: Any.Type)]) -> Int? {
+    private func loopLength(from thread: Int, in waits: [Int: Wait]) -> Int? {
         var making = self
         var length = 0
         while !making.hasEnded.load(ordering: .acquiring) {
@@ -798,6 +862,18 @@ final class Making: Sendable {
             length += 1
         }
         return nil
+    }
+}
+
+/// A service a making handed to the gets that waited for it (`Making.share(_:)`), boxed with its
+/// type, so that a get takes it only as the type it asked for.
+@usableFromInline
+struct SharedService<Service> {
+    @usableFromInline let service: Service
+
+    @inlinable
+    init(_ service: Service) {
+        self.service = service
     }
 }
 
@@ -829,6 +905,8 @@ enum SingletonMaking {
     /// `id` is the object the provider's gets are checked under after a shutdown (its source or
     /// cell): a get makes nothing once it was shut down. `keeper` names the singleton this making
     /// makes, for the captive-dependency check; `nil` for the making of a scoped service.
+    /// `handsOver` says that `finish` hands a service it published to the gets that waited
+    /// (`Making.share(_:)`), which take it: the makings of services held weakly.
     ///
     /// Always inlined, so that `step`, `make` and `finish` run as code of the caller rather
     /// than as closures called: call it from a function that holds nothing else (a making of
@@ -837,12 +915,13 @@ enum SingletonMaking {
     static func obtain<Service, Input>(
         id: ObjectIdentifier,
         keeper: SingletonKeeper.Kind?,
+        handsOver: Bool = false,
         step: (Making) -> MakingStep<Service, Input>,
         make: (Input) -> Result<Service, ServiceObtainError>,
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
         try ThreadContext.withEntered(id, service: Service.self) { () throws(ServiceObtainError) -> Service in
-            try Making.untilDone(Service.self, sharesFailures: true) { making in
+            try Making.untilDone(Service.self, sharesFailures: true, takesService: handsOver) { making in
                 switch step(making) {
                 case .found(let service): return .found(service)
                 case .failed(let error): return .failed(error)
@@ -882,11 +961,12 @@ enum SingletonMaking {
     static func obtainOutOfLine<Service, Input>(
         id: ObjectIdentifier,
         keeper: SingletonKeeper.Kind?,
+        handsOver: Bool = false,
         step: (Making) -> MakingStep<Service, Input>,
         make: (Input) -> Result<Service, ServiceObtainError>,
         finish: (Making, Result<Service, ServiceObtainError>) -> Result<Service, ServiceObtainError>
     ) throws(ServiceObtainError) -> Service {
-        try obtain(id: id, keeper: keeper, step: step, make: make, finish: finish)
+        try obtain(id: id, keeper: keeper, handsOver: handsOver, step: step, make: make, finish: finish)
     }
 }
 

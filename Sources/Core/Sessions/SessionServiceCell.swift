@@ -131,6 +131,7 @@ final class SessionServiceCell<Service>: Sendable {
         try SingletonMaking.obtain(
             id: ObjectIdentifier(self),
             keeper: .session,
+            handsOver: factory.mode == .weak,
             step: { making in state.withLock { $0.step(making: making) } },
             make: { session in FactoryCall.result(Service.self) { try factory.make(session) } },
             finish: { making, made in
@@ -415,7 +416,7 @@ struct SessionCellState<Service>: Sendable {
             self.making = nil
             makingFor = nil
             switch made {
-            case .success(let service): current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
+            case .success(let service): publish(service, madeBy: making, mode: mode)
             case .failure(let error):
                 // Kept for every get until the next update, but for a factory stopped by the
                 // cancellation of the task it ran in (an update's `atOne` making runs in the
@@ -434,11 +435,20 @@ struct SessionCellState<Service>: Sendable {
             atOneError == nil, case .success = session
         {
             overtaken[id] = nil
-            current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
+            publish(service, madeBy: making, mode: mode)
             return nil
         }
         // The entry stays until `settle` has kept or dropped the service.
         return SessionOvertakenService(service: service, session: overtaking.session, making: id)
+    }
+
+    /// Makes `service`, which `making` made, the current one; a `weak` one, held weakly, is
+    /// handed to the gets that waited for the making too (`Making.share(_:)`).
+    mutating func publish(_ service: Service, madeBy making: Making, mode: ServiceSessionFactoryMode) {
+        current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
+        if mode == .weak {
+            making.share(service)
+        }
     }
 
     /// Sets the state an update asks for and says which hooks to run; when there are some,
