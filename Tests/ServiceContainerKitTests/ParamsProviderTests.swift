@@ -90,6 +90,11 @@ struct ParamsProviderTests {
         }
         #expect(missing.isWrongParams)
         #expect(missing.fatalMessage.contains("no params given"))
+        // A nil of an optional type, passed as Any, is no params too.
+        let optionalNil: Int? = nil
+        #expect(provider.getServiceAsResult(untypedParams: optionalNil as Any).failure?.fatalMessage
+            == missing.fatalMessage)
+        #expect(missing.fatalMessage.contains("no params given, expected Swift.Int"))
     }
 
     @Test("nil untyped params stand for nil of an optional params type")

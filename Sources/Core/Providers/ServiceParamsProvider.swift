@@ -114,10 +114,11 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
         return getServiceAsResult(params: typed)
     }
 
-    /// The error for params that are not a `ParamsType`; it is logged.
+    /// The error for params that are not a `ParamsType`; it is logged. A `nil` of any optional
+    /// type (`Optional<Int>.none as Any`) is no params, as a plain `nil` is.
     @usableFromInline
     final func wrongParams(_ params: Any?) -> ServiceObtainError {
-        let received: Any.Type? = params.map { type(of: $0) }
+        let received: Any.Type? = params.flatMap { ($0 as? any OptionalParams)?.isNone == true ? nil : type(of: $0) }
         return .refused(ServiceType.self, .wrongParams(expected: ParamsType.self, received: received))
     }
 
