@@ -103,6 +103,44 @@ struct ConcurrencyTests {
         #expect(provider.getServiceAsOptional()?.number == 2)
     }
 
+    struct MadeForEach: Sendable {
+        let number: Int
+    }
+
+    struct MadeForEachFactory: ServiceSessionFactory {
+        let mode = ServiceSessionFactoryMode.weak
+        let make: @Sendable () -> MadeForEach
+        func makeService(session: UserSession) -> MadeForEach { make() }
+    }
+
+    // Serialized: each case counts the threads that wait for a making of `MadeForEach`.
+    @Test(
+        "A weak value, which no one can hold weakly, is made for every get, the gets that waited included",
+        .serialized,
+        arguments: [false, true]
+    )
+    func weakValueIsNotHandedToWaiters(session: Bool) throws {
+        let counter = Counter()
+        let waiters = Self.threads - 1
+        let factory: @Sendable () -> MadeForEach = {
+            let call = counter.increment()
+            if call == 1 {
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while Making.waitingThreadCount(for: MadeForEach.self) < waiters, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+            }
+            return MadeForEach(number: call)
+        }
+        let provider =
+            session
+            ? MadeForEachFactory(make: factory).serviceProvider(mediator: ServiceSessionMediator(session: UserSession(userId: 1)))
+            : ServiceProvider(mode: .weak, factory: factory)
+        let numbers = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
+        #expect(Set(numbers.compactMap { $0 }) == Set(1...Self.threads))
+        #expect(counter.value == Self.threads)
+    }
+
     final class StopsWhenCancelled: Sendable {
         let number: Int
         init(number: Int) { self.number = number }

@@ -743,10 +743,26 @@ struct ServiceGraphRenderingTests {
         #expect(graph.dot().contains(#"n1 [label="node\n\#(module).Wrap<Swift.Int>.Node (lazy)""#))
     }
 
+    @Test("Two types of one full name (declared in functions, or private to files) are told apart by number")
+    func typesOfOneFullName() {
+        func first() -> Any.Type {
+            struct Config {}
+            return Config.self
+        }
+        func second() -> Any.Type {
+            struct Config {}
+            return Config.self
+        }
+        let name = "ServiceContainerKitTests.ServiceGraphRenderingTests.Config"
+        #expect(ServiceGraph.typeNames(of: [first(), second(), first(), Int.self]) == [name, "\(name) (2)", name, "Int"])
+    }
+
     @Test("A Mermaid label reads its text literally: quotes, angle brackets, # and & are entity codes, a line break <br/>")
     func mermaidLabelEscapes() {
         #expect(ServiceGraph.mermaidQuoted(#"Box<any A & B> "x" #tag;"#) == "Box#lt;any A #38; B#gt; #quot;x#quot; #35;tag;")
         #expect(ServiceGraph.mermaidQuoted("byKey[a\nb]") == "byKey[a<br/>b]")
+        #expect(ServiceGraph.mermaidQuoted("byKey[a\r\nb\rc]") == "byKey[a<br/>b<br/>c]")
+        #expect(ServiceGraph.dotQuoted("byKey[a\r\nb\rc]") == #""byKey[a\nb\nc]""#)
     }
 
     @Test("mermaid(): the same graph as a flowchart")

@@ -180,15 +180,26 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
 
     /// The names of `types` in a graph: each type's own name (`Config`, `Node`), or its full
     /// name (`App.Billing.Config`, `App.Wrap<Swift.Int>.Node`) where another of `types` has the
-    /// same own name, so that a drawing never shows two types as one.
+    /// same own name, so that a drawing never shows two types as one. Two types whose full names
+    /// are the same too (`private` types of two files, or types declared in two functions, whose
+    /// names leave out the context Swift names by an address) are told apart by number, in the
+    /// order of `types`: `App.Config`, then `App.Config (2)`.
     static func typeNames(of types: [Any.Type]) -> [String] {
-        var typesByName: [String: Set<ObjectIdentifier>] = [:]
-        for type in types {
-            typesByName[String(describing: type), default: []].insert(ObjectIdentifier(type))
+        func names(_ name: (Any.Type) -> String, _ types: [Any.Type]) -> [String: [ObjectIdentifier]] {
+            var typesByName: [String: [ObjectIdentifier]] = [:]
+            for type in types where !(typesByName[name(type)]?.contains(ObjectIdentifier(type)) ?? false) {
+                typesByName[name(type), default: []].append(ObjectIdentifier(type))
+            }
+            return typesByName
         }
+        let byOwnName = names({ String(describing: $0) }, types)
+        let byFullName = names(TypeName.of, types)
         return types.map { type in
             let name = String(describing: type)
-            return typesByName[name, default: []].count > 1 ? TypeName.of(type) : name
+            guard byOwnName[name, default: []].count > 1 else { return name }
+            let fullName = TypeName.of(type)
+            let number = (byFullName[fullName]?.firstIndex(of: ObjectIdentifier(type)) ?? 0) + 1
+            return number > 1 ? "\(fullName) (\(number))" : fullName
         }
     }
 
@@ -259,7 +270,7 @@ extension ServiceGraph {
     ]
 
     static func dotQuoted(_ text: String) -> String {
-        "\"" + escaped(text, ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"]) + "\""
+        "\"" + escaped(text, ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
     }
 
     /// `text` with each character that `replacements` has replaced.
@@ -325,9 +336,12 @@ extension ServiceGraph {
 
     /// `text` for a quoted Mermaid label, read literally: Mermaid reads `#name;` as an entity
     /// code and the label as HTML, so `#` and `&` are entity codes too; a line break (in a
-    /// dictionary key) is the label's own, `<br/>`.
+    /// dictionary key: `\n`, `\r\n` or `\r`) is the label's own, `<br/>`.
     static func mermaidQuoted(_ text: String) -> String {
-        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "&": "#38;", "\n": "<br/>"])
+        escaped(text, [
+            "\"": "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "&": "#38;",
+            "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>",
+        ])
     }
 }
 

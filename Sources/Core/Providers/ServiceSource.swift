@@ -306,14 +306,15 @@ final class WeakSource<Service>: Sendable {
             },
             make: { FactoryCall.result(Service.self, factory) },
             finish: { making, made in
-                state.withLock { state in
+                let heldWeakly = state.withLock { state in
                     state.making = nil
-                    if case .success(let service) = made {
-                        replaced = state.held
-                        state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
-                    }
+                    guard case .success(let service) = made else { return false }
+                    replaced = state.held
+                    state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
+                    return state.held != nil
                 }
-                if case .success(let service) = made {
+                // A value, which no one can hold weakly, is made for every get: it is not handed on.
+                if heldWeakly, case .success(let service) = made {
                     making.share(service)
                 }
                 return made

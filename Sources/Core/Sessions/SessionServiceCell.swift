@@ -443,10 +443,11 @@ struct SessionCellState<Service>: Sendable {
     }
 
     /// Makes `service`, which `making` made, the current one; a `weak` one, held weakly, is
-    /// handed to the gets that waited for the making too (`Making.share(_:)`).
+    /// handed to the gets that waited for the making too (`Making.share(_:)`), unless it is a
+    /// value, which no one can hold weakly: that is made for every get.
     mutating func publish(_ service: Service, madeBy making: Making, mode: ServiceSessionFactoryMode) {
         current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
-        if mode == .weak {
+        if mode == .weak, current != nil {
             making.share(service)
         }
     }
