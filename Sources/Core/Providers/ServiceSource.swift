@@ -306,15 +306,14 @@ final class WeakSource<Service>: Sendable {
             },
             make: { FactoryCall.result(Service.self, factory) },
             finish: { making, made in
-                let heldWeakly = state.withLock { state in
+                state.withLock { state in
                     state.making = nil
-                    guard case .success(let service) = made else { return false }
-                    replaced = state.held
-                    state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
-                    return state.held != nil
+                    if case .success(let service) = made {
+                        replaced = state.held
+                        state.held = ServiceHolder(service, weakly: true, madeAt: MakingClock.tick())
+                    }
                 }
-                // A value, which no one can hold weakly, is made for every get: it is not handed on.
-                if heldWeakly, case .success(let service) = made {
+                if case .success(let service) = made {
                     making.share(service)
                 }
                 return made
@@ -630,8 +629,9 @@ final class Making: Sendable {
 
     /// Hands `service`, which this making made and published, to the gets that wait for it now:
     /// the making of a service held weakly (a `weak` one, a session's `weak` one), which may be
-    /// gone when they look for it again, as soon as this making's get let go of it. Without the
-    /// hand-over, each waiting get would make the service again, one after the other. Called
+    /// gone when they look for it again, as soon as this making's get let go of it (a value at
+    /// once: no one holds it). Without the hand-over, each waiting get would make the service
+    /// again, one after the other. An async `weak` making hands its service on the same way. Called
     /// while `makingLock` is held, before the waiting gets go on; each takes the service from
     /// its own entry in `waits` as it leaves it (a get that begins to wait later looks for the
     /// service again, as it would have without the hand-over).

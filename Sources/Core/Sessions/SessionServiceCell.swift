@@ -442,12 +442,12 @@ struct SessionCellState<Service>: Sendable {
         return SessionOvertakenService(service: service, session: overtaking.session, making: id)
     }
 
-    /// Makes `service`, which `making` made, the current one; a `weak` one, held weakly, is
-    /// handed to the gets that waited for the making too (`Making.share(_:)`), unless it is a
-    /// value, which no one can hold weakly: that is made for every get.
+    /// Makes `service`, which `making` made, the current one; a `weak` one, held weakly (or, a
+    /// value, not held at all), is handed to the gets that waited for the making too
+    /// (`Making.share(_:)`).
     mutating func publish(_ service: Service, madeBy making: Making, mode: ServiceSessionFactoryMode) {
         current = ServiceHolder(service, weakly: mode == .weak, madeAt: MakingClock.tick())
-        if mode == .weak, current != nil {
+        if mode == .weak {
             making.share(service)
         }
     }
