@@ -98,9 +98,21 @@ public enum ServiceInjectResolver {
             LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            let message = alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
+            let listedTwice = containers.count { Swift.type(of: $0) == type } > 1
+            let message =
+                listedTwice
+                ? listedTwiceMessage(type, call: call, file: file, line: line)
+                : alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
             assertionFailure(message, file: file, line: line)
         }
+    }
+
+    /// What a `registerSome` that lists two containers of one type stops a debug build with: the
+    /// second goes over the first, as a second registration would.
+    static func listedTwiceMessage(_ type: Any.Type, call: String, file: StaticString, line: UInt) -> String {
+        "ServiceInjectResolver.\(call) at \(file):\(line): this call lists more than one container of type "
+            + "\(TypeName.of(type)); list each type once (the last of a type would be the newest, the others "
+            + "registered beneath it), or pass failureIfContains: false to register them all so"
     }
 
     /// What a registration of a container type that is already registered stops a debug build

@@ -117,6 +117,16 @@ import Testing
             + "purpose (the old one stays registered beneath it), pass failureIfContains: false")
     }
 
+    @Test func listedTwiceNamesTheCallAndTheWayOut() {
+        #expect(
+            ServiceInjectResolver.listedTwiceMessage(
+                TestServices.self, call: "registerSome(_:)", file: "App/Start.swift", line: 8
+            ) == "ServiceInjectResolver.registerSome(_:) at App/Start.swift:8: this call lists more than one container "
+                + "of type ServiceInjectsTests.TestServices; list each type once (the last of a type would be the "
+                + "newest, the others registered beneath it), or pass failureIfContains: false to register them all so"
+        )
+    }
+
     final class SilentLogger: ServiceInjectLogger {}
 
     @Test func loggerEventsDefaultToNothing() {
