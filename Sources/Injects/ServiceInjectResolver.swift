@@ -98,21 +98,36 @@ public enum ServiceInjectResolver {
             LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            let listedTwice = containers.count { Swift.type(of: $0) == type } > 1
+            // Each container of a type after the first is a duplicate, and the first too when one
+            // of that type was registered before the call.
+            let listed = containers.count { Swift.type(of: $0) == type }
             let message =
-                listedTwice
-                ? listedTwiceMessage(type, call: call, file: file, line: line)
+                listed > 1
+                ? listedTwiceMessage(
+                    type, alsoRegistered: duplicates.count { $0 == type } == listed, in: registries, call: call,
+                    file: file, line: line
+                )
                 : alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
             assertionFailure(message, file: file, line: line)
         }
     }
 
     /// What a `registerSome` that lists two containers of one type stops a debug build with: the
-    /// second goes over the first, as a second registration would.
-    static func listedTwiceMessage(_ type: Any.Type, call: String, file: StaticString, line: UInt) -> String {
-        "ServiceInjectResolver.\(call) at \(file):\(line): this call lists more than one container of type "
-            + "\(TypeName.of(type)); list each type once (the last of a type would be the newest, the others "
-            + "registered beneath it), or pass failureIfContains: false to register them all so"
+    /// second goes over the first, as a second registration would; `alsoRegistered` when one of
+    /// that type was registered before the call too.
+    static func listedTwiceMessage(
+        _ type: Any.Type,
+        alsoRegistered: Bool,
+        in registries: InjectRegistries,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) -> String {
+        let registered = alsoRegistered ? ", and one is already registered in \(registries.containers.resolverName)" : ""
+        let replace = alsoRegistered ? "; to replace that one, remove(_:) it first" : ""
+        return "ServiceInjectResolver.\(call) at \(file):\(line): this call lists more than one container of type "
+            + "\(TypeName.of(type))\(registered); list each type once (the last of a type would be the newest, the "
+            + "others registered beneath it)\(replace); or pass failureIfContains: false to register them all so"
     }
 
     /// What a registration of a container type that is already registered stops a debug build

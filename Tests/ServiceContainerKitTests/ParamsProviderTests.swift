@@ -95,6 +95,12 @@ struct ParamsProviderTests {
         #expect(provider.getServiceAsResult(untypedParams: optionalNil as Any).failure?.fatalMessage
             == missing.fatalMessage)
         #expect(missing.fatalMessage.contains("no params given, expected Swift.Int"))
+        // An optional params type takes a plain nil: a nil of another optional type is named.
+        let optionalParams = ServiceParamsProvider<String, Int?> { "got \(String(describing: $0))" }
+        #expect(try optionalParams.getServiceAsResult(untypedParams: nil).get() == "got nil")
+        let otherNil: String? = nil
+        #expect(optionalParams.getServiceAsResult(untypedParams: otherNil as Any).failure?.fatalMessage.contains(
+            "wrong params type Swift.Optional<Swift.String>, expected Swift.Optional<Swift.Int>") == true)
     }
 
     @Test("nil untyped params stand for nil of an optional params type")

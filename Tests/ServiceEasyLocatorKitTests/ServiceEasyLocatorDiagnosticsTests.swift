@@ -52,6 +52,10 @@ struct ServiceEasyLocatorDiagnosticsTests {
             "ServiceEasyLocatorKitTests.SharedService is registered (under its own type): register it as "
                 + "ServiceEasyLocatorKitTests.SharedServicing, or ask for ServiceEasyLocatorKitTests.SharedService, not "
                 + "for an optional") == true)
+        let twice = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService?? = try locator.tryService()
+        }
+        #expect(twice?.description.contains("ask for ServiceEasyLocatorKitTests.SharedService, not for an optional") == true)
         let missing = #expect(throws: ServiceLocatorError.self) {
             let _: Int? = try locator.tryService()
         }

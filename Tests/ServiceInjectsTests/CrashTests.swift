@@ -84,6 +84,12 @@ enum Misregistration {
         ServiceInjectResolver.registerSome([CrashServices.make(), TestServices.make(), CrashServices.make()])
     }
 
+    static let afterRegisterLine: UInt = #line + 3
+    static func registerSomeWithTwoOfARegisteredType() {
+        ServiceInjectResolver.register(CrashServices.make())
+        ServiceInjectResolver.registerSome([CrashServices.make(), CrashServices.make()])
+    }
+
     static let scopeLine: UInt = #line + 3
     static let inScopeLine: UInt = #line + 4
     static func registerTwiceInAScope() {
@@ -273,8 +279,21 @@ extension InjectsTests {
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): this call lists more than one "
                 + "container of type ServiceInjectsTests.CrashServices; list each type once (the last of a type would "
-                + "be the newest, the others registered beneath it), or pass failureIfContains: false to register "
+                + "be the newest, the others registered beneath it); or pass failureIfContains: false to register "
                 + "them all so")
+        }
+
+        @Test func twoOfARegisteredTypeInOneRegisterSomeSayBoth() async {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+                Misregistration.registerSomeWithTwoOfARegisteredType()
+            }
+            let line = Misregistration.afterRegisterLine
+            expectAssertion(result, line: line,
+                "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): this call lists more than one "
+                + "container of type ServiceInjectsTests.CrashServices, and one is already registered in "
+                + "ServiceInjectResolver; list each type once (the last of a type would be the newest, the others "
+                + "registered beneath it); to replace that one, remove(_:) it first; or pass failureIfContains: false "
+                + "to register them all so")
         }
 
         @Test func duplicateInAScopeNamesTheScope() async {

@@ -117,13 +117,20 @@ import Testing
             + "purpose (the old one stays registered beneath it), pass failureIfContains: false")
     }
 
-    @Test func listedTwiceNamesTheCallAndTheWayOut() {
+    @Test("A registerSome that lists a type twice says so, and whether one of that type was registered before it",
+        arguments: [false, true])
+    func listedTwiceNamesTheCallAndTheWayOut(alsoRegistered: Bool) {
+        let message = ServiceInjectResolver.listedTwiceMessage(
+            TestServices.self, alsoRegistered: alsoRegistered, in: InjectRegistries(scope: nil), call: "registerSome(_:)",
+            file: "App/Start.swift", line: 8
+        )
+        let registered = alsoRegistered ? ", and one is already registered in ServiceInjectResolver" : ""
+        let replace = alsoRegistered ? "; to replace that one, remove(_:) it first" : ""
         #expect(
-            ServiceInjectResolver.listedTwiceMessage(
-                TestServices.self, call: "registerSome(_:)", file: "App/Start.swift", line: 8
-            ) == "ServiceInjectResolver.registerSome(_:) at App/Start.swift:8: this call lists more than one container "
-                + "of type ServiceInjectsTests.TestServices; list each type once (the last of a type would be the "
-                + "newest, the others registered beneath it), or pass failureIfContains: false to register them all so"
+            message == "ServiceInjectResolver.registerSome(_:) at App/Start.swift:8: this call lists more than one "
+                + "container of type ServiceInjectsTests.TestServices\(registered); list each type once (the last of a "
+                + "type would be the newest, the others registered beneath it)\(replace); or pass failureIfContains: "
+                + "false to register them all so"
         )
     }
 

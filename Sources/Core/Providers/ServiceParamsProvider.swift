@@ -114,11 +114,16 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
         return getServiceAsResult(params: typed)
     }
 
-    /// The error for params that are not a `ParamsType`; it is logged. A `nil` of any optional
-    /// type (`Optional<Int>.none as Any`) is no params, as a plain `nil` is.
+    /// The error for params that are not a `ParamsType`; it is logged. For a `ParamsType` that
+    /// takes no `nil`, a `nil` of any optional type (`Optional<Int>.none as Any`) is no params, as
+    /// a plain `nil` is; an optional `ParamsType` takes a plain `nil`, so the error names the
+    /// other optional type.
     @usableFromInline
     final func wrongParams(_ params: Any?) -> ServiceObtainError {
-        let received: Any.Type? = params.flatMap { ($0 as? any OptionalParams)?.isNone == true ? nil : type(of: $0) }
+        let takesNil = ParamsType.self is any OptionalParams.Type
+        let received: Any.Type? = params.flatMap {
+            !takesNil && ($0 as? any OptionalParams)?.isNone == true ? nil : type(of: $0)
+        }
         return .refused(ServiceType.self, .wrongParams(expected: ParamsType.self, received: received))
     }
 

@@ -71,7 +71,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
                 + "type): register it as \(TypeName.of(service)), or ask for \(TypeName.of(stored))"
         case let .serviceNotFound(key, service, stored?)
-        where key.serviceType == service && TypeRelation.wrapped(in: service) != nil:
+        where key.serviceType == service
+            && TypeRelation.wrapped(in: service).map { TypeRelation.isType(stored, a: $0) } == true:
             let wrapped = TypeRelation.wrapped(in: service) ?? service
             let fix =
                 stored == wrapped

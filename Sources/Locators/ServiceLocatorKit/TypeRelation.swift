@@ -31,10 +31,14 @@ enum TypeRelation {
         }
     }
 
-    /// The type that the `Optional` type `type` wraps (`ThirdService` for `ThirdService?`), or
-    /// `nil` for a type that is not an `Optional`.
+    /// The type that the `Optional` type `type` wraps, through every level (`ThirdService` for
+    /// `ThirdService?` and `ThirdService??`), or `nil` for a type that is not an `Optional`.
     static func wrapped(in type: Any.Type) -> Any.Type? {
-        (type as? any OptionalType.Type)?.wrappedType
+        guard var wrapped = (type as? any OptionalType.Type)?.wrappedType else { return nil }
+        while let inner = (wrapped as? any OptionalType.Type)?.wrappedType {
+            wrapped = inner
+        }
+        return wrapped
     }
 }
 
