@@ -98,18 +98,35 @@ public enum ServiceInjectResolver {
             LogRecorder.record(ServiceInjectLogger.self) {
                 $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
             }
-            // Each container of a type after the first is a duplicate, and the first too when one
-            // of that type was registered before the call.
-            let listed = containers.count { Swift.type(of: $0) == type }
-            let message =
-                listed > 1
-                ? listedTwiceMessage(
-                    type, alsoRegistered: duplicates.count { $0 == type } == listed, in: registries, call: call,
-                    file: file, line: line
-                )
-                : alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
+            let message = duplicateMessage(
+                type, listed: containers, duplicates: duplicates, in: registries, call: call, file: file, line: line
+            )
             assertionFailure(message, file: file, line: line)
         }
+    }
+
+    /// What a registration of `type`, one of the `duplicates` that registering `listed` found,
+    /// stops a debug build with: the call lists the type twice (`listedTwiceMessage`), or it was
+    /// registered before (`alreadyRegisteredMessage`).
+    static func duplicateMessage(
+        _ type: Any.Type,
+        listed containers: [Any],
+        duplicates: [Any.Type],
+        in registries: InjectRegistries,
+        call: String,
+        file: StaticString,
+        line: UInt
+    ) -> String {
+        let listed = containers.count { Swift.type(of: $0) == type }
+        guard listed > 1 else {
+            return alreadyRegisteredMessage(type, in: registries, call: call, file: file, line: line)
+        }
+        // Each container of the type after the first is a duplicate, and the first too when one
+        // of that type was registered before the call.
+        let alsoRegistered = duplicates.count { $0 == type } == listed
+        return listedTwiceMessage(
+            type, alsoRegistered: alsoRegistered, in: registries, call: call, file: file, line: line
+        )
     }
 
     /// What a `registerSome` that lists two containers of one type stops a debug build with: the

@@ -134,6 +134,24 @@ import Testing
         )
     }
 
+    @Test func duplicateMessageTellsAListedTwiceTypeFromARegisteredOne() {
+        let registries = InjectRegistries(scope: nil)
+        func message(_ containers: [Any], duplicates: [Any.Type]) -> String {
+            ServiceInjectResolver.duplicateMessage(
+                TestServices.self, listed: containers, duplicates: duplicates, in: registries, call: "registerSome(_:)",
+                file: "App/Start.swift", line: 8
+            )
+        }
+        let once = message([TestServices.make()], duplicates: [TestServices.self])
+        #expect(once.contains("a container of type ServiceInjectsTests.TestServices is already registered"))
+        let twice = message([TestServices.make(), TestServices.make()], duplicates: [TestServices.self])
+        #expect(twice.contains("lists more than one container of type ServiceInjectsTests.TestServices; list"))
+        let twiceAndBefore = message(
+            [TestServices.make(), TestServices.make()], duplicates: [TestServices.self, TestServices.self]
+        )
+        #expect(twiceAndBefore.contains("ServiceInjectsTests.TestServices, and one is already registered"))
+    }
+
     final class SilentLogger: ServiceInjectLogger {}
 
     @Test func loggerEventsDefaultToNothing() {
