@@ -59,86 +59,61 @@ struct ConcurrencyTests {
         #expect(counter.value == 2)
     }
 
-    final class HandedOver: Sendable {
+    /// A service of the hand-over test: an object, or a value, which nothing can hold weakly.
+    protocol Numbered: Sendable {
+        init(number: Int)
+        var number: Int { get }
+    }
+
+    final class HandedObject: Numbered {
         let number: Int
         init(number: Int) { self.number = number }
     }
 
-    struct HandedOverFactory: ServiceSessionFactory {
-        let mode = ServiceSessionFactoryMode.weak
-        let make: @Sendable () -> HandedOver
-        func makeService(session: UserSession) -> HandedOver { make() }
+    struct HandedValue: Numbered {
+        let number: Int
     }
 
-    // Serialized: each case counts the threads that wait for a making of `HandedOver`.
+    struct WeakSessionFactory<Service: Numbered>: ServiceSessionFactory {
+        let mode = ServiceSessionFactoryMode.weak
+        let make: @Sendable () -> Service
+        func makeService(session: UserSession) -> Service { make() }
+    }
+
+    // Serialized: each case counts the threads that wait for a making of its service type.
     @Test(
         "A weak service that every get lets go of at once is made once for the gets that waited for its making",
         .serialized,
-        arguments: [false, true]
+        arguments: [false, true], [false, true]
     )
-    func weakServiceIsHandedToWaiters(session: Bool) throws {
+    func weakServiceIsHandedToWaiters(session: Bool, value: Bool) throws {
+        try value ? handOver(HandedValue.self, session: session) : handOver(HandedObject.self, session: session)
+    }
+
+    func handOver<Service: Numbered>(_: Service.Type, session: Bool) throws {
         let counter = Counter()
         let waiters = Self.threads - 1
-        let factory: @Sendable () -> HandedOver = {
+        let factory: @Sendable () -> Service = {
             let call = counter.increment()
             if call == 1 {
                 // Ends once every other get waits for this making (or after 10 seconds).
                 let deadline = Date(timeIntervalSinceNow: 10)
-                while Making.waitingThreadCount(for: HandedOver.self) < waiters, Date() < deadline {
+                while Making.waitingThreadCount(for: Service.self) < waiters, Date() < deadline {
                     Thread.sleep(forTimeInterval: 0.001)
                 }
             }
-            return HandedOver(number: call)
+            return Service(number: call)
         }
         let provider =
             session
-            ? HandedOverFactory(make: factory).serviceProvider(mediator: ServiceSessionMediator(session: UserSession(userId: 1)))
+            ? WeakSessionFactory(make: factory).serviceProvider(mediator: ServiceSessionMediator(session: UserSession(userId: 1)))
             : ServiceProvider(mode: .weak, factory: factory)
-        // Each get lets go of the service at once: held weakly, it would be gone before the
-        // waiting gets looked for it again.
+        // Each get lets go of the service at once: held weakly (or, a value, not held at all),
+        // it would be gone before the waiting gets looked for it again.
         let numbers = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
         #expect(numbers == Array(repeating: 1, count: Self.threads))
         #expect(counter.value == 1)
-        // Nothing kept it: the next get makes it again.
-        #expect(provider.getServiceAsOptional()?.number == 2)
-    }
-
-    struct HandedValue: Sendable {
-        let number: Int
-    }
-
-    struct HandedValueFactory: ServiceSessionFactory {
-        let mode = ServiceSessionFactoryMode.weak
-        let make: @Sendable () -> HandedValue
-        func makeService(session: UserSession) -> HandedValue { make() }
-    }
-
-    // Serialized: each case counts the threads that wait for a making of `HandedValue`.
-    @Test(
-        "A weak value, which nothing holds, is handed to the gets that waited for its making, and made anew after",
-        .serialized,
-        arguments: [false, true]
-    )
-    func weakValueIsHandedToWaiters(session: Bool) throws {
-        let counter = Counter()
-        let waiters = Self.threads - 1
-        let factory: @Sendable () -> HandedValue = {
-            let call = counter.increment()
-            if call == 1 {
-                let deadline = Date(timeIntervalSinceNow: 10)
-                while Making.waitingThreadCount(for: HandedValue.self) < waiters, Date() < deadline {
-                    Thread.sleep(forTimeInterval: 0.001)
-                }
-            }
-            return HandedValue(number: call)
-        }
-        let provider =
-            session
-            ? HandedValueFactory(make: factory).serviceProvider(mediator: ServiceSessionMediator(session: UserSession(userId: 1)))
-            : ServiceProvider(mode: .weak, factory: factory)
-        let numbers = try raceOnThreads(Self.threads) { _ in provider.getServiceAsOptional()?.number }
-        #expect(numbers == Array(repeating: 1, count: Self.threads))
-        #expect(counter.value == 1)
+        // Nothing kept it: each next get makes it again.
         #expect(provider.getServiceAsOptional()?.number == 2)
         #expect(provider.getServiceAsOptional()?.number == 3)
     }

@@ -185,20 +185,15 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// names leave out the context Swift names by an address) are told apart by number, in the
     /// order of `types`: `App.Config`, then `App.Config (2)`.
     static func typeNames(of types: [Any.Type]) -> [String] {
-        func names(_ name: (Any.Type) -> String, _ types: [Any.Type]) -> [String: [ObjectIdentifier]] {
-            var typesByName: [String: [ObjectIdentifier]] = [:]
-            for type in types where !(typesByName[name(type)]?.contains(ObjectIdentifier(type)) ?? false) {
-                typesByName[name(type), default: []].append(ObjectIdentifier(type))
-            }
-            return typesByName
-        }
-        let byOwnName = names({ String(describing: $0) }, types)
-        let byFullName = names(TypeName.of, types)
+        var seen: Set<ObjectIdentifier> = []
+        let distinct = types.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        let byOwnName = Dictionary(grouping: distinct) { String(describing: $0) }
+        let byFullName = Dictionary(grouping: distinct, by: TypeName.of)  // each group in the order of `types`
         return types.map { type in
             let name = String(describing: type)
             guard byOwnName[name, default: []].count > 1 else { return name }
             let fullName = TypeName.of(type)
-            let number = (byFullName[fullName]?.firstIndex(of: ObjectIdentifier(type)) ?? 0) + 1
+            let number = (byFullName[fullName]?.firstIndex { $0 == type } ?? 0) + 1
             return number > 1 ? "\(fullName) (\(number))" : fullName
         }
     }
