@@ -112,12 +112,18 @@ struct AsyncProviderTests {
             let counter = Counter()
             let gate = AsyncGate()
             let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate, failures: 1))
+            let asking = Counter()
             let results = await withTaskGroup(of: Result<Service, ServiceObtainError>.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { await provider.getServiceAsResult() }
+                    group.addTask {
+                        asking.increment()
+                        return await provider.getServiceAsResult()
+                    }
                 }
-                await eventually { counter.value == 1 }
-                try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
+                // Every task has begun its get (a task still to begin would make anew after the
+                // failure): the 20 ms let the last ones reach their wait.
+                await eventually { counter.value == 1 && asking.value == 20 }
+                try? await Task.sleep(for: .milliseconds(20))
                 gate.open()
                 return await group.reduce(into: [Result<Service, ServiceObtainError>]()) { $0.append($1) }
             }

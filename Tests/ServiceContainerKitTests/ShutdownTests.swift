@@ -865,6 +865,9 @@ struct ShutdownTests {
                     journal.add("second returned")
                     return report
                 }
+                // The second closes what the first did not, then waits: a second that did not
+                // wait would return within these 50 ms, before the gate opens.
+                await eventually { journal.closed.contains("other") }
                 try await Task.sleep(for: .milliseconds(50))
                 gated.open()
                 return (await first.value, await second.value)
