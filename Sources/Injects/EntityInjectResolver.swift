@@ -87,7 +87,8 @@ public enum EntityInjectResolver {
     /// - Parameters:
     ///   - entity: the entity to hand to the first `@EntityInject` that asks for it.
     ///   - autoRemoveDelay: when set, the entity is also removed after these seconds if
-    ///   nothing injected it by then (reported to the ``ServiceInjectLogger``s).
+    ///   nothing injected it by then (reported to the ``ServiceInjectLogger``s). Zero or a
+    ///   negative delay removes it at the next main-loop turn; `.infinity` or `.nan`, never.
     public static func registerForFirstInject<Entity>(_ entity: Entity, autoRemoveDelay: TimeInterval? = nil) {
         registerForFirstInjectSome([entity], autoRemoveDelay: autoRemoveDelay)
     }

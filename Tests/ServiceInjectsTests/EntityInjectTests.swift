@@ -187,6 +187,18 @@ extension InjectsTests {
             ])
         }
 
+        @Test("A negative delay removes the entity at the next main-loop turn; infinity and NaN never", arguments: [-1, Double.infinity, .nan])
+        @MainActor func unusualDelays(delay: Double) async throws {
+            EntityInjectResolver.removeAll()
+            EntityInjectResolver.registerForFirstInject(ScreenImpl("never"), autoRemoveDelay: delay)
+            let deadline = Date().addingTimeInterval(delay < 0 ? 10 : 0.2)
+            while EntityInjectResolver.contains(Screen.self), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(EntityInjectResolver.contains(Screen.self) == !(delay < 0))
+            EntityInjectResolver.removeAll()
+        }
+
         @Test @MainActor func removeAllVoidsPendingRemovals() async {
             EntityInjectResolver.registerForFirstInject(ScreenImpl("old"))
             _ = ScreenController().screen
