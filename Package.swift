@@ -83,7 +83,8 @@ let package = Package(
         // The C allocator's statistics, for the benchmark's count of heap bytes.
         .systemLibrary(name: "CMalloc", path: "Benchmarks/CMalloc"),
         // Time limits for the tests that could hang, shared by the test targets; in no product;
-        // and the heap in use, for the tests that check that memory stays flat.
+        // the heap in use, for the tests that check that memory stays flat; and the trait that
+        // runs a test that blocks its thread outside the concurrency pool.
         .target(
             name: "TestSupport",
             dependencies: [.target(name: "CMalloc", condition: .when(platforms: [.linux]))],
@@ -148,7 +149,7 @@ let package = Package(
             name: "DocsTests",
             dependencies: [
                 "ServiceContainerKit", "ServiceInjects", "ServiceInjectsTesting", "ServiceLocatorKit",
-                "ServiceEasyLocatorKit", "ServiceContainerKitObjC", "DiagnosticsExample",
+                "ServiceEasyLocatorKit", "ServiceContainerKitObjC", "DiagnosticsExample", "TestSupport",
             ],
             path: "Tests/DocsTests",
             exclude: ["DocCommentContexts"],

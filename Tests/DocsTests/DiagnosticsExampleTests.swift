@@ -3,6 +3,7 @@
 // the program that prints them, DiagnosticsExample, and check that the guide shows what it prints.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("docs/diagnostics.md against DiagnosticsExample")
 struct DiagnosticsExampleTests {
@@ -27,7 +28,7 @@ struct DiagnosticsExampleTests {
         try String(contentsOf: Guides.root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    @Test("docs/diagnostics-graph.dot is the DOT source the example prints (.ci/render-graph writes it)")
+    @Test("docs/diagnostics-graph.dot is the DOT source the example prints (.ci/render-graph writes it)", .offThePool)
     func dotSource() throws {
         #expect(try exampleOutput(["dot"]) == guide("docs/diagnostics-graph.dot"))
     }
@@ -64,14 +65,14 @@ struct DiagnosticsExampleTests {
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    @Test("The guide's Mermaid block is the flowchart the example prints")
+    @Test("The guide's Mermaid block is the flowchart the example prints", .offThePool)
     func mermaidBlock() throws {
         let flowchart = try exampleOutput(["mermaid"])
         #expect(flowchart.hasPrefix("flowchart LR\n"))
         #expect(try guide("docs/diagnostics.md").contains("```mermaid\n" + flowchart + "```\n"))
     }
 
-    @Test("The guide shows the example's report, line for line but for the times and its module's name")
+    @Test("The guide shows the example's report, line for line but for the times and its module's name", .offThePool)
     func report() throws {
         let printed = try exampleOutput([]).replacingOccurrences(of: "DiagnosticsExample.", with: "App.")
         #expect(printed.hasPrefix("Valid: 4 providers made, 0 failed, 1 skipped\n"))

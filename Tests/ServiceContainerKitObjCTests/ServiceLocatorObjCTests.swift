@@ -320,7 +320,7 @@ extension ServiceLocatorObjCKey {
         #expect(ServiceLocatorObjCKey.first.storeKey == String(reflecting: FirstService.self))
     }
 
-    @Test func concurrentGetsShareOneLazyInstance() throws {
+    @Test(.offThePool) func concurrentGetsShareOneLazyInstance() throws {
         let made = Counter()
         let local = ServiceLocator()
         local.addLazyService(key: LocatorKeys.first) {

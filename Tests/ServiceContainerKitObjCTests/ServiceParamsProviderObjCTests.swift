@@ -188,7 +188,7 @@ import TestSupport
             == "ServiceParamsProviderObjC<\(String(reflecting: Greeter.self)), \(String(reflecting: String.self))>")
     }
 
-    @Test func concurrentGetsOfASafeProviderAreSerialized() throws {
+    @Test(.offThePool) func concurrentGetsOfASafeProviderAreSerialized() throws {
         let active = Counter()
         let overlaps = Counter()
         let objc = ServiceParamsProviderObjC(ServiceParamsSafeProvider<FirstService, Int> { number in

@@ -307,7 +307,7 @@ import TestSupport
         #expect(objc.description == "ServiceProviderObjC<\(String(reflecting: FirstService.self))>")
     }
 
-    @Test func concurrentGetsShareOneLazyInstance() throws {
+    @Test(.offThePool) func concurrentGetsShareOneLazyInstance() throws {
         let made = Counter()
         let objc = ServiceProviderObjC(ServiceProvider<FirstService>(mode: .lazy) {
             made.increment()

@@ -8,7 +8,7 @@ import TestSupport
 struct ConcurrencyTests {
     static let threads = 8
 
-    @Test("A lazy service is made exactly once under concurrent first gets")
+    @Test("A lazy service is made exactly once under concurrent first gets", .offThePool)
     func lazy() throws {
         for _ in 0..<20 {
             let counter = Counter()
@@ -29,6 +29,7 @@ struct ConcurrencyTests {
     @Test(
         "A failed making gives its error to the gets that waited for it; the next get makes the service again",
         .serialized,
+        .offThePool,
         arguments: [ServiceFactoryMode.lazy, .weak, .scoped]
     )
     func waitersShareAFailure(mode: ServiceFactoryMode) throws {
@@ -162,7 +163,7 @@ struct ConcurrencyTests {
         #expect(counter.value == 2)
     }
 
-    @Test("A weak service is made exactly once while held")
+    @Test("A weak service is made exactly once while held", .offThePool)
     func weak() throws {
         for _ in 0..<20 {
             let counter = Counter()
@@ -173,7 +174,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("A weak service that keeps dying is remade while other threads read it")
+    @Test("A weak service that keeps dying is remade while other threads read it", .offThePool)
     func weakRemadeUnderReads() throws {
         let counter = Counter()
         let provider = ServiceProvider(mode: .weak, factory: countingFactory(counter))
@@ -189,7 +190,7 @@ struct ConcurrencyTests {
         #expect(made >= 2)
     }
 
-    @Test("Locked lets one thread in at a time")
+    @Test("Locked lets one thread in at a time", .offThePool)
     func lockedExcludes() throws {
         let counter = Locked(0)
         _ = try raceOnThreads(Self.threads) { _ in
@@ -201,7 +202,7 @@ struct ConcurrencyTests {
         #expect(counter.withLock { $0 } == Self.threads * 10_000)
     }
 
-    @Test("A session service is made exactly once per session")
+    @Test("A session service is made exactly once per session", .offThePool)
     func session() throws {
         for _ in 0..<20 {
             let log = SessionFactoryLog()
@@ -213,7 +214,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("Session switches racing with gets never mix sessions up")
+    @Test("Session switches racing with gets never mix sessions up", .offThePool)
     func sessionSwitches() throws {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
@@ -234,7 +235,7 @@ struct ConcurrencyTests {
         #expect(log.made.value <= 4)
     }
 
-    @Test("A safe lazy provider is made exactly once", arguments: safeKinds)
+    @Test("A safe lazy provider is made exactly once", .offThePool, arguments: safeKinds)
     func safeLazy(kind: ServiceSafeProviderKind) throws {
         let counter = Counter()
         let provider = ServiceSafeProvider(mode: .lazy, safeThread: kind, factory: countingFactory(counter, delay: 0.001))
@@ -243,7 +244,7 @@ struct ConcurrencyTests {
         #expect(Set(made.compactMap { $0 }).count == 1)
     }
 
-    @Test("Many providers obtained concurrently each get their own cycle tracking")
+    @Test("Many providers obtained concurrently each get their own cycle tracking", .offThePool)
     func nestedAcrossThreads() throws {
         let inner = ServiceProvider(mode: .lazy) { Service(number: 1) }
         let outer = ServiceProvider<Service>(mode: .many) {

@@ -90,6 +90,7 @@ struct CycleTests {
 
     @Test(
         "A cycle split between threads fails on each, each path showing the whole cycle",
+        .offThePool,
         arguments: [ServiceFactoryMode.lazy, .weak], [2, 3]
     )
     func betweenThreads(mode: ServiceFactoryMode, threads: Int) throws {
@@ -131,7 +132,7 @@ struct CycleTests {
         }
     }
 
-    @Test("A cycle between two threads through safe providers fails instead of deadlocking", arguments: safeKinds)
+    @Test("A cycle between two threads through safe providers fails instead of deadlocking", .offThePool, arguments: safeKinds)
     func betweenThreadsThroughSafeProviders(kind: ServiceSafeProviderKind) throws {
         let graph = Graph()
         let (aEntered, bEntered) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -165,7 +166,7 @@ struct CycleTests {
         expectCycle(results[1].failure, path: [NodeB.self, NodeA.self, NodeB.self], repeated: NodeB.self)
     }
 
-    @Test("A session hook that asks for its safe provider while another thread holds it fails as a cycle", arguments: safeKinds)
+    @Test("A session hook that asks for its safe provider while another thread holds it fails as a cycle", .offThePool, arguments: safeKinds)
     func sessionHookThroughSafeProvider(kind: ServiceSafeProviderKind) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let provider = WeakProvider()

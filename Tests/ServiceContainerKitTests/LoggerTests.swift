@@ -278,7 +278,7 @@ struct LoggerTests {
         #expect(logger.refusals(of: QueuedService.self) == 1)
     }
 
-    @Test("Events for the main queue stay bounded when the main queue is never serviced")
+    @Test("Events for the main queue stay bounded when the main queue is never serviced", .offThePool)
     func mainQueueBounded() throws {
         let logger = RecordingLogger(queue: .main)
         let scheduled = Counter()

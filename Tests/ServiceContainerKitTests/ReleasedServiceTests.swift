@@ -126,7 +126,7 @@ struct ReleasedServiceTests {
         #expect(try getAfterRelease { try provider.getService() } == expectedRound(mode))
     }
 
-    @Test("30,000 updates from three threads without a pause are all applied, each in constant time")
+    @Test("30,000 updates from three threads without a pause are all applied, each in constant time", .offThePool)
     func burstOfQueuedUpdates() throws {
         struct Factory: ServiceSessionFactory {
             let mode: ServiceSessionFactoryMode = .weak
@@ -151,7 +151,7 @@ struct ReleasedServiceTests {
         #expect(try provider.getService().number == 7)
     }
 
-    @Test("A mediator's queue of 300,000 updates is taken in linear time")
+    @Test("A mediator's queue of 300,000 updates is taken in linear time", .offThePool)
     func queueTakenInLinearTime() throws {
         // Taken from its front by moving the rest, the queue took minutes to drain here.
         let taken = try withTimeLimit(seconds: 10) { () -> Int in
@@ -168,7 +168,7 @@ struct ReleasedServiceTests {
         #expect(taken == 300_000)
     }
 
-    @Test("Gets race session switches on three threads; weak services die between them", arguments: [
+    @Test("Gets race session switches on three threads; weak services die between them", .offThePool, arguments: [
         ServiceSessionFactoryMode.atOne, .lazy, .weak,
     ])
     func racingSwitches(mode: ServiceSessionFactoryMode) throws {

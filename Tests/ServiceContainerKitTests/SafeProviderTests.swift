@@ -43,7 +43,7 @@ let safeKinds: [ServiceSafeProviderKind] = [.lock, .semaphore, .queue(), .queue(
 
 @Suite("Safe providers")
 struct SafeProviderTests {
-    @Test("A safe provider serializes a many factory with mutable state", arguments: safeKinds)
+    @Test("A safe provider serializes a many factory with mutable state", .offThePool, arguments: safeKinds)
     func serializesMany(kind: ServiceSafeProviderKind) throws {
         let factory = StatefulFactory()
         let provider: ServiceProvider<Service> = factory.serviceSafeProvider(safeThread: kind)
@@ -55,7 +55,7 @@ struct SafeProviderTests {
         #expect(Set(numbers).count == 60)
     }
 
-    @Test("A safe params provider and its converted providers share one serialization", arguments: safeKinds)
+    @Test("A safe params provider and its converted providers share one serialization", .offThePool, arguments: safeKinds)
     func paramsShareSerialization(kind: ServiceSafeProviderKind) throws {
         let factory = StatefulParamsFactory()
         let provider = factory.serviceSafeProvider(safeThread: kind)

@@ -71,7 +71,7 @@ struct ScopeTests {
         #expect(counter.value == 2)
     }
 
-    @Test("50 scopes on threads at once, 20 concurrent gets in each: 50 makings")
+    @Test("50 scopes on threads at once, 20 concurrent gets in each: 50 makings", .offThePool)
     func concurrentScopesOnThreads() throws {
         let counter = Counter()
         let provider = ServiceProvider<RequestLog>(mode: .scoped) {

@@ -372,7 +372,7 @@ struct SessionProviderTests {
         #expect(provider.getServiceAsOptional() == 1)
     }
 
-    @Test("A provider made while the session changes follows the newest session")
+    @Test("A provider made while the session changes follows the newest session", .offThePool)
     func subscriptionRace() throws {
         for round in 0..<50 {
             let mediator = ServiceSessionMediator(session: UserSession(userId: 0))

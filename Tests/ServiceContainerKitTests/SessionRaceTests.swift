@@ -39,7 +39,7 @@ struct SessionRaceTests {
     // Four threads keep getting a `weak` service that nobody holds, so that a new making is
     // in progress almost all the time, each started as soon as the last one ended. A switch
     // waits for the making it finds once; a making started meanwhile it overtakes, so it ends.
-    @Test("A switch ends while other threads keep remaking a weak service nobody holds")
+    @Test("A switch ends while other threads keep remaking a weak service nobody holds", .offThePool)
     func switchIsNotHeldUpByRemakings() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         var factory = HookedFactory(mode: .weak, log: SessionFactoryLog())
@@ -63,7 +63,7 @@ struct SessionRaceTests {
         #expect(try provider.getService().userId == 6)
     }
 
-    @Test("A factory that updates the session while another thread makes a service that needs it")
+    @Test("A factory that updates the session while another thread makes a service that needs it", .offThePool)
     func updateFromFactoryWhileDependentIsMade() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
         let authEntered = DispatchSemaphore(value: 0)
@@ -91,7 +91,7 @@ struct SessionRaceTests {
         #expect(try withTimeLimit { try profile.getService().userId } == 1)
     }
 
-    @Test("A session factory that updates the session while another thread makes a provider that needs it")
+    @Test("A session factory that updates the session while another thread makes a provider that needs it", .offThePool)
     func updateFromSessionFactoryWhileDependentIsMade() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
         let firstEntered = DispatchSemaphore(value: 0)
@@ -121,7 +121,7 @@ struct SessionRaceTests {
         #expect(users == [1, 1])
     }
 
-    @Test("A making that an update made inside a factory overtakes is deactivated when it ends")
+    @Test("A making that an update made inside a factory overtakes is deactivated when it ends", .offThePool)
     func overtakenMakingIsDeactivated() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let updatedToTwo = DispatchSemaphore(value: 0)
@@ -212,6 +212,7 @@ struct SessionRaceTests {
 
     @Test(
         "clearAll, or a .force to its session, applied while an overtaken service is deactivated, drops it",
+        .offThePool,
         arguments: [
             OvertakingUpdates(updates: [(3, .clearAll)]),
             OvertakingUpdates(updates: [(1, .force), (3, .none)]),
@@ -270,7 +271,7 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not kept from before the sign-out")
     }
 
-    @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking")
+    @Test("A dependency cycle split across two threads fails as a cycle instead of deadlocking", .offThePool)
     func crossThreadCycleFails() throws {
         let firstEntered = DispatchSemaphore(value: 0)
         let secondEntered = DispatchSemaphore(value: 0)

@@ -178,7 +178,7 @@ struct SessionUpdateTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 0"])
     }
 
-    @Test("Updates from another thread while one is applied are applied in the order they were made")
+    @Test("Updates from another thread while one is applied are applied in the order they were made", .offThePool)
     func updatesFromOtherThreads() throws {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
@@ -208,7 +208,7 @@ struct SessionUpdateTests {
         #expect(log.all == ["make 0", "deactivate 0", "make 1", "deactivate 1", "make 2", "deactivate 2", "make 3"])
     }
 
-    @Test("A switch waits for a making on another thread, then deactivates what it made")
+    @Test("A switch waits for a making on another thread, then deactivates what it made", .offThePool)
     func switchWaitsForMakingElsewhere() throws {
         let log = SessionFactoryLog()
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
@@ -309,6 +309,7 @@ struct SessionUpdateTests {
 
     @Test(
         "clearAll or .force and a concurrent update: the service kept for user 1 never comes back",
+        .offThePool,
         arguments: zip([ServiceSessionRemakePolicy.clearAll, .force], [0, 1])
     )
     func policyWithConcurrentUpdate(policy: ServiceSessionRemakePolicy, updateTo: Int) throws {
@@ -336,7 +337,7 @@ struct SessionUpdateTests {
         }
     }
 
-    @Test(".force queued behind another thread's update, with a later update queued after it, reaches every provider")
+    @Test(".force queued behind another thread's update, with a later update queued after it, reaches every provider", .offThePool)
     func forceQueuedBehindAnotherThreadsUpdate() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         // The first provider's atOne making for user 5 holds up the thread that applies updates.
@@ -498,6 +499,7 @@ struct SessionUpdateTests {
 
     @Test(
         "No lock of the mediator or provider is held while factories, hooks and deinits run",
+        .offThePool,
         arguments: [ServiceSessionFactoryMode.atOne, .lazy, .weak]
     )
     func noLockHeldDuringUserCode(mode: ServiceSessionFactoryMode) throws {

@@ -27,6 +27,27 @@ struct TimeLimitTests {
         return thrown
     }
 
+    @Test("A synchronous test marked offThePool runs on a thread of its own", .offThePool)
+    func offThePoolSync() throws {
+        #expect(ThreadPerJobExecutor.isCurrent)
+    }
+
+    @Test("An async test marked offThePool runs there across its suspensions, with its child tasks", .offThePool)
+    func offThePoolAsync() async {
+        #expect(Self.runsOffThePool())
+        try? await Task.sleep(for: .milliseconds(1))
+        #expect(Self.runsOffThePool())
+        async let child = Self.runsOffThePool()
+        #expect(await child)
+    }
+
+    @Test("A test not marked offThePool runs on the pool")
+    func onThePool() {
+        #expect(!ThreadPerJobExecutor.isCurrent)
+    }
+
+    private nonisolated static func runsOffThePool() -> Bool { ThreadPerJobExecutor.isCurrent }
+
     @Test("withTimeLimit returns what its body returns, and throws what it throws")
     func withTimeLimitPasses() throws {
         #expect(try withTimeLimit { 42 } == 42)

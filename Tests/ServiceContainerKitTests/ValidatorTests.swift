@@ -419,7 +419,7 @@ struct ValidatorTests {
         #expect(report.graph.edges.isEmpty)
     }
 
-    @Test("Creation times are slowest first, and a making's time leaves out what it asked for")
+    @Test("Creation times are slowest first, and a making's time leaves out what it asked for", .offThePool)
     func timings() throws {
         struct Slow {
             let quick: ServiceProvider<Service>
@@ -446,7 +446,7 @@ struct ValidatorTests {
         #expect(report.graph.description == "quick -> slow")
     }
 
-    @Test("A factory that failed is timed too, and listed under the creation times")
+    @Test("A factory that failed is timed too, and listed under the creation times", .offThePool)
     func failedMakingIsTimed() throws {
         struct Flaky {
             let pool: ServiceProvider<Pool>
@@ -658,7 +658,7 @@ struct ValidatorTests {
         #expect(report.graph.nodes.map(\.name).sorted() == ["byID[1]", "byID[1] (2)"])
     }
 
-    @Test("Validations on several threads at once each see their own gets")
+    @Test("Validations on several threads at once each see their own gets", .offThePool)
     func concurrentValidations() throws {
         let reports = try raceOnThreads(4) { _ in
             ServiceValidator.validate(building: { AppServices.make() }).graph.description

@@ -315,7 +315,7 @@ struct ServiceEasyLocatorTests {
         }
     }
 
-    @Test func manyThreadsAddAndGet() throws {
+    @Test(.offThePool) func manyThreadsAddAndGet() throws {
         let threads = 8
         let counter = Counter()
         let writable = ServiceEasyLocator()

@@ -22,7 +22,7 @@ extension InjectsTests {
         static let threads = 8
         static let perThread = 50
 
-        @Test func concurrentRegistrationsAreAllKept() throws {
+        @Test(.offThePool) func concurrentRegistrationsAreAllKept() throws {
             let handlers = Counter()
             let tokens = Counter()
             try withTimeLimit {
@@ -52,7 +52,7 @@ extension InjectsTests {
             #expect(!ServiceInjectResolver.contains(NumberedContainer.self))
         }
 
-        @Test func wrappersWaitingOnManyThreadsAreInjectedOnceByABackgroundRegistration() throws {
+        @Test(.offThePool) func wrappersWaitingOnManyThreadsAreInjectedOnceByABackgroundRegistration() throws {
             let total = Self.threads * Self.perThread
             let presenters = Box<[TestPresenter?]>(Array(repeating: nil, count: total))
             let lock = NSLock()
@@ -91,7 +91,7 @@ extension InjectsTests {
             #expect(ServiceInjectResolver.registry.counts.waiters == 0)
         }
 
-        @Test func firstReadsRacingOnOneWrapperAgreeOnTheValue() throws {
+        @Test(.offThePool) func firstReadsRacingOnOneWrapperAgreeOnTheValue() throws {
             ServiceInjectResolver.register(TestServices.make(tag: "race"))
             for _ in 0..<20 {
                 let presenter = SendableDependencies()
@@ -110,7 +110,7 @@ extension InjectsTests {
             }
         }
 
-        @Test func entityTokensFromManyThreads() throws {
+        @Test(.offThePool) func entityTokensFromManyThreads() throws {
             let injected = Counter()
             try withTimeLimit {
                 DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in

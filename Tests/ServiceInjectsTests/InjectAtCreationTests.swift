@@ -142,7 +142,7 @@ extension InjectsTests {
             #expect(seen.value == ["first"])
         }
 
-        @Test func wrappersMadeOnManyThreadsWhileContainersChangeGetARegisteredOne() throws {
+        @Test(.offThePool) func wrappersMadeOnManyThreadsWhileContainersChangeGetARegisteredOne() throws {
             let rounds = 200
             let threads = 4
             let registered = Set((0..<rounds).map { "round \($0)" })

@@ -69,7 +69,7 @@ extension InjectsTests {
             #expect(tokens.filter(\.isWaiting).isEmpty)
         }
 
-        @Test("A handler whose token is cancelled while another thread registers, before it runs, does not run")
+        @Test("A handler whose token is cancelled while another thread registers, before it runs, does not run", .offThePool)
         func cancelWhileAnotherThreadRegisters() throws {
             let entered = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)

@@ -21,7 +21,7 @@ private let stopReplacing = Atomic<Bool>(false)
 // limit, so that a deadlock fails the test instead of stalling the run.
 @Suite("ServiceLocator: threads")
 struct ServiceLocatorConcurrencyTests {
-    @Test("Gets racing setReadOnly keep finding the services, here and in the parent")
+    @Test("Gets racing setReadOnly keep finding the services, here and in the parent", .offThePool)
     func getsDuringSetReadOnly() throws {
         let misses = Atomic<Int>(0)
         try withTimeLimit(seconds: 60) {
@@ -56,7 +56,7 @@ struct ServiceLocatorConcurrencyTests {
     static let threads = 8
     static let perThread = 200
 
-    @Test func concurrentAddsLoseNothing() throws {
+    @Test(.offThePool) func concurrentAddsLoseNothing() throws {
         let locator = ServiceLocator()
         try withTimeLimit {
             DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
@@ -77,7 +77,7 @@ struct ServiceLocatorConcurrencyTests {
         }
     }
 
-    @Test func concurrentGetsFromReadOnlyMakeTheSingletonOnce() throws {
+    @Test(.offThePool) func concurrentGetsFromReadOnlyMakeTheSingletonOnce() throws {
         let counter = Counter()
         let locator = ServiceLocator()
         locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
@@ -102,7 +102,7 @@ struct ServiceLocatorConcurrencyTests {
         #expect(results.distinct == 1)
     }
 
-    @Test func writableLocatorServesFactoriesThatUseItWhileOthersWrite() throws {
+    @Test(.offThePool) func writableLocatorServesFactoriesThatUseItWhileOthersWrite() throws {
         let locator = ServiceLocator()
         locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
         locator.addService(key: Keys.dependent) { [unowned locator] in
@@ -126,7 +126,7 @@ struct ServiceLocatorConcurrencyTests {
         #expect(locator.count == 2 + (Self.threads / 2) * (Self.perThread / 4))
     }
 
-    @Test("A service that a change releases may use the locator in its deinit")
+    @Test("A service that a change releases may use the locator in its deinit", .offThePool)
     func releasedServiceUsesTheLocatorInDeinit() throws {
         let locator = ServiceLocator()
         locator.addService(key: Keys.first, service: FirstService(name: "dependency"))
@@ -181,7 +181,7 @@ struct ServiceLocatorConcurrencyTests {
         }
     }
 
-    @Test func parentChangesFromManyThreadsNeverLoop() throws {
+    @Test(.offThePool) func parentChangesFromManyThreadsNeverLoop() throws {
         let locators = (0..<4).map { _ in ServiceLocator() }
         // A get that walks a looping chain would never end.
         let chains = try withTimeLimit { () -> [(length: Int, found: Bool)] in
