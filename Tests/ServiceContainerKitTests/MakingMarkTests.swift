@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceContainerKit
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -73,7 +74,39 @@ struct MakingMarkTests {
         #expect(again.owner == ThreadContext.currentThread)
     }
 
-    @Test("A thread's spare mark is released when the thread exits")
+    @Test(
+        "A failed making's mark, kept for the thread's next making, keeps no error",
+        arguments: [ServiceFactoryMode.lazy, .weak, .scoped]
+    )
+    func failedMarkKeepsNoError(mode: ServiceFactoryMode) {
+        weak var weakPayload: FailurePayload?
+        do {
+            let payload = FailurePayload()
+            weakPayload = payload
+            let provider = ServiceProvider<MarkedA>(mode: mode) { throw PayloadError(payload: payload) }
+            let result = ServiceScope(label: "failed mark").run { provider.getServiceAsResult() }
+            guard case .failure(let error) = result else {
+                Issue.record("the get of a factory that throws succeeded")
+                return
+            }
+            #expect(error.error is PayloadError)
+        }
+        // The provider, its get and its error are gone; the thread makes nothing after them.
+        #expect(weakPayload == nil)
+        #expect(ThreadContext.current.pointee.spareMaking?.hasFailed.load(ordering: .relaxed) == false)
+    }
+
+    @Test("A failed making's mark that a waiting get still refers to is not kept")
+    func failedMarkReferencedIsNotKept() throws {
+        let held = Making.forThisThread()
+        held.hold { held.fail(with: .refused(MarkedA.self, .dependencyCycle(service: MarkedA.self))) }
+        Making.keepForThisThread(held)  // `held` still refers to it, as a waiting get would
+        #expect(ThreadContext.current.pointee.spareMaking !== held)
+        let error = try #require(held.endedFailure)  // what that get reads: still there
+        #expect(error.isDependencyCycle)
+    }
+
+    @Test("A thread's spare mark is released when the thread exits", .offThePool)
     func spareIsReleasedAtThreadExit() throws {
         final class Probe: @unchecked Sendable {  // written by the thread before the join reads it
             weak var spare: Making?
@@ -114,6 +147,12 @@ struct MakingMarkTests {
 }
 
 private final class MarkedA: Sendable {}
+private final class FailurePayload: Sendable {}
+
+/// A factory's error that holds an object, to see how long the error lives.
+private struct PayloadError: Error {
+    let payload: FailurePayload
+}
 private final class MarkedB: Sendable {}
 
 /// What a thread started with `pthread_create` runs.

@@ -618,7 +618,8 @@ final class Making: Sendable {
     /// although it has not run again yet to take its wait off `waits`.
     @usableFromInline let hasEnded = Atomic<Bool>(false)
     /// Whether the making failed, with `failure` (written before `makingLock` is released, and
-    /// reset with `hasEnded` when the mark is reused): the gets that waited for it fail with its
+    /// cleared when the mark is kept for the thread's next making, once no get that waited for
+    /// it refers to it, by `keepFailedForThisThread(_:)`): the gets that waited for it fail with its
     /// error instead of making the service again, one after the other.
     @usableFromInline let hasFailed = Atomic<Bool>(false)
     /// The error, once `hasFailed`.
@@ -700,24 +701,36 @@ final class Making: Sendable {
         let context = ThreadContext.current
         if var spare = context.pointee.spareMaking.take(), isKnownUniquelyReferenced(&spare) {
             spare.hasEnded.store(false, ordering: .relaxed)
-            if spare.hasFailed.load(ordering: .relaxed) {
-                spare.reset()
-            }
             return spare
         }
         return Making()
     }
 
-    /// Forgets the failure of the making this mark stood for, before it stands for another.
-    @usableFromInline
-    func reset() {
-        hasFailed.store(false, ordering: .relaxed)
-        failure.withLock { $0 = nil }
-    }
-
-    /// Keeps `making`, whose making is over, for this thread's next making.
+    /// Keeps `making`, whose making is over, for this thread's next making; a mark that failed
+    /// goes through `keepFailedForThisThread(_:)`, so that a spare never holds an error.
     @inlinable
     static func keepForThisThread(_ making: consuming Making) {
+        if making.hasFailed.load(ordering: .relaxed) {
+            keepFailedForThisThread(making)
+            return
+        }
+        ThreadContext.current.pointee.spareMaking = making
+    }
+
+    /// Keeps `making`, which failed, for this thread's next making without its error, or not at
+    /// all while the gets that waited for it may still read the error (they hold a reference to
+    /// it, and the last of them releases it).
+    ///
+    /// A spare that kept its `failure` until the thread's next making kept the factory's error,
+    /// and whatever that error holds, alive after the provider and every get had let go of it:
+    /// on a thread that makes nothing again, for as long as the thread lives. Out of line: only
+    /// a failed making comes here.
+    @usableFromInline @inline(never)
+    static func keepFailedForThisThread(_ making: consuming Making) {
+        var making = making
+        guard isKnownUniquelyReferenced(&making) else { return }
+        making.hasFailed.store(false, ordering: .relaxed)
+        making.failure.withLock { $0 = nil }
         ThreadContext.current.pointee.spareMaking = making
     }
 
