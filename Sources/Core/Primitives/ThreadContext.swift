@@ -34,7 +34,8 @@ package struct ThreadContext {
     /// The innermost singleton whose making this thread runs, if any: a scoped get made while
     /// it is set fails, since the singleton would keep the scope's service.
     @usableFromInline var keeper: SingletonKeeper?
-    /// The mark of this thread's last making, kept for its next one (`Making.forThisThread()`).
+    /// The mark of this thread's last making, kept for its next one (`Making.forThisThread()`);
+    /// never with the error of a failed making (`Making.keepForThisThread(_:)`).
     @usableFromInline var spareMaking: Making?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
