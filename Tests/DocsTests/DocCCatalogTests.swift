@@ -44,7 +44,7 @@ struct DocCCatalogTests {
 
     @Test("The committed articles of every catalog are the guides of docs/ as .ci/docc-articles.swift writes them")
     func articlesMatchTheGuides() async throws {
-        let outcome = try await offThePool { try runScript(".ci/docc-articles.swift", arguments: ["--check"]) }
+        let outcome = try await inProcessSlot { try runScript(".ci/docc-articles.swift", arguments: ["--check"]) }
         if !outcome.succeeded {
             Issue.record(Comment(rawValue: "swift .ci/docc-articles.swift --check failed:\n\(outcome.output)"))
         }

@@ -185,7 +185,7 @@ struct DocCommentExamplesTests {
         let context = try String(contentsOf: Guides.root.appendingPathComponent(module.context), encoding: .utf8)
         let source = DocCommentReader.mainSwift(of: examples, context: context, contextPath: module.context)
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let outcome = try await offThePool {
+        let outcome = try await inProcessSlot {
             try compiler.compile(
                 source, typecheckOnly: true, warningsAsErrors: false, asLibrary: true, packageName: Self.packageName
             )

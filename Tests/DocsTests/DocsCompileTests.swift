@@ -54,7 +54,7 @@ struct DocsCompileTests {
             let source = DocBlockReader.mainSwift(of: unit, path: path)
             let module = standIn
             let mainActorByDefault = unit[0].check == .mainActor
-            let outcome = try await offThePool {
+            let outcome = try await inProcessSlot {
                 try compiler.compile(source, standIn: module, mainActorByDefault: mainActorByDefault)
             }
             if !outcome.succeeded {
@@ -75,7 +75,7 @@ struct DocsCompileTests {
         for block in blocks {
             guard case .fails(let expected) = block.check else { continue }
             let source = DocBlockReader.mainSwift(of: [block], path: path)
-            let outcome = try await offThePool { try compiler.compile(source) }
+            let outcome = try await inProcessSlot { try compiler.compile(source) }
             let failsAsSaid = !outcome.succeeded
                 && outcome.output.split(separator: "\n").contains { $0.contains("error: ") && $0.contains(expected) }
             if !failsAsSaid {
@@ -143,7 +143,7 @@ struct DocsCompileTests {
         let blocks = try DocBlockReader.blocks(in: markdown)
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
         let source = DocBlockReader.mainSwift(of: blocks, path: path)
-        return try await offThePool { try compiler.compile(source) }
+        return try await inProcessSlot { try compiler.compile(source) }
     }
 
     @Test("A safe provider's closure belongs to no actor: one that touches the main actor's state does not compile", arguments: [
@@ -161,7 +161,7 @@ struct DocsCompileTests {
             }
             """
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let outcome = try await offThePool { try compiler.compile(source) }
+        let outcome = try await inProcessSlot { try compiler.compile(source) }
         #expect(!outcome.succeeded)
         #expect(outcome.output.contains(
             "error: main actor-isolated static property 'shown' can not be mutated from a nonisolated context"
@@ -176,9 +176,9 @@ struct DocsCompileTests {
             func refresh() { render() }
             """
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let mainActor = try await offThePool { try compiler.compile(source, mainActorByDefault: true) }
+        let mainActor = try await inProcessSlot { try compiler.compile(source, mainActorByDefault: true) }
         #expect(mainActor.succeeded, "\(mainActor.output)")
-        let plain = try await offThePool { try compiler.compile(source) }
+        let plain = try await inProcessSlot { try compiler.compile(source) }
         #expect(!plain.succeeded)
         #expect(plain.output.contains(
             "call to main actor-isolated global function 'render()' in a synchronous nonisolated context"
@@ -188,7 +188,7 @@ struct DocsCompileTests {
     @Test("A block marked stand-in imports the stand-in module, which clashes with ServiceContainerKit as swift-log does")
     func standInModule() async throws {
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let qualified = try await offThePool {
+        let qualified = try await inProcessSlot {
             try compiler.compile(
                 """
                 import Logging
@@ -203,7 +203,7 @@ struct DocsCompileTests {
         }
         #expect(qualified.succeeded, "\(qualified.output)")
 
-        let bare = try await offThePool {
+        let bare = try await inProcessSlot {
             try compiler.compile(
                 "import Logging\nimport ServiceContainerKit\nlet logger: (any Logger)? = nil\n", standIn: "Logging"
             )
@@ -217,7 +217,7 @@ struct DocsCompileTests {
         #expect(StandInModules.buildOrder(of: "ServiceLifecycle") == ["Logging", "UnixSignals", "ServiceLifecycle"])
         #expect(StandInModules.buildOrder(of: "Logging") == ["Logging"])
         let compiler = try SwiftCompiler.current(workingDirectory: Guides.root)
-        let outcome = try await offThePool {
+        let outcome = try await inProcessSlot {
             try compiler.compile(
                 """
                 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The toolchain's compiler, pointed at the modules of the build that runs the tests.
 ///
@@ -195,18 +196,16 @@ func runTool(_ executable: URL, arguments: [String], in workingDirectory: URL, t
     )
 }
 
-/// Runs `body`, which waits for a process (a compiler, a script), on a thread of its own and
-/// suspends until it returns: a test waiting that long on a thread of the concurrency pool would
-/// hold up the async tests, which run on the same few threads, past their time limits. As many
-/// bodies run at once as the machine has cores, as they did on the pool, so that the compilers
-/// do not all start together.
-func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            processSlots.wait()
-            defer { processSlots.signal() }
-            continuation.resume(with: Result { try body() })
-        }.start()
+/// Runs `body`, which waits for a process (a compiler, a script), on a thread of its own
+/// (`onThread`) and suspends until it returns: a test waiting that long on a thread of the
+/// concurrency pool would hold up the async tests, which run on the same few threads, past their
+/// time limits. As many bodies run at once as the machine has cores, as they did on the pool, so
+/// that the compilers do not all start together.
+func inProcessSlot<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await onThread {
+        processSlots.wait()
+        defer { processSlots.signal() }
+        return try body()
     }
 }
 

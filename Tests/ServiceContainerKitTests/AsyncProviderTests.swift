@@ -112,18 +112,15 @@ struct AsyncProviderTests {
             let counter = Counter()
             let gate = AsyncGate()
             let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate, failures: 1))
-            let asking = Counter()
+            // The gets' tasks run on an executor of their own, which is idle once every one of
+            // them is suspended: each waits for the making (a get still to run would make anew
+            // after the failure).
+            let gets = ThreadPerJobExecutor()
             let results = await withTaskGroup(of: Result<Service, ServiceObtainError>.self) { group in
                 for _ in 0..<20 {
-                    group.addTask {
-                        asking.increment()
-                        return await provider.getServiceAsResult()
-                    }
+                    group.addTask(executorPreference: gets) { await provider.getServiceAsResult() }
                 }
-                // Every task has begun its get (a task still to begin would make anew after the
-                // failure): the 20 ms let the last ones reach their wait.
-                await eventually { counter.value == 1 && asking.value == 20 }
-                try? await Task.sleep(for: .milliseconds(20))
+                await eventually { counter.value == 1 && gets.isIdle }
                 gate.open()
                 return await group.reduce(into: [Result<Service, ServiceObtainError>]()) { $0.append($1) }
             }

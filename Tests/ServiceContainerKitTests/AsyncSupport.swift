@@ -42,15 +42,3 @@ func eventually(_ condition: @Sendable () -> Bool) async {
         try? await Task.sleep(for: .milliseconds(1))
     }
 }
-
-/// A task executor on dispatch's threads rather than the pool of the tasks: a test's task may
-/// block its thread (a synchronous factory waiting for a task it started) without taking a
-/// thread from the tests running beside it. A `Task {}` started there runs on the pool.
-final class BlockingTaskExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "blocking task executor", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}

@@ -79,21 +79,31 @@ struct MakingMarkTests {
         arguments: [ServiceFactoryMode.lazy, .weak, .scoped]
     )
     func failedMarkKeepsNoError(mode: ServiceFactoryMode) {
-        weak var weakPayload: FailurePayload?
-        do {
-            let payload = FailurePayload()
-            weakPayload = payload
-            let provider = ServiceProvider<MarkedA>(mode: mode) { throw PayloadError(payload: payload) }
-            let result = ServiceScope(label: "failed mark").run { provider.getServiceAsResult() }
-            guard case .failure(let error) = result else {
-                Issue.record("the get of a factory that throws succeeded")
-                return
+        let provider = ServiceProvider<MarkedA>(mode: mode) { throw PayloadError(payload: FailurePayload()) }
+        let result = ServiceScope(label: "failed mark").run { provider.getServiceAsResult() }
+        #expect(result.failure?.error is PayloadError)
+        let spare = ThreadContext.current.pointee.spareMaking
+        #expect(spare?.hasFailed.load(ordering: .relaxed) == false)
+        #expect(spare?.failure.withLock { $0 == nil } == true)
+    }
+
+    // In a process of its own: a logger that another test registers keeps the errors it hears of.
+    @Test("The error of a failed making, and what it holds, is freed once its provider and its get are")
+    func failedMakingsErrorIsFreed() async {
+        await #expect(processExitsWith: .success) {
+            for mode in [ServiceFactoryMode.lazy, .weak, .scoped] {
+                weak var weakPayload: FailurePayload?
+                do {
+                    let payload = FailurePayload()
+                    weakPayload = payload
+                    let provider = ServiceProvider<MarkedA>(mode: mode) { throw PayloadError(payload: payload) }
+                    let result = ServiceScope(label: "failed mark").run { provider.getServiceAsResult() }
+                    #expect(result.failure?.error is PayloadError)
+                }
+                // The provider, its get and its error are gone; the thread makes nothing after them.
+                #expect(weakPayload == nil, "the error of a failed \(mode) making lives on")
             }
-            #expect(error.error is PayloadError)
         }
-        // The provider, its get and its error are gone; the thread makes nothing after them.
-        #expect(weakPayload == nil)
-        #expect(ThreadContext.current.pointee.spareMaking?.hasFailed.load(ordering: .relaxed) == false)
     }
 
     @Test("A failed making's mark that a waiting get still refers to is not kept")

@@ -392,7 +392,7 @@ struct ScopeTests {
         let (log, counter) = Self.countedLog()
         let cache = ServiceProvider<Cache>(mode: .lazy, factory: Self.gettingInATask(log))
         let result = try await withAsyncTimeLimit {
-            await Task(executorPreference: BlockingTaskExecutor()) {
+            await Task(executorPreference: ThreadPerJobExecutor.shared) {
                 await withServiceScope(label: "request") { cache.getServiceAsResult() }
             }.value
         }

@@ -380,7 +380,7 @@ struct ShutdownTests {
             return Closing("repository \(made.value)", journal)
         }
         _ = pool.getServiceAsOptional()
-        let first = Task(executorPreference: BlockingTaskExecutor()) {
+        let first = Task(executorPreference: ThreadPerJobExecutor.shared) {
             withUnsafeCurrentTask { $0?.cancel() }
             return repository.getServiceAsResult().map(\.name)
         }

@@ -617,10 +617,11 @@ final class Making: Sendable {
     /// reused, by `forThisThread()`): a thread that waits for this making is about to go on,
     /// although it has not run again yet to take its wait off `waits`.
     @usableFromInline let hasEnded = Atomic<Bool>(false)
-    /// Whether the making failed, with `failure` (written before `makingLock` is released, and
-    /// cleared when the mark is kept for the thread's next making, once no get that waited for
-    /// it refers to it, by `keepFailedForThisThread(_:)`): the gets that waited for it fail with its
-    /// error instead of making the service again, one after the other.
+    /// Whether the making failed, with `failure` (written before `makingLock` is released): the
+    /// gets that waited for it fail with its error instead of making the service again, one after
+    /// the other. A failed mark that nothing else refers to is cleared when it is kept for the
+    /// thread's next making; one that a waiting get still refers to is not kept, and the last of
+    /// those gets frees it (`keepFailedForThisThread(_:)`).
     @usableFromInline let hasFailed = Atomic<Bool>(false)
     /// The error, once `hasFailed`.
     @usableFromInline let failure = Locked<ServiceObtainError?>(nil)
