@@ -18,7 +18,8 @@
 /// **Pays for** `hand-written/cold start, 200 lazy providers`: 1,066,000 instructions a container
 /// with a `Service?` field in `LazySource`, 1,004,000 without (6% of the count), and
 /// `injects/handler per request, 1 lazy inject`: 3,035 with a `Value?` field in `OnceCell`, 2,701
-/// without. `Optional` is the one type that adopts it.
+/// without. `Optional` is the one type that adopts it. A locator's miss finds the type an optional
+/// wraps through it too (`TypeRelation.wrapped(in:)`).
 @usableFromInline
 package protocol OptionalValue: ExpressibleByNilLiteral {
     associatedtype Wrapped

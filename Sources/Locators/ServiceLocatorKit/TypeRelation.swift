@@ -34,19 +34,15 @@ enum TypeRelation {
     /// The type that the `Optional` type `type` wraps, through every level (`ThirdService` for
     /// `ThirdService?` and `ThirdService??`), or `nil` for a type that is not an `Optional`.
     static func wrapped(in type: Any.Type) -> Any.Type? {
-        guard var wrapped = (type as? any OptionalType.Type)?.wrappedType else { return nil }
-        while let inner = (wrapped as? any OptionalType.Type)?.wrappedType {
-            wrapped = inner
+        guard let optional = type as? any OptionalValue.Type else { return nil }
+        var wrapped = wrappedType(optional)
+        while let inner = wrapped as? any OptionalValue.Type {
+            wrapped = wrappedType(inner)
         }
         return wrapped
     }
-}
 
-/// An `Optional` type, which names the type it wraps (`TypeRelation.wrapped(in:)`).
-private protocol OptionalType {
-    static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalType {
-    fileprivate static var wrappedType: Any.Type { Wrapped.self }
+    private static func wrappedType<Stored: OptionalValue>(_: Stored.Type) -> Any.Type {
+        Stored.Wrapped.self
+    }
 }
