@@ -883,7 +883,7 @@ struct ScopeTests {
         let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
-        #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: "
+        #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- ServiceContainerKit.ServiceScope: "
             + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
         let late = try #require(report.failures.first?.error as? ServiceCloseTimeoutError)
         #expect(late.makings.map(name) == [name(Closing.self)])
@@ -905,7 +905,7 @@ struct ScopeTests {
             let getter = Task { await scope.run { await slow.getServiceAsResult() } }
             await began.wait()
             let report = await scope.close(timeout: .milliseconds(100))
-            #expect(report.description == "closed 0 services, 1 failed\n- ServiceContainerKit.ServiceScope: "
+            #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- ServiceContainerKit.ServiceScope: "
                 + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
             gate.open()
             let refusal = "Failed to obtain service \(name(Closing.self)) with error: the scope \"late scope\" is closed: "
@@ -1046,6 +1046,37 @@ struct ScopeTests {
         #expect(value == 7)
         #expect(journal.closed == ["last", "hanging"])
         #expect(listener.reports.withLock { $0 } == ["closed 2 services, 1 failed\n- \(name(Closing.self)): did not finish within 0.2 seconds"])
+    }
+
+    /// The kinds of failure a report holds, by the error that makes each one.
+    enum ReportedFailure: String, CaseIterable, Sendable {
+        case threw, late, makingsLate, noProvider
+
+        var failure: ServiceCloseReport.Failure {
+            switch self {
+            case .threw: .init(path: nil, service: Int.self, error: CancellationError())
+            case .late: .init(path: nil, service: Int.self, error: ServiceCloseTimeoutError(timeout: .seconds(1)))
+            case .makingsLate:
+                .init(path: nil, service: ServiceScope.self, error: ServiceCloseTimeoutError(timeout: .seconds(1), makings: [Int.self]))
+            case .noProvider: .init(path: nil, service: Int.self, error: ServiceNoProviderFoundError(valueType: Int.self))
+            }
+        }
+    }
+
+    @Test(
+        "A report's first line counts the failed closes among the closes, and the other failures apart",
+        arguments: [
+            ([], 2, "closed 2 services, 0 failed"),
+            ([.threw, .late], 2, "closed 2 services, 2 failed"),
+            ([.makingsLate], 3, "closed 3 services, 0 failed; 1 other failure"),
+            ([.makingsLate, .late], 1, "closed 1 service, 1 failed; 1 other failure"),
+            ([.noProvider, .makingsLate, .threw], 4, "closed 4 services, 1 failed; 2 other failures"),
+        ] as [([ReportedFailure], Int, String)]
+    )
+    func reportHeader(failures: [ReportedFailure], closedCount: Int, header: String) {
+        let report = ServiceCloseReport(failures: failures.map(\.failure), closedCount: closedCount)
+        #expect(report.description.split(separator: "\n").first.map(String.init) == header)
+        #expect(report.description.split(separator: "\n").count == 1 + failures.count)
     }
 }
 

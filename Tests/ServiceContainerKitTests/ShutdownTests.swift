@@ -75,7 +75,7 @@ struct ShutdownOfNothingTests {
         #expect(sameType((failure.error as? ServiceNoProviderFoundError)?.valueType, (@Sendable () -> Services).self))
         #expect(
             report.description == """
-                closed 0 services, 1 failed
+                closed 0 services, 0 failed; 1 other failure
                 - \(TypeName.of((@Sendable () -> Services).self)): no provider found in a value of this type; nothing was shut down: \
                 pass the container (a struct or class of providers, or a locator), not the function that builds it
                 """
@@ -546,7 +546,7 @@ struct ShutdownTests {
             #expect(journal.closed == ["pool"], "\(mode): what the making made afterwards is not closed")
             #expect(
                 report.description == """
-                    closed 1 service, 1 failed
+                    closed 1 service, 0 failed; 1 other failure
                     - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.2 seconds
                     """,
                 "\(mode)"

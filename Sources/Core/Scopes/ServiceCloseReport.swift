@@ -46,6 +46,14 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// ```
         public let error: any Error
 
+        /// Whether this is the failure of a service's `close()` (one of the report's
+        /// `closedCount`), rather than of makings that did not end in time or of a shutdown that
+        /// found no provider.
+        var isOfAClose: Bool {
+            if error is ServiceNoProviderFoundError { return false }
+            return (error as? ServiceCloseTimeoutError)?.makings.isEmpty ?? true
+        }
+
         /// The path (if any), the type and the error, on one line: "its close() threw:" and the
         /// error for an error that `close()` threw.
         ///
@@ -66,8 +74,9 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 
     /// The services that did not close cleanly, in the order they were closed. A scope's close
     /// that stopped waiting for makings still running lists that first, as a failure of the
-    /// scope itself (`service` is `ServiceScope`), which `closedCount` does not count: no
-    /// `close()` was called for it.
+    /// scope itself (`service` is `ServiceScope`), and a shutdown lists first each provider
+    /// whose making was still running, or the value in which it found no provider: `closedCount`
+    /// counts none of those, since no `close()` was called for them.
     ///
     /// ```swift
     /// let report = await scope.close(timeout: .seconds(2))
@@ -91,16 +100,22 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     /// ```
     public var isClean: Bool { failures.isEmpty }
 
-    /// A line saying how many services closed, then a line per failure.
+    /// A line saying how many services had their `close()` called and how many of those
+    /// failed, then a line per failure. A failure that is not a close's (makings still running
+    /// when the time limit ran out, a shutdown that found no provider) is counted apart, as
+    /// "other": "closed 6 services, 0 failed; 1 other failure" means that six closes succeeded.
     ///
     /// ```swift
     /// let report = await scope.close()
     /// print(report)  // "closed 2 services, 0 failed"
     /// ```
     public var description: String {
-        var lines = ["closed \(closedCount) service\(closedCount == 1 ? "" : "s"), \(failures.count) failed"]
-        lines += failures.map { "- \($0)" }
-        return lines.joined(separator: "\n")
+        let others = failures.count { !$0.isOfAClose }
+        var header = "closed \(closedCount) service\(closedCount == 1 ? "" : "s"), \(failures.count - others) failed"
+        if others > 0 {
+            header += "; \(others) other failure\(others == 1 ? "" : "s")"
+        }
+        return ([header] + failures.map { "- \($0)" }).joined(separator: "\n")
     }
 
     /// Closes `services`, listed in the order their makings ended, one after the other from
@@ -137,8 +152,10 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 }
 
 extension Duration {
-    /// This duration as the time limit of a close: a negative one as zero (no time: each close
-    /// is cancelled at once and reported as not done "within 0.0 seconds").
+    /// This duration as the time limit of a close: a negative one as zero. Zero gives a close no
+    /// time: each `close()` is still called, in a task cancelled at once, and reported as not done
+    /// "within 0.0 seconds" unless it returned before the watchdog looked; the next one does not
+    /// wait for it, as after any close past its limit.
     var asCloseLimit: Duration {
         max(self, .zero)
     }

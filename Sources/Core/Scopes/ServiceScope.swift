@@ -357,7 +357,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
     /// - Parameter timeout: the time each service's `close()` may take, and the time the
-    ///   makings in progress may take to end. A negative one counts as zero; `.seconds(Int64.max)`
+    ///   makings in progress may take to end. A negative one counts as zero, which waits for
+    ///   nothing: each `close()` is called in a task cancelled at once and, unless it returned
+    ///   before the limit was checked, reported as late while it goes on. `.seconds(Int64.max)`
     ///   says "no limit".
     public func close(timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let timeout = timeout.asCloseLimit

@@ -60,7 +60,9 @@ public enum ServiceShutdown {
     ///   - timeout: the time each service's `close()` may take; one that runs past it is
     ///     cancelled, reported, and the next one closes. Also the time the shutdown waits for the
     ///     makings that run when it begins, before the first close. A negative one counts as
-    ///     zero; `.seconds(Int64.max)` says "no limit".
+    ///     zero, which waits for nothing: each `close()` is called in a task cancelled at once
+    ///     and, unless it returned before the limit was checked, reported as late while it goes
+    ///     on. `.seconds(Int64.max)` says "no limit".
     /// - Returns: how many services were closed, and each one that threw or ran past its time,
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
