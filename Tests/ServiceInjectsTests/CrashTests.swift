@@ -338,6 +338,20 @@ extension InjectsTests {
                 + "each scope uses it")
         }
 
+        @Test func scopedServiceReadLazilyInASingletonMadeOutsideEveryScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let controller = ServiceProvider(mode: .lazy) { LazyScopedLogReader() }
+                let singleton = try! controller.getService()  // made at start-up, in no scope
+                ServiceScope(label: "req1").run { _ = singleton.log }
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "ServiceInjectsTests.Tagged is a scoped service, injected in the scope \"req1\", but the object "
+                    + "that holds this property was made by a singleton's making: it would keep that service after "
+                    + "the scope \"req1\" closes."
+            ])
+        }
+
         @Test func scopedServiceReadLazilyInAnotherScope() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 ServiceInjectResolver.register(ScopedCrashServices())

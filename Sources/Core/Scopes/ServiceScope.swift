@@ -115,11 +115,12 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     @TaskLocal static var bound: ServiceScope?
 
-    /// The number of the scope that an object made now belongs to: the current scope's, but
-    /// `numberOfSingletonMaking` while a singleton's making runs on this thread (the singleton
-    /// outlives every scope; an async singleton's making runs in no scope), and 0 in no scope or
-    /// before the process made one. An injected property whose service is scoped takes it only
-    /// in that scope (see `ServiceInjects`).
+    /// The number of the scope that an object made now belongs to: `numberOfSingletonMaking`
+    /// while a singleton's making runs on this thread, in a scope or not (the singleton outlives
+    /// every scope; an async singleton's making runs in no scope), else the current scope's, and
+    /// 0 in no scope or before the process made one. An injected property whose service is scoped
+    /// takes it only in that scope (see `ServiceInjects`), and its error says which of these
+    /// made its object.
     @inlinable
     package static var numberForObjectMadeNow: UInt64 {
         areUsed ? numberOfCurrentScopeOutsideSingletons : 0
@@ -128,8 +129,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// `numberForObjectMadeNow` once the process made a scope.
     @usableFromInline
     static var numberOfCurrentScopeOutsideSingletons: UInt64 {
-        guard let scope = bound else { return 0 }
-        return ThreadContext.current.pointee.keeper == nil ? scope.number : numberOfSingletonMaking
+        if ThreadContext.current.pointee.keeper != nil { return numberOfSingletonMaking }
+        return bound?.number ?? 0
     }
 
     /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
