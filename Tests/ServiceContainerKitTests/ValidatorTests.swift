@@ -712,7 +712,7 @@ struct ServiceGraphRenderingTests {
     }
 
     @Test("Two types of one own name are drawn by their full names; a type alone in its name by its own")
-    func typesOfOneName() {
+    func typesOfOneName() throws {
         let billing = ServiceProvider<Billing.Config>(mode: .lazy) { .init() }
         let shipping = ServiceProvider<Shipping.Config>(mode: .lazy) { .init() }
         let stringNode = ServiceProvider<Wrap<String>.Node>(mode: .lazy) { .init() }
@@ -730,10 +730,13 @@ struct ServiceGraphRenderingTests {
             node: ServiceProvider(mode: .lazy) { .init() }
         )
         let graph = ServiceValidator.validate(container).graph
+        let typeNames = try #require(graph.nodes.first?.typeNames?.names)
+        #expect(!typeNames.areNamed, "a validation names the graph's types before anything reads a name")
         let module = "ServiceContainerKitTests"
         #expect(graph.nodes.map(\.name) == [
             "app", "node", "\(module).Billing.Config", "\(module).Shipping.Config", "\(module).Wrap<Swift.String>.Node",
         ])
+        #expect(typeNames.areNamed)
         #expect(graph.description == """
             app -> \(module).Billing.Config
             app -> \(module).Shipping.Config

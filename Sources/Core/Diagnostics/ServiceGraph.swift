@@ -98,9 +98,8 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             }
             return !failure.isNested
         }
-        /// How the graph names its service type: the type's own name (`Token`), or its full name
-        /// (`App.Billing.Config`) where another type of the graph has the same own name.
-        fileprivate(set) var typeName: String
+        /// The names of the graph's service types, and this node's place among them.
+        fileprivate(set) var typeNames: (names: TypeNames, index: Int)?
 
         init(path: String?, serviceType: Any.Type, mode: Mode, isSafe: Bool, failure: ServiceObtainError?) {
             self.path = path
@@ -108,7 +107,13 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             self.mode = mode
             self.isSafe = isSafe
             self.failure = failure
-            typeName = String(describing: serviceType)
+        }
+
+        /// How the graph names its service type: the type's own name (`Token`), or its full name
+        /// (`App.Billing.Config`) where another type of the graph has the same own name.
+        var typeName: String {
+            guard let (names, index) = typeNames else { return String(describing: serviceType) }
+            return names.name(at: index)
         }
 
         /// The path, or for a provider outside the container its service type: its own name,
@@ -176,6 +181,29 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         edges.map { edge in
             "\(nodes[edge.from].name) -> \(nodes[edge.to].name)" + (edge.isCycle ? " (cycle)" : "")
         }.joined(separator: "\n")
+    }
+
+    /// The names of a graph's service types (`typeNames(of:)`), worked out when one is first
+    /// read: a validation makes a graph for its report, which most start-up checks never draw,
+    /// and naming every type of a container of 1,000 providers took longer than walking it.
+    final class TypeNames: Sendable {
+        private let types: [Any.Type]
+        private let names = Locked<[String]?>(nil)
+
+        init(_ types: [Any.Type]) {
+            self.types = types
+        }
+
+        /// Whether the names were worked out, for tests.
+        var areNamed: Bool { names.withLock { $0 != nil } }
+
+        func name(at index: Int) -> String {
+            names.withLock { names in
+                let all = names ?? ServiceGraph.typeNames(of: types)
+                names = all
+                return all[index]
+            }
+        }
     }
 
     /// The names of `types` in a graph: each type's own name (`Config`, `Node`), or its full
@@ -402,8 +430,9 @@ extension ServiceGraph {
         }
         let edges = isCycle.map { Edge(from: $0.key.from, to: $0.key.to, isCycle: $0.value) }
             .sorted { ($0.from, $0.to) < ($1.from, $1.to) }
-        for (index, typeName) in Self.typeNames(of: nodes.map(\.serviceType)).enumerated() {
-            nodes[index].typeName = typeName
+        let typeNames = TypeNames(nodes.map(\.serviceType))
+        for index in nodes.indices {
+            nodes[index].typeNames = (typeNames, index)
         }
         self.nodes = nodes
         self.edges = Self.markingCycles(edges)
