@@ -1,7 +1,7 @@
 import ServiceContainerKit
 
-/// The cases of the diagnostics: what a running `ServiceGraphRecorder` costs as providers come
-/// and go.
+/// The cases of the diagnostics: what a validation costs against the walk it makes, and what a
+/// running `ServiceGraphRecorder` costs as providers come and go.
 enum DiagnosticsCases {
     static var all: [BenchmarkCase] { [validation, releaseWhileRecording] }
 

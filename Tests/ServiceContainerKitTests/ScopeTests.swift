@@ -1050,15 +1050,22 @@ struct ScopeTests {
 
     /// The kinds of failure a report holds, by the error that makes each one.
     enum ReportedFailure: String, CaseIterable, Sendable {
-        case threw, late, makingsLate, noProvider
+        case threw, late, makingsLate, noProvider, rethrown
 
         var failure: ServiceCloseReport.Failure {
             switch self {
             case .threw: .init(path: nil, service: Int.self, error: CancellationError())
             case .late: .init(path: nil, service: Int.self, error: ServiceCloseTimeoutError(timeout: .seconds(1)))
             case .makingsLate:
-                .init(path: nil, service: ServiceScope.self, error: ServiceCloseTimeoutError(timeout: .seconds(1), makings: [Int.self]))
-            case .noProvider: .init(path: nil, service: Int.self, error: ServiceNoProviderFoundError(valueType: Int.self))
+                .init(
+                    path: nil, service: ServiceScope.self,
+                    error: ServiceCloseTimeoutError(timeout: .seconds(1), makings: [Int.self]), isOfAClose: false
+                )
+            case .noProvider:
+                .init(path: nil, service: Int.self, error: ServiceNoProviderFoundError(valueType: Int.self), isOfAClose: false)
+            case .rethrown:
+                // A close() that throws what a shutdown of its own inner container reported.
+                .init(path: nil, service: Int.self, error: ServiceNoProviderFoundError(valueType: Int.self))
             }
         }
     }
@@ -1071,6 +1078,7 @@ struct ScopeTests {
             ([.makingsLate], 3, "closed 3 services, 0 failed; 1 other failure"),
             ([.makingsLate, .late], 1, "closed 1 service, 1 failed; 1 other failure"),
             ([.noProvider, .makingsLate, .threw], 4, "closed 4 services, 1 failed; 2 other failures"),
+            ([.rethrown], 1, "closed 1 service, 1 failed"),
         ] as [([ReportedFailure], Int, String)]
     )
     func reportHeader(failures: [ReportedFailure], closedCount: Int, header: String) {

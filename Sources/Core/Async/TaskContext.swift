@@ -83,7 +83,8 @@ struct TaskContext: Sendable {
     /// The cycle error when `provider` is already being obtained in this chain of tasks (also
     /// outside the makings that nothing awaits, when `acrossUnawaited`: a `many` get's check).
     /// Out of line: inlined into `whileObtaining`, it cost each async `many` get one more
-    /// allocation from its task and about 170 instructions in all.
+    /// allocation from its task and about 170 instructions in all. (The async singletons' gets
+    /// call it only on the way to a making, out of line already.)
     @inline(never)
     func cycle(at provider: ObjectIdentifier, _ service: Any.Type, acrossUnawaited: Bool = false) -> ServiceObtainError? {
         innermostLink(acrossUnawaited: acrossUnawaited) { $0.provider == provider } == nil

@@ -36,7 +36,9 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
         /// let outlasted = report.failures.contains { $0.service == ServiceScope.self }  // makings ran past the limit
         /// ```
         public let service: Any.Type
-        /// What `close()` threw, or a ``ServiceCloseTimeoutError`` when it ran past its time.
+        /// What `close()` threw, or a ``ServiceCloseTimeoutError`` when it ran past its time; for
+        /// the failures that are not a close's, a ``ServiceCloseTimeoutError`` that names the
+        /// makings still running at the time limit, or a ``ServiceNoProviderFoundError``.
         ///
         /// ```swift
         /// let report = await scope.close()
@@ -48,11 +50,9 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 
         /// Whether this is the failure of a service's `close()` (one of the report's
         /// `closedCount`), rather than of makings that did not end in time or of a shutdown that
-        /// found no provider.
-        var isOfAClose: Bool {
-            if error is ServiceNoProviderFoundError { return false }
-            return (error as? ServiceCloseTimeoutError)?.makings.isEmpty ?? true
-        }
+        /// found no provider. Set where the failure is made: a `close()` may throw any error,
+        /// one of those two included.
+        var isOfAClose = true
 
         /// The path (if any), the type and the error, on one line: "its close() threw:" and the
         /// error for an error that `close()` threw.

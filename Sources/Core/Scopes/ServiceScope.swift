@@ -116,9 +116,9 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     @TaskLocal static var bound: ServiceScope?
 
     /// The number of the scope that an object made now belongs to: `numberOfSingletonMaking`
-    /// while a singleton's making runs on this thread, in a scope or not (the singleton outlives
-    /// every scope; an async singleton's making runs in no scope), else the current scope's, and
-    /// 0 in no scope or before the process made one. An injected property whose service is scoped
+    /// while a synchronous singleton's making runs on this thread, in a scope or not (the
+    /// singleton outlives every scope; an async singleton's making runs in no scope, so 0 there),
+    /// else the current scope's, and 0 in no scope or before the process made one. An injected property whose service is scoped
     /// takes it only in that scope (see `ServiceInjects`), and its error says which of these
     /// made its object.
     @inlinable
@@ -387,12 +387,17 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             return (state.closable, state.cells, state.makingsInProgress > 0)
         }
         // The makings that outlasted the time limit, named by the cells that run them; none when
-        // the last one ended since, whose service is then closed with the others.
+        // the last one ended since. A making clears its cell's mark before it counts itself out,
+        // so one that ends between the two reads is counted still but named by no cell: it has
+        // ended, its service closes as that of any making that ends after the close began, and
+        // nothing is reported.
         var failures: [ServiceCloseReport.Failure] = []
         if !inTime, stillMaking {
             let makings = cells.values.compactMap(\.typeBeingMade).sorted { TypeName.of($0) < TypeName.of($1) }
-            let error = ServiceCloseTimeoutError(timeout: timeout, makings: makings)
-            failures.append(.init(path: nil, service: ServiceScope.self, error: error))
+            if !makings.isEmpty {
+                let error = ServiceCloseTimeoutError(timeout: timeout, makings: makings)
+                failures.append(.init(path: nil, service: ServiceScope.self, error: error, isOfAClose: false))
+            }
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
         var report = await ServiceCloseReport.close(closable, timeout: timeout, for: self)

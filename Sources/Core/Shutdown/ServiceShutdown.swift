@@ -93,7 +93,10 @@ public enum ServiceShutdown {
         let found = ContainerWalk(container, includesParents: false).found
         if found.isEmpty {
             let valueType = type(of: container)
-            return ([], [.init(path: nil, service: valueType, error: ServiceNoProviderFoundError(valueType: valueType))], [])
+            let failure = ServiceCloseReport.Failure(
+                path: nil, service: valueType, error: ServiceNoProviderFoundError(valueType: valueType), isOfAClose: false
+            )
+            return ([], [failure], [])
         }
         var providers: [(path: String, provider: any ShutdownProvider)] = []
         var innerKeys: [AnyObject] = []
@@ -135,7 +138,7 @@ public enum ServiceShutdown {
                     provider.addMadeClosables(to: &made, path: path)
                 } else {
                     let error = ServiceCloseTimeoutError(timeout: timeout, makings: [making.service])
-                    failures.append(.init(path: path, service: making.service, error: error))
+                    failures.append(.init(path: path, service: making.service, error: error, isOfAClose: false))
                 }
             }
         }
