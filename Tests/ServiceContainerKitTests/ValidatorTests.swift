@@ -673,25 +673,32 @@ struct ValidatorTests {
 struct ServiceGraphRenderingTests {
     /// Three providers: an `atOne` one that failed itself, a safe `lazy` one that failed through
     /// it, and a provider outside the container; a cycle between the last two.
-    static let graph = ServiceGraph(
-        nodes: [
-            .init(
-                path: "settings", serviceType: AppSettings.self, mode: .atOne, isSafe: false,
-                failure: ServiceObtainError(service: AppSettings.self, error: TestError())
-            ),
-            .init(
-                path: "pool \"main\"", serviceType: Pool.self, mode: .lazy, isSafe: true,
-                failure: ServiceObtainError(service: AppSettings.self, error: TestError())
-                    .withAddedToPath(service: Pool.self)
-            ),
-            .init(path: nil, serviceType: ServiceProvider<Job>.self, mode: .unknown, isSafe: false, failure: nil),
-        ],
-        edges: [
-            .init(from: 1, to: 0, isCycle: false),
-            .init(from: 1, to: 2, isCycle: true),
-            .init(from: 2, to: 1, isCycle: true),
-        ]
-    )
+    static let graph: ServiceGraph = {
+        let names = ServiceGraph.TypeNames()
+        return ServiceGraph(
+            nodes: [
+                .init(
+                    path: "settings", serviceType: AppSettings.self, mode: .atOne, isSafe: false,
+                    failure: ServiceObtainError(service: AppSettings.self, error: TestError()), in: names
+                ),
+                .init(
+                    path: "pool \"main\"", serviceType: Pool.self, mode: .lazy, isSafe: true,
+                    failure: ServiceObtainError(service: AppSettings.self, error: TestError())
+                        .withAddedToPath(service: Pool.self),
+                    in: names
+                ),
+                .init(
+                    path: nil, serviceType: ServiceProvider<Job>.self, mode: .unknown, isSafe: false, failure: nil,
+                    in: names
+                ),
+            ],
+            edges: [
+                .init(from: 1, to: 0, isCycle: false),
+                .init(from: 1, to: 2, isCycle: true),
+                .init(from: 2, to: 1, isCycle: true),
+            ]
+        )
+    }()
 
     @Test("dot(): a node per provider styled by mode, failures and cycles in red")
     func dot() {
@@ -730,7 +737,7 @@ struct ServiceGraphRenderingTests {
             node: ServiceProvider(mode: .lazy) { .init() }
         )
         let graph = ServiceValidator.validate(container).graph
-        let typeNames = try #require(graph.nodes.first?.typeNames?.names)
+        let typeNames = try #require(graph.nodes.first?.typeNames.names)
         #expect(!typeNames.areNamed, "a validation names the graph's types before anything reads a name")
         let module = "ServiceContainerKitTests"
         #expect(graph.nodes.map(\.name) == [
@@ -800,7 +807,7 @@ struct ServiceGraphRenderingTests {
     ])
     func shapes(mode: ServiceGraph.Mode, mermaidOpening: String, dotAttribute: String) {
         let graph = ServiceGraph(
-            nodes: [.init(path: "p", serviceType: Service.self, mode: mode, isSafe: false, failure: nil)],
+            nodes: [.init(path: "p", serviceType: Service.self, mode: mode, isSafe: false, failure: nil, in: .init())],
             edges: []
         )
         #expect(graph.mermaid().contains("    n0\(mermaidOpening)\"p<br/>"))

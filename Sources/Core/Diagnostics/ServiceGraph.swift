@@ -99,22 +99,28 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             return !failure.isNested
         }
         /// The names of the graph's service types, and this node's place among them.
-        fileprivate(set) var typeNames: (names: TypeNames, index: Int)?
+        let typeNames: (names: TypeNames, index: Int)
 
-        init(path: String?, serviceType: Any.Type, mode: Mode, isSafe: Bool, failure: ServiceObtainError?) {
+        /// A node of the graph whose service types are `names`, to which it adds its own.
+        init(
+            path: String?,
+            serviceType: Any.Type,
+            mode: Mode,
+            isSafe: Bool,
+            failure: ServiceObtainError?,
+            in names: TypeNames
+        ) {
             self.path = path
             self.serviceType = serviceType
             self.mode = mode
             self.isSafe = isSafe
             self.failure = failure
+            typeNames = (names, names.add(serviceType))
         }
 
         /// How the graph names its service type: the type's own name (`Token`), or its full name
         /// (`App.Billing.Config`) where another type of the graph has the same own name.
-        var typeName: String {
-            guard let (names, index) = typeNames else { return String(describing: serviceType) }
-            return names.name(at: index)
-        }
+        var typeName: String { typeNames.names.name(at: typeNames.index) }
 
         /// The path, or for a provider outside the container its service type: its own name,
         /// or its full name where two types of the graph have the same own name.
@@ -186,22 +192,31 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// The names of a graph's service types (`typeNames(of:)`), worked out when one is first
     /// read: a validation makes a graph for its report, which most start-up checks never draw,
     /// and naming every type of a container of 1,000 providers took longer than walking it.
+    /// The graph adds each node's type as it makes the node, before anyone reads a name.
     final class TypeNames: Sendable {
-        private let types: [Any.Type]
-        private let names = Locked<[String]?>(nil)
+        private let state = Locked(State())
 
-        init(_ types: [Any.Type]) {
-            self.types = types
+        private struct State {
+            var types: [Any.Type] = []
+            var names: [String]?
+        }
+
+        /// Adds the service type of the next node; its index.
+        func add(_ type: Any.Type) -> Int {
+            state.withLock { state in
+                state.types.append(type)
+                return state.types.count - 1
+            }
         }
 
         /// Whether the names were worked out, for tests.
-        var areNamed: Bool { names.withLock { $0 != nil } }
+        var areNamed: Bool { state.withLock { $0.names != nil } }
 
         func name(at index: Int) -> String {
-            names.withLock { names in
-                let all = names ?? ServiceGraph.typeNames(of: types)
-                names = all
-                return all[index]
+            state.withLock { state in
+                let names = state.names ?? ServiceGraph.typeNames(of: state.types)
+                state.names = names
+                return names[index]
             }
         }
     }
@@ -390,6 +405,7 @@ extension ServiceGraph {
         log: GetLog.State,
         failures: [String: ServiceObtainError]? = nil
     ) {
+        let typeNames = TypeNames()
         var nodes: [Node] = []
         var index: [ObjectIdentifier: Int] = [:]
         for (path, facts) in providers {
@@ -398,7 +414,10 @@ extension ServiceGraph {
             }
             let failure = failures.map { $0[path] } ?? facts.identities.lazy.compactMap { log.failures[$0] }.first
             nodes.append(
-                Node(path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe, failure: failure)
+                Node(
+                    path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe, failure: failure,
+                    in: typeNames
+                )
             )
         }
         func node(_ identity: ObjectIdentifier) -> Int {
@@ -415,7 +434,7 @@ extension ServiceGraph {
             index[canonical] = nodes.count
             let service = chain.reversed().lazy.compactMap { log.services[$0] }.first ?? Any.self
             let failure = chain.reversed().lazy.compactMap { log.failures[$0] }.first
-            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, isSafe: false, failure: failure))
+            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, isSafe: false, failure: failure, in: typeNames))
             return nodes.count - 1
         }
         for identity in log.order {
@@ -430,10 +449,6 @@ extension ServiceGraph {
         }
         let edges = isCycle.map { Edge(from: $0.key.from, to: $0.key.to, isCycle: $0.value) }
             .sorted { ($0.from, $0.to) < ($1.from, $1.to) }
-        let typeNames = TypeNames(nodes.map(\.serviceType))
-        for index in nodes.indices {
-            nodes[index].typeNames = (typeNames, index)
-        }
         self.nodes = nodes
         self.edges = Self.markingCycles(edges)
     }
