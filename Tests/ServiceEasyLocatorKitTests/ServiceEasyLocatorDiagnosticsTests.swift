@@ -62,6 +62,39 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(missing?.description.hasSuffix("add it (addService) before it is asked for") == true)
     }
 
+    @Test("A get of a type added while optional says the optional is registered and to unwrap it")
+    func addedOptionalHint() throws {
+        let locator = ServiceEasyLocator()
+        let maybe: SharedService? = SharedService()
+        locator.addService(maybe)  // kept under Optional<SharedService>
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService = try locator.tryService()
+        }
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; "
+            + "Swift.Optional<ServiceEasyLocatorKitTests.SharedService> is registered (under its own type): a value "
+            + "added while optional is kept as the optional; unwrap it before adding it (`if let`, or `guard let`), or "
+            + "ask for Swift.Optional<ServiceEasyLocatorKitTests.SharedService>")
+        let viaProtocol = #expect(throws: ServiceLocatorError.self) {
+            let _: any SharedServicing = try locator.tryService()
+        }
+        #expect(viaProtocol?.description.hasPrefix("Service ServiceEasyLocatorKitTests.SharedServicing not found; "
+            + "Swift.Optional<ServiceEasyLocatorKitTests.SharedService> is registered (under its own type): a value "
+            + "added while optional") == true)
+        let child = ServiceEasyLocator()
+        child.setParent(locator)
+        let throughParent = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService = try child.tryService()
+        }
+        #expect(throughParent?.description == error?.description)
+        // An optional asked for finds only what its wrapped type is, not another optional.
+        let twice = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService?? = try locator.tryService()
+        }
+        #expect(twice?.description.hasSuffix("add it (addService) before it is asked for") == true)
+        let kept: SharedService? = try locator.tryService()  // the optional, asked for as it was added
+        #expect(kept === maybe)
+    }
+
     @Test("A get of a composition of protocols stored only as its implementation says which type is registered")
     func compositionHint() {
         let locator = ServiceEasyLocator()

@@ -346,17 +346,19 @@ package final class LocatorStorage: Sendable {
 
     /// For a miss of the type slot of `service`: the type of a service stored under its own
     /// type (here or in a parent) that is a `service` too, such as the implementation of a
-    /// protocol that was added as itself. With several, the one whose name sorts first. For an
-    /// optional `service` (a get whose result was declared optional), the same of the type it
-    /// wraps.
+    /// protocol that was added as itself, or the optional of such a type (a value added while
+    /// optional is kept under the optional's type). For an optional `service` (a get whose
+    /// result was declared optional), a type stored that is the type it wraps. With several, the
+    /// one whose name sorts first.
     func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
-        let isService = TypeRelation.test(for: TypeRelation.wrapped(in: service) ?? service)
+        let wrapped = TypeRelation.wrapped(in: service)
+        let isService = TypeRelation.test(for: wrapped ?? service)
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
             let implementations = slots.types.values.map(\.serviceType)
-                .filter(isService)
+                .filter { isService($0) || (wrapped == nil && TypeRelation.wrapped(in: $0).map(isService) == true) }
                 .sorted { String(reflecting: $0) < String(reflecting: $1) }
             if let first = implementations.first { return first }
             storage = slots.parent?.storage

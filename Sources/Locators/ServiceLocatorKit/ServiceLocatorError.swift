@@ -18,8 +18,9 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// `stored` is the type of the service the nearest slot of `key` holds instead (two key
     /// types share one `storeKey`). When the slot is empty and `key` is the slot of `service`
     /// itself, `stored` is a type stored under its own slot that is a `service`, if there is one:
-    /// an implementation of the protocol `service` added as itself rather than as the protocol.
-    /// Otherwise it is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
+    /// an implementation of the protocol `service` added as itself rather than as the protocol,
+    /// or the optional of such a type (`Settings?`, a value added while optional). Otherwise it
+    /// is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
     /// key.
     case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
@@ -70,6 +71,12 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         where key.serviceType == service && TypeRelation.isType(stored, a: service):
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
                 + "type): register it as \(TypeName.of(service)), or ask for \(TypeName.of(stored))"
+        case let .serviceNotFound(key, service, stored?)
+        where key.serviceType == service && TypeRelation.wrapped(in: service) == nil
+            && TypeRelation.wrapped(in: stored).map { TypeRelation.isType($0, a: service) } == true:
+            return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
+                + "type): a value added while optional is kept as the optional; unwrap it before adding it "
+                + "(`if let`, or `guard let`), or ask for \(TypeName.of(stored))"
         case let .serviceNotFound(key, service, stored?)
         where key.serviceType == service
             && TypeRelation.wrapped(in: service).map { TypeRelation.isType(stored, a: $0) } == true:
