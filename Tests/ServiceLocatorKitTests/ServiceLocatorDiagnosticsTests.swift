@@ -26,6 +26,30 @@ private func makeLocator(counter: Counter) -> ServiceLocator {
 
 @Suite("ServiceLocator diagnostics: validation and errors that name the cause")
 struct ServiceLocatorDiagnosticsTests {
+    @Test("A get of a key whose service an add of the other kind replaced, with or without params, says to look for that add")
+    func replacedKindHint() {
+        let locator = ServiceLocator()
+        let paramsKey = ServiceLocatorParamsEasyKey<NumberService, Int>()
+        let plainKey = ServiceLocatorEasyKey<NumberService>()  // the same slot
+        locator.addService(key: paramsKey, factory: NumberServiceFactory())
+        locator.addLazyService(key: plainKey) { NumberService(number: 0) }
+        let withParams = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: paramsKey, params: 1) }
+        #expect(withParams?.description == "Wrong params for service LocatorTestSupport.NumberService (key "
+            + "'LocatorTestSupport.NumberService'): it takes no params, but got params of type Swift.Int; get it "
+            + "without params, or find where a service without params replaced the one you meant (a key holds one "
+            + "service: each add under it replaces the one before, with params or without)")
+        locator.addService(key: paramsKey, factory: NumberServiceFactory())
+        let withoutParams = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: plainKey) }
+        #expect(withoutParams?.description == "Wrong params for service LocatorTestSupport.NumberService (key "
+            + "'LocatorTestSupport.NumberService'): it takes params of type Swift.Int, but got no params; get it "
+            + "with params of type Swift.Int, or find where a params service replaced the one you meant (a key "
+            + "holds one service: each add under it replaces the one before, with params or without)")
+        let wrongType = #expect(throws: ServiceLocatorError.self) {
+            try locator.tryService(key: ServiceLocatorParamsEasyKey<NumberService, String>(), params: "1")
+        }
+        #expect(wrongType?.description.hasSuffix("get it with params of type Swift.Int") == true)
+    }
+
     @Test("A locator is validated key by key, with its parent; a missing service fails with its path")
     func validation() {
         let counter = Counter()

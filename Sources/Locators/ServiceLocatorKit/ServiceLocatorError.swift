@@ -97,7 +97,13 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         case let .wrongParams(key, service, expected, received):
             let expectedText = expected.map { "params of type \(TypeName.of($0))" } ?? "no params"
             let receivedText = received.map { "params of type \(TypeName.of($0))" } ?? "no params"
-            let fix = expected.map { "get it with params of type \(TypeName.of($0))" } ?? "get it without params"
+            var fix = expected.map { "get it with params of type \(TypeName.of($0))" } ?? "get it without params"
+            if (expected == nil) != (received == nil) {
+                // The caller may have meant the other kind, which a later add under the key replaced.
+                let kind = expected == nil ? "a service without params" : "a params service"
+                fix += ", or find where \(kind) replaced the one you meant (a key holds one service: each add "
+                    + "under it replaces the one before, with params or without)"
+            }
             return "Wrong params for service \(TypeName.of(service)) (key '\(key)'): it takes \(expectedText), "
                 + "but got \(receivedText); \(fix)"
         case let .readOnly(locator, change):
