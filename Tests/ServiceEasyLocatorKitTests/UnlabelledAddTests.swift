@@ -17,6 +17,14 @@ private struct UnsendableParamsFactory: ServiceParamsFactory {
     func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
 }
 
+/// A factory of both kinds that is not `Sendable`.
+private struct UnsendableBothKindsFactory: ServiceFactory, ServiceParamsFactory {
+    let settings = UnsendableFactory.Settings()
+    let mode: ServiceFactoryMode = .many
+    func makeService() throws -> NumberService { NumberService(number: 0) }
+    func makeService(params: Int) throws -> NumberService { NumberService(number: params) }
+}
+
 /// A factory of both kinds, which no provider takes until the caller says which.
 private struct BothKindsFactory: ServiceFactory, ServiceParamsFactory {
     let number: Int
@@ -68,8 +76,10 @@ struct UnlabelledAddTests {
         #expect(locator.getService(serviceType: NumberServiceFactory.self) == nil)
     }
 
-    /// The unlabelled add of a factory that is not `Sendable` is `addService(_:)` of any value:
-    /// no other overload takes it, as the labelled add does not.
+    /// The unlabelled add of a factory that is not `Sendable` stores it as a value, as
+    /// `addService(_:)` stores any value, and warns: no provider takes it, as the labelled add
+    /// does not.
+    @available(*, deprecated, message: "it calls the unlabelled add of a factory that is not Sendable")
     @Test func aFactoryThatIsNotSendableIsStoredItself() throws {
         let factory = UnsendableFactory()
         #expect(throws: Never.self) { try locator.addService(factory).get() }
@@ -80,6 +90,19 @@ struct UnlabelledAddTests {
         #expect(throws: Never.self) { try locator.addService(paramsFactory).get() }
         #expect(locator.getService(serviceType: UnsendableParamsFactory.self)?.settings === paramsFactory.settings)
         #expect(locator.getService(serviceType: NumberService.self, params: 1) == nil)
+
+        let bothKinds = UnsendableBothKindsFactory()
+        #expect(throws: Never.self) { try locator.addService(bothKinds).get() }
+        #expect(locator.getService(serviceType: UnsendableBothKindsFactory.self)?.settings === bothKinds.settings)
+    }
+
+    @Test("The safe provider the warning of an unlabelled add of a factory that is not Sendable names takes it")
+    func aFactoryThatIsNotSendableIsAddedInASafeProvider() throws {
+        #expect(throws: Never.self) { try locator.addService(provider: UnsendableFactory().serviceSafeProvider()).get() }
+        #expect(try locator.tryService(serviceType: ManyService.self) !== locator.tryService(serviceType: ManyService.self))
+        let paramsProvider = UnsendableParamsFactory().serviceSafeProvider()
+        #expect(throws: Never.self) { try locator.addService(provider: paramsProvider).get() }
+        #expect(try locator.tryService(serviceType: NumberService.self, params: 5).number == 5)
     }
 
     @available(*, deprecated, message: "it calls the unlabelled add of a factory of both kinds")

@@ -169,6 +169,57 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         store(factory, file: file, line: line)
     }
 
+    /// Stores `factory` itself as a value, as `addService(_:)` stores any value: a factory that is
+    /// not `Sendable` cannot be made the provider `addService(factory:)` makes, whose factory
+    /// runs on any thread. A safe provider serializes its factory's calls, so it takes one.
+    ///
+    /// ```swift
+    /// locator.addService(provider: CountingFactory().serviceSafeProvider())  // not addService(CountingFactory())
+    /// ```
+    @available(*, deprecated, message: "a factory that is not Sendable is stored as a value, not as its provider; add addService(provider: factory.serviceSafeProvider()), or make it Sendable and add it with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceFactory>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        store(factory, file: file, line: line)
+    }
+
+    /// Stores `factory` itself as a value, as `addService(_:)` stores any value: a params factory
+    /// that is not `Sendable` cannot be made the provider `addService(factory:)` makes, whose
+    /// factory runs on any thread. A safe provider serializes its factory's calls, so it takes
+    /// one.
+    ///
+    /// ```swift
+    /// locator.addService(provider: CountingImageFactory().serviceSafeProvider())  // not addService(CountingImageFactory())
+    /// ```
+    @available(*, deprecated, message: "a params factory that is not Sendable is stored as a value, not as its provider; add addService(provider: factory.serviceSafeProvider()), or make it Sendable and add it with addService(factory:)")
+    @discardableResult
+    public final func addService<Factory: ServiceParamsFactory>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        store(factory, file: file, line: line)
+    }
+
+    /// Stores `factory` itself as a value, as `addService(_:)` stores any value: a type that is
+    /// both a plain and a params factory, and not `Sendable`, is no provider until you say which.
+    ///
+    /// ```swift
+    /// locator.addService(provider: ServiceParamsSafeProvider(factory: BothKindsCountingFactory()))
+    /// ```
+    @available(*, deprecated, message: "a type that is both a ServiceFactory and a ServiceParamsFactory, and not Sendable, is stored as a value; add the safe provider you mean with addService(provider:)")
+    @discardableResult
+    public final func addService<Factory: ServiceFactory & ServiceParamsFactory>(
+        _ factory: Factory,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Result<Void, ServiceLocatorError> {
+        store(factory, file: file, line: line)
+    }
+
     /// Stores an existing `service` under the type it is passed as (like an `atOne` factory):
     /// `addService(shared as SharedServicing)` is got by `SharedServicing.self`.
     ///

@@ -35,6 +35,34 @@ struct BothKindsFactory: ServiceFactory, ServiceParamsFactory {
     func makeService() throws -> Image { Image() }
     func makeService(params: String) throws -> Image { Image() }
 }
+// Factories that are not `Sendable`: each counts what it made.
+final class CountingFactory: ServiceFactory {
+    let mode: ServiceFactoryMode = .many
+    var made = 0
+    func makeService() throws -> Profile {
+        made += 1
+        return Profile()
+    }
+}
+final class CountingImageFactory: ServiceParamsFactory {
+    var made = 0
+    func makeService(params: String) throws -> Image {
+        made += 1
+        return Image()
+    }
+}
+final class BothKindsCountingFactory: ServiceFactory, ServiceParamsFactory {
+    let mode: ServiceFactoryMode = .many
+    var made = 0
+    func makeService() throws -> Image {
+        made += 1
+        return Image()
+    }
+    func makeService(params: String) throws -> Image {
+        made += 1
+        return Image()
+    }
+}
 
 let locator = ServiceEasyLocator()
 let profileProvider = ProfileFactory().serviceProvider()
