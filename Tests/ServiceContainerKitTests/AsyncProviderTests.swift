@@ -48,6 +48,18 @@ struct AsyncProviderTests {
         #expect(try await provider.getService() === service)
         #expect(await provider.getServiceAsOptional() === service)
         #expect(try await provider.getServiceAsResult().get() === service)
+        #expect(await provider.getServiceOrFatal() === service)
+    }
+
+    @Test("getServiceOrFatal stops the program with the fatal message, at the caller's line")
+    func orFatal() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceAsyncProvider<Int>(mode: .lazy) { throw TestError(code: 41) }
+            _ = await provider.getServiceOrFatal(line: 4_141)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains(":4141: Fatal error: Failed to obtain service Swift.Int with error: TestError(code: 41)"))
+        }
     }
 
     @Test("An atOne making starts when the provider is made, and every get awaits it")
@@ -712,6 +724,7 @@ struct AsyncParamsProviderTests {
         #expect(try await provider.getService(params: 3).number == 3)
         #expect(await provider.getServiceAsOptional(params: 4)?.number == 4)
         #expect(try await provider.getServiceAsResult(params: 5).get().number == 5)
+        #expect(await provider.getServiceOrFatal(params: 7).number == 7)
         let bound = provider.convert(params: 6)
         #expect(try await bound.getService().number == 6)
         #expect(try await bound.getService() !== bound.getService())
@@ -728,6 +741,23 @@ struct AsyncParamsProviderTests {
         await #expect(throws: ServiceObtainError.self) { try await provider.getService() }
         let orZero = ServiceAsyncParamsProvider<Service, Int?> { number in Service(number: number ?? 0) }
         #expect(try await orZero.getService().number == 0)
+        #expect(await orZero.getServiceOrFatal().number == 0)
+    }
+
+    @Test("getServiceOrFatal(params:) and, for nil params, getServiceOrFatal() stop the program with the fatal message, at the caller's line")
+    func orFatal() async {
+        let withParams = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceAsyncParamsProvider<Int, Int?> { _ in throw TestError(code: 42) }
+            _ = await provider.getServiceOrFatal(params: 1, line: 4_242)
+        }
+        let withoutParams = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceAsyncParamsProvider<Int, Int?> { _ in throw TestError(code: 42) }
+            _ = await provider.getServiceOrFatal(line: 4_242)
+        }
+        for result in [withParams, withoutParams] {
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains(":4242: Fatal error: Failed to obtain service Swift.Int with error: TestError(code: 42)"))
+        }
     }
 
     @Test("A params factory type makes the service; its errors name the service")

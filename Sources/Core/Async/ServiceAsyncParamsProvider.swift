@@ -63,6 +63,24 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         try? await getService(params: params)
     }
 
+    /// A service made for `params`; when it cannot be made, stops the program with the error's
+    /// `fatalMessage` at `file` and `line`. Prefer it to `try!`, which loses the cause.
+    ///
+    /// ```swift
+    /// let report = await reports.getServiceOrFatal(params: "Q3")
+    /// ```
+    public nonisolated(nonsending) func getServiceOrFatal(
+        params: ParamsType,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) async -> ServiceType {
+        do {
+            return try await getService(params: params)
+        } catch {
+            fatalError(error.fatalMessage, file: file, line: line)
+        }
+    }
+
     /// A provider of this service made with fixed `params` on every get, which counts as this
     /// provider in the cycle check.
     ///
@@ -110,5 +128,15 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         await getServiceAsOptional(params: nil)
+    }
+
+    /// A service made for `nil` params; when it cannot be made, stops the program with the
+    /// error's `fatalMessage` at `file` and `line`.
+    ///
+    /// ```swift
+    /// let latest = await reports.getServiceOrFatal()  // made for nil params
+    /// ```
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+        await getServiceOrFatal(params: nil, file: file, line: line)
     }
 }

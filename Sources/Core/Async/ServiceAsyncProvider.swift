@@ -144,4 +144,19 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         try? await getService()
     }
+
+    /// The service; when it cannot be had, stops the program with the error's `fatalMessage` at
+    /// `file` and `line`. Prefer it to `try!`, which loses the cause.
+    ///
+    /// ```swift
+    /// let connection = await database.getServiceOrFatal()
+    /// ```
+    @inlinable
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+        do {
+            return try await getService()
+        } catch {
+            fatalError(error.fatalMessage, file: file, line: line)
+        }
+    }
 }
