@@ -92,6 +92,16 @@ public enum ServiceInjectResolver {
         line: UInt
     ) {
         let registries = InjectRegistries.current
+        // A container handed in as an optional is registered as the container it holds: kept as
+        // the optional, no inject would find it (`@ServiceInject` asks for the container's type).
+        let containers = containers.compactMap { container in
+            let held = unwrapped(container)
+            if held == nil {
+                let message = nilContainerMessage(Swift.type(of: container), call: call, file: file, line: line)
+                assertionFailure(message, file: file, line: line)
+            }
+            return held
+        }
         let duplicates = registries.containers.add(containers).duplicates
         guard failureIfContains else { return }
         for type in duplicates {
@@ -103,6 +113,20 @@ public enum ServiceInjectResolver {
             )
             assertionFailure(message, file: file, line: line)
         }
+    }
+
+    /// `value`, or the value that the optional `value` holds (through every level); `nil` for an
+    /// empty optional.
+    static func unwrapped(_ value: Any) -> Any? {
+        guard let optional = value as? any OptionalValue else { return value }
+        return optional.wrapped.flatMap(unwrapped)
+    }
+
+    /// What a registration of an empty optional of the type `type` stops a debug build with: it
+    /// registers nothing.
+    static func nilContainerMessage(_ type: Any.Type, call: String, file: StaticString, line: UInt) -> String {
+        "ServiceInjectResolver.\(call) at \(file):\(line): the container, of type \(TypeName.of(type)), is nil: "
+            + "nothing was registered; make the container before registering it"
     }
 
     /// What a registration of `type`, one of the `duplicates` that registering `listed` found,

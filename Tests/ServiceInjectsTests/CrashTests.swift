@@ -79,6 +79,19 @@ enum Misregistration {
         ServiceInjectResolver.registerSome([TestServices.make(), CrashServices.make()])
     }
 
+    static let nilLine: UInt = #line + 3
+    static func registerNil() {
+        let missing: CrashServices? = nil
+        ServiceInjectResolver.register(missing)
+    }
+
+    static let optionalTwiceLine: UInt = #line + 4
+    static func registerTwiceOnceAsOptional() {
+        ServiceInjectResolver.register(CrashServices.make())
+        let again: CrashServices? = CrashServices.make()
+        ServiceInjectResolver.register(again)
+    }
+
     static let withinSomeLine: UInt = #line + 2
     static func registerSomeWithTwoOfOneType() {
         ServiceInjectResolver.registerSome([CrashServices.make(), TestServices.make(), CrashServices.make()])
@@ -253,6 +266,34 @@ extension InjectsTests {
             let stderr = standardError(of: result)
             #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.twiceLine
+            expectAssertion(result, line: line,
+                "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
+                + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
+        }
+
+        @Test func nilContainerAssertsAtTheCallerAndRegistersNothing() async {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+                Misregistration.registerNil()
+                if !ServiceInjectResolver.contains(CrashServices.self), !ServiceInjectResolver.contains(CrashServices?.self) {
+                    FileHandle.standardError.write(Data("nothing registered\n".utf8))
+                }
+            }
+            let line = Misregistration.nilLine
+            expectAssertion(result, line: line,
+                "ServiceInjectResolver.register(_:) at \(Self.file):\(line): the container, of type "
+                + "Swift.Optional<ServiceInjectsTests.CrashServices>, is nil: nothing was registered; make the container "
+                + "before registering it")
+            if !assertionStops {
+                #expect(standardError(of: result).contains("nothing registered"))
+            }
+        }
+
+        @Test("A container registered again as an optional is a duplicate as well")
+        func duplicateAsOptionalAssertsAtTheCaller() async {
+            let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
+                Misregistration.registerTwiceOnceAsOptional()
+            }
+            let line = Misregistration.optionalTwiceLine
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")

@@ -26,6 +26,19 @@ extension InjectsTests {
             #expect(!ServiceInjectResolver.contains(GreetingContainerImpl.self))
         }
 
+        @Test("A container handed in as an optional is registered as the container it holds")
+        func optionalContainerIsRegisteredUnwrapped() {
+            let container: GreetingContainerImpl? = GreetingContainerImpl(greeting: ServiceProvider(Tagged("held")))
+            ServiceInjectResolver.register(container)
+            #expect(ServiceInjectResolver.contains(GreetingContainerImpl.self))
+            @ServiceInject(\GreetingContainerImpl.greeting) var greeting
+            #expect(greeting.tag == "held")
+
+            let twice: TestServices?? = TestServices.make()
+            ServiceInjectResolver.registerSome([twice as Any])
+            #expect(ServiceInjectResolver.contains(TestServices.self))
+        }
+
         @Test("A container registered over another keeps it registered, with its services, until it is removed")
         func registeredOverKeepsTheOldOneUntilRemoved() {
             weak var old: Tagged?
