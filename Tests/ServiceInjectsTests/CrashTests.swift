@@ -65,6 +65,11 @@ final class LazyScopedLogReader {
     @ServiceInject(\ScopedCrashServices.log, lazyInject: true) var log
 }
 
+/// A `LazyScopedLogReader` an async singleton keeps, made in its making.
+final class AsyncKeptReader: @unchecked Sendable {  // its reader is read on one thread at a time
+    let reader = LazyScopedLogReader()
+}
+
 /// Registrations that stop a debug build, each naming the line of its second registration.
 enum Misregistration {
     static let twiceLine: UInt = #line + 3
@@ -385,6 +390,24 @@ extension InjectsTests {
                 let controller = ServiceProvider(mode: .lazy) { LazyScopedLogReader() }
                 let singleton = try! controller.getService()  // made at start-up, in no scope
                 ServiceScope(label: "req1").run { _ = singleton.log }
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "ServiceInjectsTests.Tagged is a scoped service, injected in the scope \"req1\", but the object "
+                    + "that holds this property was made by a singleton's making: it would keep that service after "
+                    + "the scope \"req1\" closes."
+            ])
+        }
+
+        @Test("An object an async singleton's making made, started in a scope or not, is a singleton's", arguments: [false, true])
+        func scopedServiceReadLazilyInAnAsyncSingleton(startedInAScope: Bool) async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [startedInAScope] in
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let controller = ServiceAsyncProvider(mode: .lazy) { AsyncKeptReader() }
+                let singleton =
+                    startedInAScope
+                    ? await ServiceScope(label: "req0").run { try! await controller.getService() }
+                    : try! await controller.getService()
+                ServiceScope(label: "req1").run { _ = singleton.reader.log }
             }
             expectMessage(result, line: LazyScopedLogReader.injectLine, [
                 "ServiceInjectsTests.Tagged is a scoped service, injected in the scope \"req1\", but the object "

@@ -117,10 +117,11 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     /// The number of the scope that an object made now belongs to: `numberOfSingletonMaking`
     /// while a synchronous singleton's making runs on this thread, in a scope or not (the
-    /// singleton outlives every scope; an async singleton's making runs in no scope, so 0 there),
-    /// else the current scope's, and 0 in no scope or before the process made one. An injected property whose service is scoped
-    /// takes it only in that scope (see `ServiceInjects`), and its error says which of these
-    /// made its object.
+    /// singleton outlives every scope), else the current scope's; outside every scope,
+    /// `numberOfSingletonMaking` in a task that makes a singleton (an async singleton's making,
+    /// which runs in no scope, or a task a synchronous one's factory started), else 0; 0 before
+    /// the process made a scope. An injected property whose service is scoped takes it only in
+    /// that scope (see `ServiceInjects`), and its error says which of these made its object.
     @inlinable
     package static var numberForObjectMadeNow: UInt64 {
         areUsed ? numberOfCurrentScopeOutsideSingletons : 0
@@ -130,7 +131,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     @usableFromInline
     static var numberOfCurrentScopeOutsideSingletons: UInt64 {
         if ThreadContext.current.pointee.keeper != nil { return numberOfSingletonMaking }
-        return bound?.number ?? 0
+        if let scope = bound { return scope.number }
+        // The task's singleton is looked for outside scopes only, off a request's path: either
+        // number refuses the request's service, and this one names the cause.
+        return TaskContext.current.keeper != nil ? numberOfSingletonMaking : 0
     }
 
     /// Whether this process made a scope or a scoped provider: one load (`sck_scopes_used`).
