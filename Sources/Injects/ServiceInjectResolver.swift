@@ -37,7 +37,9 @@ public enum ServiceInjectResolver {
         InjectRegistries.withCurrent { $0.containers.newestBox(type, box: box) }
     }
 
-    /// Registers `container`; pending injections and ready handlers waiting for it run now.
+    /// Registers `container`; pending injections and ready handlers waiting for it run now. A
+    /// container handed in as an optional is registered as the container it holds; a `nil` one
+    /// registers nothing and stops a debug build with an assertion that names `file` and `line`.
     ///
     /// ```swift
     /// ServiceInjectResolver.register(ServicesFactory.makeDefault())
@@ -64,7 +66,8 @@ public enum ServiceInjectResolver {
         add([container], failureIfContains: failureIfContains, call: "register(_:)", file: file, line: line)
     }
 
-    /// Registers several containers at once (the last one is the newest).
+    /// Registers several containers at once (the last one is the newest); an optional one as
+    /// `register(_:failureIfContains:file:line:)` does.
     ///
     /// ```swift
     /// ServiceInjectResolver.registerSome([ServicesFactory.makeDefault(), SettingsServices()])
@@ -92,10 +95,11 @@ public enum ServiceInjectResolver {
         line: UInt
     ) {
         let registries = InjectRegistries.current
-        // A container handed in as an optional is registered as the container it holds: kept as
-        // the optional, no inject would find it (`@ServiceInject` asks for the container's type).
+        // A container handed in as an optional is registered as the container it holds. A get
+        // would find it either way (by cast), but the check for a second registration compares
+        // types, and an empty optional would be kept as an entry nothing finds.
         let containers = containers.compactMap { container in
-            let held = unwrapped(container)
+            let held = unwrappedValue(container)
             if held == nil {
                 let message = nilContainerMessage(Swift.type(of: container), call: call, file: file, line: line)
                 assertionFailure(message, file: file, line: line)
@@ -113,13 +117,6 @@ public enum ServiceInjectResolver {
             )
             assertionFailure(message, file: file, line: line)
         }
-    }
-
-    /// `value`, or the value that the optional `value` holds (through every level); `nil` for an
-    /// empty optional.
-    static func unwrapped(_ value: Any) -> Any? {
-        guard let optional = value as? any OptionalValue else { return value }
-        return optional.wrapped.flatMap(unwrapped)
     }
 
     /// What a registration of an empty optional of the type `type` stops a debug build with: it

@@ -50,18 +50,11 @@ enum ServiceObjCFailure: Error {
     @usableFromInline
     static func refuse<Service>(_ service: Service, as serviceType: Any.Type) -> ServiceObjCFailure {
         let value = service as Any
-        guard let held = unwrapped(value) else {
+        guard let held = unwrappedValue(value) else {
             return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: value), isNil: true))
         }
         LogRecorder.record(ProvidersLogger.self) { $0.serviceProviderObjCNotSupport(type: serviceType) }
         return .notNSObject(ServiceNotNSObjectError(service: serviceType, obtainedType: type(of: held)))
-    }
-
-    /// The value inside `value`, however many optionals deep; `nil` when one of them is `nil`.
-    static func unwrapped(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.flatMap { unwrapped($0.value) }
     }
 
     /// The code of the `NSError`.

@@ -4,6 +4,11 @@ import Testing
 import TestSupport
 import ServiceEasyLocatorKit
 
+/// A protocol that a type of the standard library is too, whose name sorts after `Swift.Optional`.
+protocol Labelled {}
+extension String: Labelled {}
+extension TaggedSharedService: Labelled {}
+
 @Suite("ServiceEasyLocator diagnostics: validation and errors that name the cause")
 struct ServiceEasyLocatorDiagnosticsTests {
     @Test("Every service type of an easy locator is validated; a failing one is reported with its path")
@@ -62,7 +67,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(missing?.description.hasSuffix("add it (addService) before it is asked for") == true)
     }
 
-    @Test("A get of a type added while optional says the optional is registered and to unwrap it")
+    @Test("A get of a type registered as an optional says the optional is registered and to register it unwrapped")
     func addedOptionalHint() throws {
         let locator = ServiceEasyLocator()
         let maybe: SharedService? = SharedService()
@@ -70,16 +75,19 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let error = #expect(throws: ServiceLocatorError.self) {
             let _: SharedService = try locator.tryService()
         }
-        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; "
-            + "Swift.Optional<ServiceEasyLocatorKitTests.SharedService> is registered (under its own type): a value "
-            + "added while optional is kept as the optional; unwrap it before adding it (`if let`, or `guard let`), or "
-            + "ask for Swift.Optional<ServiceEasyLocatorKitTests.SharedService>")
+        let optional = "Swift.Optional<ServiceEasyLocatorKitTests.SharedService>"
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; \(optional) is "
+            + "registered (under its own type): a service registered as an optional is kept under the optional's type; "
+            + "register it as ServiceEasyLocatorKitTests.SharedService, not as an optional (unwrap a value before "
+            + "adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedService), or ask for \(optional)")
         let viaProtocol = #expect(throws: ServiceLocatorError.self) {
             let _: any SharedServicing = try locator.tryService()
         }
-        #expect(viaProtocol?.description.hasPrefix("Service ServiceEasyLocatorKitTests.SharedServicing not found; "
-            + "Swift.Optional<ServiceEasyLocatorKitTests.SharedService> is registered (under its own type): a value "
-            + "added while optional") == true)
+        #expect(viaProtocol?.description == "Service ServiceEasyLocatorKitTests.SharedServicing not found; \(optional) "
+            + "is registered (under its own type): a service registered as an optional is kept under the optional's "
+            + "type; register it as ServiceEasyLocatorKitTests.SharedServicing, not as an optional (unwrap a value "
+            + "before adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedServicing), or ask for "
+            + "\(optional)")
         let child = ServiceEasyLocator()
         child.setParent(locator)
         let throughParent = #expect(throws: ServiceLocatorError.self) {
@@ -93,6 +101,26 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(twice?.description.hasSuffix("add it (addService) before it is asked for") == true)
         let kept: SharedService? = try locator.tryService()  // the optional, asked for as it was added
         #expect(kept === maybe)
+    }
+
+    @Test("A provider of an optional is named the same way, and a type that is the one asked for before any optional")
+    func optionalProviderHint() {
+        let locator = ServiceEasyLocator()
+        locator.addLazyService { Optional(TaggedSharedService()) }  // a provider of Optional<TaggedSharedService>
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: TaggedSharedService = try locator.tryService()
+        }
+        #expect(error?.description.contains("Swift.Optional<ServiceEasyLocatorKitTests.TaggedSharedService> is "
+            + "registered (under its own type): a service registered as an optional is kept under the optional's type")
+            == true)
+        // `Swift.Optional<...>` sorts before `Swift.String`, which is still named first: it is one.
+        locator.addService("main")
+        let protocolError = #expect(throws: ServiceLocatorError.self) {
+            let _: any Labelled = try locator.tryService()
+        }
+        #expect(protocolError?.description == "Service ServiceEasyLocatorKitTests.Labelled not found; Swift.String is "
+            + "registered (under its own type): register it as ServiceEasyLocatorKitTests.Labelled, or ask for "
+            + "Swift.String")
     }
 
     @Test("A get of a composition of protocols stored only as its implementation says which type is registered")

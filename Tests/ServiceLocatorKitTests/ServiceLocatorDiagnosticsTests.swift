@@ -36,14 +36,16 @@ struct ServiceLocatorDiagnosticsTests {
         let withParams = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: paramsKey, params: 1) }
         #expect(withParams?.description == "Wrong params for service LocatorTestSupport.NumberService (key "
             + "'LocatorTestSupport.NumberService'): it takes no params, but got params of type Swift.Int; get it "
-            + "without params, or find where a service without params replaced the one you meant (a key holds one "
-            + "service: each add under it replaces the one before, with params or without)")
+            + "without params, or find where a service without params was added under this key, replacing the one "
+            + "you meant or hiding it in a parent (a key holds one service: each add under it replaces the one "
+            + "before, with params or without)")
         locator.addService(key: paramsKey, factory: NumberServiceFactory())
         let withoutParams = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: plainKey) }
         #expect(withoutParams?.description == "Wrong params for service LocatorTestSupport.NumberService (key "
             + "'LocatorTestSupport.NumberService'): it takes params of type Swift.Int, but got no params; get it "
-            + "with params of type Swift.Int, or find where a params service replaced the one you meant (a key "
-            + "holds one service: each add under it replaces the one before, with params or without)")
+            + "with params of type Swift.Int, or find where a params service was added under this key, replacing "
+            + "the one you meant or hiding it in a parent (a key holds one service: each add under it replaces the "
+            + "one before, with params or without)")
         let wrongType = #expect(throws: ServiceLocatorError.self) {
             try locator.tryService(key: ServiceLocatorParamsEasyKey<NumberService, String>(), params: "1")
         }

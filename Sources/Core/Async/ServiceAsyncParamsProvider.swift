@@ -64,7 +64,8 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     }
 
     /// A service made for `params`; when it cannot be made, stops the program with the error's
-    /// `fatalMessage` at `file` and `line`. Prefer it to `try!`, which loses the cause.
+    /// `fatalMessage` at `file` and `line`.
+    /// Unlike `try!`, the call takes no `try`, and the message it stops with is the error's alone.
     ///
     /// ```swift
     /// let report = await reports.getServiceOrFatal(params: "Q3")

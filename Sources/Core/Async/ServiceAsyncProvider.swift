@@ -146,7 +146,8 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     }
 
     /// The service; when it cannot be had, stops the program with the error's `fatalMessage` at
-    /// `file` and `line`. Prefer it to `try!`, which loses the cause.
+    /// `file` and `line`.
+    /// Unlike `try!`, the call takes no `try`, and the message it stops with is the error's alone.
     ///
     /// ```swift
     /// let connection = await database.getServiceOrFatal()

@@ -31,3 +31,16 @@ extension Optional: OptionalValue {
     @inlinable
     package var wrapped: Wrapped? { self }
 }
+
+/// `value`, or the value inside it however many optionals deep; `nil` when one of them is `nil`:
+/// what an inject registration registers for a container, and what the Objective-C style
+/// wrappers hand out for a service.
+///
+/// ```swift
+/// let settings: Settings?? = Settings()
+/// unwrappedValue(settings as Any)  // the Settings, as Any
+/// ```
+package func unwrappedValue(_ value: Any) -> Any? {
+    guard let optional = value as? any OptionalValue else { return value }
+    return optional.wrapped.flatMap(unwrappedValue)
+}

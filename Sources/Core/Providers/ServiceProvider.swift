@@ -343,7 +343,8 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     }
 
     /// The service; when it cannot be had, stops the program with the error's `fatalMessage`
-    /// at `file` and `line`. Prefer it to `try!`, which loses the cause.
+    /// at `file` and `line`.
+    /// Unlike `try!`, the call takes no `try`, and the message it stops with is the error's alone.
     ///
     /// ```swift
     /// let settings = settingsProvider.getServiceOrFatal()

@@ -88,9 +88,11 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     // which would store the provider or the factory itself, under its own type, so that every
     // get of its service misses. Swift never picks an `unavailable` overload while an available
     // one fits, so the overloads below are deprecated instead: being the closer fit, they are
-    // picked, warn with the label to write, and add what the caller meant. Only a factory that
-    // is `Sendable` has one (the labelled add takes no other), and a type that is both kinds of
-    // factory has one of its own, as the other two would be equally close.
+    // picked and warn. Those of a provider and of a `Sendable` factory add what the caller meant,
+    // with the label to write. A factory that is not `Sendable` cannot be added as one (the
+    // labelled add takes no other), so its overloads store it as `addService(_:)` would and name
+    // the safe provider that takes it. A type that is both kinds of factory has an overload of
+    // its own, `Sendable` or not, as the two others would be equally close.
 
     /// Adds `provider` as `addService(provider:)` does; write the label.
     ///

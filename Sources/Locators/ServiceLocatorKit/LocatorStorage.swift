@@ -346,10 +346,10 @@ package final class LocatorStorage: Sendable {
 
     /// For a miss of the type slot of `service`: the type of a service stored under its own
     /// type (here or in a parent) that is a `service` too, such as the implementation of a
-    /// protocol that was added as itself, or the optional of such a type (a value added while
-    /// optional is kept under the optional's type). For an optional `service` (a get whose
-    /// result was declared optional), a type stored that is the type it wraps. With several, the
-    /// one whose name sorts first.
+    /// protocol that was added as itself; else the optional of such a type (a value added while
+    /// optional, or a provider of an optional, is kept under the optional's type). For an
+    /// optional `service` (a get whose result was declared optional), a type stored that is the
+    /// type it wraps. With several, the one whose name sorts first.
     func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
         let wrapped = TypeRelation.wrapped(in: service)
@@ -357,10 +357,13 @@ package final class LocatorStorage: Sendable {
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
-            let implementations = slots.types.values.map(\.serviceType)
-                .filter { isService($0) || (wrapped == nil && TypeRelation.wrapped(in: $0).map(isService) == true) }
-                .sorted { String(reflecting: $0) < String(reflecting: $1) }
-            if let first = implementations.first { return first }
+            let types = slots.types.values.map(\.serviceType)
+            // A type that is one comes before an optional of one, which is a service only once
+            // it is registered unwrapped.
+            let implementations = types.filter(isService)
+            let optionals = wrapped == nil ? types.filter { TypeRelation.wrapped(in: $0).map(isService) == true } : []
+            let byName = { (first: Any.Type, second: Any.Type) in String(reflecting: first) < String(reflecting: second) }
+            if let first = implementations.min(by: byName) ?? optionals.min(by: byName) { return first }
             storage = slots.parent?.storage
         }
         return nil

@@ -19,8 +19,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// types share one `storeKey`). When the slot is empty and `key` is the slot of `service`
     /// itself, `stored` is a type stored under its own slot that is a `service`, if there is one:
     /// an implementation of the protocol `service` added as itself rather than as the protocol,
-    /// or the optional of such a type (`Settings?`, a value added while optional). Otherwise it
-    /// is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
+    /// or else the optional of such a type (`Settings?`: a value added while optional, or a
+    /// provider of an optional). Otherwise it is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
     /// key.
     case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
@@ -75,8 +75,9 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         where key.serviceType == service && TypeRelation.wrapped(in: service) == nil
             && TypeRelation.wrapped(in: stored).map { TypeRelation.isType($0, a: service) } == true:
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
-                + "type): a value added while optional is kept as the optional; unwrap it before adding it "
-                + "(`if let`, or `guard let`), or ask for \(TypeName.of(stored))"
+                + "type): a service registered as an optional is kept under the optional's type; register it as "
+                + "\(TypeName.of(service)), not as an optional (unwrap a value before adding it; make a factory or "
+                + "closure give \(TypeName.of(service))), or ask for \(TypeName.of(stored))"
         case let .serviceNotFound(key, service, stored?)
         where key.serviceType == service
             && TypeRelation.wrapped(in: service).map { TypeRelation.isType(stored, a: $0) } == true:
@@ -101,8 +102,9 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             if (expected == nil) != (received == nil) {
                 // The caller may have meant the other kind, which a later add under the key replaced.
                 let kind = expected == nil ? "a service without params" : "a params service"
-                fix += ", or find where \(kind) replaced the one you meant (a key holds one service: each add "
-                    + "under it replaces the one before, with params or without)"
+                fix += ", or find where \(kind) was added under this key, replacing the one you meant or hiding "
+                    + "it in a parent (a key holds one service: each add under it replaces the one before, with "
+                    + "params or without)"
             }
             return "Wrong params for service \(TypeName.of(service)) (key '\(key)'): it takes \(expectedText), "
                 + "but got \(receivedText); \(fix)"
