@@ -39,6 +39,16 @@ extension InjectsTests {
             #expect(ServiceInjectResolver.contains(TestServices.self))
         }
 
+        @Test("The message of a nil container names the call, its line, the optional's type and what to do")
+        func nilContainerMessage() {
+            let message = ServiceInjectResolver.nilContainerMessage(
+                Optional<TestServices>.self, call: "registerSome(_:)", file: "App/Setup.swift", line: 12
+            )
+            #expect(message == "ServiceInjectResolver.registerSome(_:) at App/Setup.swift:12: the container, of type "
+                + "Swift.Optional<ServiceInjectsTests.TestServices>, is nil: nothing was registered; make the container "
+                + "before registering it")
+        }
+
         @Test("A container registered over another keeps it registered, with its services, until it is removed")
         func registeredOverKeepsTheOldOneUntilRemoved() {
             weak var old: Tagged?
