@@ -20,8 +20,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// itself, `stored` is a type stored under its own slot that is a `service`, if there is one:
     /// an implementation of the protocol `service` added as itself rather than as the protocol,
     /// or else the optional of such a type (`Settings?`: a value added while optional, or a
-    /// provider of an optional). Otherwise it is `nil`. As in 2.0.1, a slot holding another type is "not found" for this
-    /// key.
+    /// provider of an optional). Otherwise it is `nil`. As in 2.0.1, a slot holding another type
+    /// is "not found" for this key.
     case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
     /// The params given do not fit the service stored for `key`.
@@ -100,7 +100,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             let receivedText = received.map { "params of type \(TypeName.of($0))" } ?? "no params"
             var fix = expected.map { "get it with params of type \(TypeName.of($0))" } ?? "get it without params"
             if (expected == nil) != (received == nil) {
-                // The caller may have meant the other kind, which a later add under the key replaced.
+                // The caller may have meant the other kind, which an add under the key replaced, or
+                // which a child locator's add hides.
                 let kind = expected == nil ? "a service without params" : "a params service"
                 fix += ", or find where \(kind) was added under this key, replacing the one you meant or hiding "
                     + "it in a parent (a key holds one service: each add under it replaces the one before, with "
