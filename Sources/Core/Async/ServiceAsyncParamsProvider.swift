@@ -75,11 +75,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
         file: StaticString = #file,
         line: UInt = #line
     ) async -> ServiceType {
-        do {
-            return try await getService(params: params)
-        } catch {
-            fatalError(error.fatalMessage, file: file, line: line)
-        }
+        await getServiceAsResult(params: params).serviceOrFatal(file: file, line: line)
     }
 
     /// A provider of this service made with fixed `params` on every get, which counts as this

@@ -154,10 +154,6 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```
     @inlinable
     public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
-        do {
-            return try await getService()
-        } catch {
-            fatalError(error.fatalMessage, file: file, line: line)
-        }
+        await getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 }

@@ -209,3 +209,19 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         return String(describing: error)
     }
 }
+
+extension Result where Failure == ServiceObtainError {
+    /// The service, or, for a failure, stops the program with the error's `fatalMessage` at `file`
+    /// and `line`: what every provider's `getServiceOrFatal` does with its `getServiceAsResult()`.
+    ///
+    /// ```swift
+    /// let settings = settingsProvider.getServiceAsResult().serviceOrFatal(file: #file, line: #line)
+    /// ```
+    @inlinable
+    package func serviceOrFatal(file: StaticString, line: UInt) -> Success {
+        switch self {
+        case .success(let service): service
+        case .failure(let error): fatalError(error.fatalMessage, file: file, line: line)
+        }
+    }
+}

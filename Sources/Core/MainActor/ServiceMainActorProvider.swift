@@ -161,11 +161,7 @@ public final class ServiceMainActorProvider<ServiceType> {
     /// let model = viewModels.getServiceOrFatal()  // on the main actor
     /// ```
     public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
-        do {
-            return try getService()
-        } catch {
-            fatalError(error.fatalMessage, file: file, line: line)
-        }
+        getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 
     /// Runs `factory` marked as obtaining this provider on the thread, so that a factory that

@@ -89,11 +89,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     public final func getServiceOrFatal(params: ParamsType, file: StaticString = #file, line: UInt = #line)
         -> ServiceType
     {
-        do {
-            return try getService(params: params)
-        } catch {
-            fatalError(error.fatalMessage, file: file, line: line)
-        }
+        getServiceAsResult(params: params).serviceOrFatal(file: file, line: line)
     }
 
     /// A service made for params whose type is only known at run time, as locators and

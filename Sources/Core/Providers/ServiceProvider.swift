@@ -351,11 +351,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// ```
     @inlinable
     public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
-        do {
-            return try getService()
-        } catch {
-            fatalError(error.fatalMessage, file: file, line: line)
-        }
+        getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 
     /// Throws the error an `atOne` factory failed with, so that a container can check its
