@@ -434,8 +434,9 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     private struct State {
         /// The result, once the creation is over.
         var outcome: Outcome?
-        /// The waiting gets, by the number each got.
-        var waiters: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
+        /// The waiting gets, by the number each got; resumed once the outcome is kept, or when
+        /// their task is cancelled, each reads the outcome here.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         /// Waiters whose task was cancelled before they were kept in `waiters`.
         var cancelled: Set<UInt64> = []
         var lastWaiter: UInt64 = 0
@@ -467,23 +468,29 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         // not belong to: a task its factory starts sees no scope but one it opens. A scoped
         // service's making runs in its scope.
         let scope = keeper == nil ? ServiceScope.bound : nil
-        Task {
+        // Once the outcome is kept, the making holds the service alone, and this task lets the
+        // making go before it resumes a waiter: a service is then held by its users, by the
+        // gets still awaiting this making, and by its source, not by this task, which may end
+        // after them. A `weak` service dies with its last user, as a synchronous one does.
+        Task { [weak self] in
             let outcome = await ServiceScope.$bound.withValue(scope) { await TaskContext.with(inner, make) }
             inner.end()
             finish(outcome)
-            self.complete(with: outcome)
+            let waiters = Self.keep(consume outcome, in: self)
+            for waiter in waiters {
+                waiter.resume()
+            }
         }
     }
 
-    /// Keeps `outcome` and resumes every waiter with it.
-    private func complete(with outcome: Outcome) {
-        let waiters = state.withLock { state in
+    /// Keeps `outcome` in `making`, if any get or source still holds it, and gives the waiters to
+    /// resume.
+    private static func keep(_ outcome: Outcome, in making: AsyncMaking?) -> [CheckedContinuation<Void, Never>] {
+        guard let making else { return [] }
+        return making.state.withLock { state in
             state.outcome = outcome
             defer { state.waiters = [:] }
-            return state.waiters.values
-        }
-        for waiter in waiters {
-            waiter.resume(returning: outcome)
+            return Array(state.waiters.values)
         }
     }
 
@@ -511,20 +518,17 @@ final class AsyncMaking<Service: Sendable>: Sendable {
             state.lastWaiter &+= 1
             return state.lastWaiter
         }
-        return await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let now: Outcome? = state.withLock { state in
-                    if let outcome = state.outcome {
-                        return outcome
-                    }
-                    if state.cancelled.remove(waiter) != nil {
-                        return .failure(Self.cancelled)
+                let ready = state.withLock { state in
+                    if state.outcome != nil || state.cancelled.remove(waiter) != nil {
+                        return true
                     }
                     state.waiters[waiter] = continuation
-                    return nil
+                    return false
                 }
-                if let now {
-                    continuation.resume(returning: now)
+                if ready {
+                    continuation.resume()
                 }
             }
         } onCancel: {
@@ -535,8 +539,11 @@ final class AsyncMaking<Service: Sendable>: Sendable {
                 }
                 return continuation
             }
-            continuation?.resume(returning: .failure(Self.cancelled))
+            continuation?.resume()
         }
+        // Resumed with the outcome kept, or cancelled: a waiter cancelled as the outcome came
+        // takes the outcome.
+        return outcome ?? .failure(Self.cancelled)
     }
 
     /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
