@@ -415,36 +415,29 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
 // MARK: - Making a singleton
 
 /// One creation of an async singleton (`atOne`, `lazy`, `weak`) or of a scoped service in one
-/// scope in flight: a task of its own
-/// runs the factory, and every get that asks meanwhile suspends until the result is there. No
-/// thread is blocked: a waiter is a continuation kept in `state`, resumed by the creation.
+/// scope in flight: a task of its own runs the factory, and every get that asks meanwhile
+/// suspends until the result is there. No thread is blocked: a waiter is a continuation kept in
+/// `waiters`, resumed once the result is handed over.
 ///
 /// The creation does not belong to any waiter, so cancelling the task that started it (or any
 /// other waiter) does not stop it: the other waiters get its result. A waiter whose task is
 /// cancelled stops waiting at once and gets a `ServiceObtainError` whose `error` is a
-/// `CancellationError`.
+/// `CancellationError` (or the result, when it came as the task was cancelled).
 final class AsyncMaking<Service: Sendable>: Sendable {
     typealias Outcome = Result<Service, ServiceObtainError>
 
-    private let state = Locked(State())
+    /// The result, kept once the creation is over; read once `waiters` has it handed over.
+    private let kept = Locked<Outcome?>(nil)
+    /// The gets that wait for the result, and whether it is handed over. The task of the
+    /// creation holds them, and holds this making only weakly (see `start`).
+    private let waiters = MakingWaiters()
     /// The name of this making in `TaskContext` and `AsyncWaits`, which no other making takes
     /// (a `MakingClock` tick).
     let number = MakingClock.tick()
 
-    private struct State {
-        /// The result, once the creation is over.
-        var outcome: Outcome?
-        /// The waiting gets, by the number each got; resumed once the outcome is kept, or when
-        /// their task is cancelled, each reads the outcome here.
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        /// Waiters whose task was cancelled before they were kept in `waiters`.
-        var cancelled: Set<UInt64> = []
-        var lastWaiter: UInt64 = 0
-    }
-
     /// The result, when the creation is over.
     var outcome: Outcome? {
-        state.withLock { $0.outcome }
+        waiters.isHandedOver ? kept.withLock { $0 } : nil
     }
 
     /// Starts the creation in a task of its own, with `context` (the starter's) plus `provider`
@@ -468,30 +461,24 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         // not belong to: a task its factory starts sees no scope but one it opens. A scoped
         // service's making runs in its scope.
         let scope = keeper == nil ? ServiceScope.bound : nil
-        // Once the outcome is kept, the making holds the service alone, and this task lets the
-        // making go before it resumes a waiter: a service is then held by its users, by the
-        // gets still awaiting this making, and by its source, not by this task, which may end
-        // after them. A `weak` service dies with its last user, as a synchronous one does.
+        // The task keeps the result in this making, which it holds weakly, and has let go of
+        // both before it hands the result over, to the waiters and to every get after: a get
+        // that returns the service leaves no hold on it to this task, which may end after the
+        // get's caller has dropped it. A `weak` service dies with its last user, as a
+        // synchronous one does.
+        let waiters = waiters
         Task { [weak self] in
             let outcome = await ServiceScope.$bound.withValue(scope) { await TaskContext.with(inner, make) }
             inner.end()
             finish(outcome)
-            let waiters = Self.keep(consume outcome, in: self)
-            for waiter in waiters {
-                waiter.resume()
-            }
+            Self.keep(consume outcome, in: self)
+            waiters.handOver()
         }
     }
 
-    /// Keeps `outcome` in `making`, if any get or source still holds it, and gives the waiters to
-    /// resume.
-    private static func keep(_ outcome: Outcome, in making: AsyncMaking?) -> [CheckedContinuation<Void, Never>] {
-        guard let making else { return [] }
-        return making.state.withLock { state in
-            state.outcome = outcome
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
+    /// Keeps `outcome` in `making`, if a get, a source or a shutdown still holds it.
+    private static func keep(_ outcome: Outcome, in making: AsyncMaking?) {
+        making?.kept.withLock { $0 = outcome }
     }
 
     /// The result of the creation, awaited by a get whose task has `context`; a cancelled task
@@ -512,8 +499,53 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         return await suspend()
     }
 
-    /// Suspends until the outcome is there or the task is cancelled.
+    /// Suspends until the outcome is there or the task is cancelled: a waiter cancelled as the
+    /// outcome came takes the outcome.
     private nonisolated(nonsending) func suspend() async -> Outcome {
+        await waiters.wait()
+        return outcome ?? .failure(Self.cancelled)
+    }
+
+    /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
+    /// the factory, so it is not logged.
+    static var cancelled: ServiceObtainError {
+        .cancelledGet(Service.self)
+    }
+}
+
+/// The gets that wait for one `AsyncMaking`, and whether its result is handed over. It holds no
+/// service, so that the making's task can hold it to the end.
+final class MakingWaiters: Sendable {
+    private let state = Locked(State())
+
+    private struct State {
+        var isHandedOver = false
+        /// The waiting gets, by the number each got.
+        var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Waiters whose task was cancelled before they were kept in `waiting`.
+        var cancelled: Set<UInt64> = []
+        var lastWaiter: UInt64 = 0
+    }
+
+    /// Whether the result is handed over.
+    var isHandedOver: Bool {
+        state.withLock { $0.isHandedOver }
+    }
+
+    /// Hands the result over: every waiter is resumed, and no get waits any more.
+    func handOver() {
+        let waiting = state.withLock { state in
+            state.isHandedOver = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for waiter in waiting {
+            waiter.resume()
+        }
+    }
+
+    /// Returns once the result is handed over, or at once when the task is cancelled.
+    nonisolated(nonsending) func wait() async {
         let waiter = state.withLock { state in
             state.lastWaiter &+= 1
             return state.lastWaiter
@@ -521,10 +553,10 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state in
-                    if state.outcome != nil || state.cancelled.remove(waiter) != nil {
+                    if state.isHandedOver || state.cancelled.remove(waiter) != nil {
                         return true
                     }
-                    state.waiters[waiter] = continuation
+                    state.waiting[waiter] = continuation
                     return false
                 }
                 if ready {
@@ -533,23 +565,14 @@ final class AsyncMaking<Service: Sendable>: Sendable {
             }
         } onCancel: {
             let continuation = state.withLock { state in
-                let continuation = state.waiters.removeValue(forKey: waiter)
-                if continuation == nil, state.outcome == nil {
+                let continuation = state.waiting.removeValue(forKey: waiter)
+                if continuation == nil, !state.isHandedOver {
                     state.cancelled.insert(waiter)
                 }
                 return continuation
             }
             continuation?.resume()
         }
-        // Resumed with the outcome kept, or cancelled: a waiter cancelled as the outcome came
-        // takes the outcome.
-        return outcome ?? .failure(Self.cancelled)
-    }
-
-    /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
-    /// the factory, so it is not logged.
-    static var cancelled: ServiceObtainError {
-        .cancelledGet(Service.self)
     }
 }
 
