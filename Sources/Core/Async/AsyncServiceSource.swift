@@ -462,10 +462,11 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         // service's making runs in its scope.
         let scope = keeper == nil ? ServiceScope.bound : nil
         // The task keeps the result in this making, which it holds weakly, and has let go of
-        // both before it hands the result over, to the waiters and to every get after: a get
-        // that returns the service leaves no hold on it to this task, which may end after the
-        // get's caller has dropped it. A `weak` service dies with its last user, as a
-        // synchronous one does.
+        // both before it hands the result over, to the waiters and to every get after: once a
+        // get returns the service, the task holds it only through `finish`, which holds the
+        // provider's source, and this task may end after the get's caller has dropped it. A
+        // `weak` source holds its service weakly, so a `weak` service dies with its last user,
+        // as a synchronous one does.
         let waiters = waiters
         Task { [weak self] in
             let outcome = await ServiceScope.$bound.withValue(scope) { await TaskContext.with(inner, make) }
