@@ -422,7 +422,7 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
 /// The creation does not belong to any waiter, so cancelling the task that started it (or any
 /// other waiter) does not stop it: the other waiters get its result. A waiter whose task is
 /// cancelled stops waiting at once and gets a `ServiceObtainError` whose `error` is a
-/// `CancellationError` (or the result, when it came as the task was cancelled).
+/// `CancellationError`.
 final class AsyncMaking<Service: Sendable>: Sendable {
     typealias Outcome = Result<Service, ServiceObtainError>
 
@@ -435,7 +435,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
     /// (a `MakingClock` tick).
     let number = MakingClock.tick()
 
-    /// The result, when the creation is over.
+    /// The result, once the creation is over and its result handed over.
     var outcome: Outcome? {
         waiters.isHandedOver ? kept.withLock { $0 } : nil
     }
@@ -500,11 +500,11 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         return await suspend()
     }
 
-    /// Suspends until the outcome is there or the task is cancelled: a waiter cancelled as the
-    /// outcome came takes the outcome.
+    /// Suspends until the outcome is there or the task is cancelled.
     private nonisolated(nonsending) func suspend() async -> Outcome {
-        await waiters.wait()
-        return outcome ?? .failure(Self.cancelled)
+        guard await waiters.wait() else { return .failure(Self.cancelled) }
+        // Handed over, so kept (by this making, which the waiter's get holds).
+        return kept.withLock { $0 } ?? .failure(Self.cancelled)
     }
 
     /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
@@ -522,7 +522,7 @@ final class MakingWaiters: Sendable {
     private struct State {
         var isHandedOver = false
         /// The waiting gets, by the number each got.
-        var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var waiting: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         /// Waiters whose task was cancelled before they were kept in `waiting`.
         var cancelled: Set<UInt64> = []
         var lastWaiter: UInt64 = 0
@@ -541,27 +541,27 @@ final class MakingWaiters: Sendable {
             return Array(state.waiting.values)
         }
         for waiter in waiting {
-            waiter.resume()
+            waiter.resume(returning: true)
         }
     }
 
-    /// Returns once the result is handed over, or at once when the task is cancelled.
-    nonisolated(nonsending) func wait() async {
+    /// Returns `true` once the result is handed over, or `false` at once when the task is
+    /// cancelled first.
+    nonisolated(nonsending) func wait() async -> Bool {
         let waiter = state.withLock { state in
             state.lastWaiter &+= 1
             return state.lastWaiter
         }
-        await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ready = state.withLock { state in
-                    if state.isHandedOver || state.cancelled.remove(waiter) != nil {
-                        return true
-                    }
+                let now: Bool? = state.withLock { state in
+                    if state.isHandedOver { return true }
+                    if state.cancelled.remove(waiter) != nil { return false }
                     state.waiting[waiter] = continuation
-                    return false
+                    return nil
                 }
-                if ready {
-                    continuation.resume()
+                if let now {
+                    continuation.resume(returning: now)
                 }
             }
         } onCancel: {
@@ -572,7 +572,7 @@ final class MakingWaiters: Sendable {
                 }
                 return continuation
             }
-            continuation?.resume()
+            continuation?.resume(returning: false)
         }
     }
 }
