@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ServiceContainerKit
@@ -256,6 +257,50 @@ struct AsyncProviderTests {
     }
 }
 
+/// The service a factory made last, held weakly.
+private final class LastMade: Sendable {
+    private struct State {
+        weak var service: Service?
+        var wasMade = false
+    }
+
+    private let state = Mutex(State())
+
+    func keep(_ service: Service) {
+        state.withLock { $0 = State(service: service, wasMade: true) }
+    }
+
+    /// Whether a service was made and has died since.
+    var died: Bool {
+        state.withLock { $0.wasMade && $0.service == nil }
+    }
+}
+
+/// A serial executor on a dispatch queue that a test can suspend: the jobs of its actor then
+/// wait, as they would behind long work on it, and no thread is blocked.
+private final class SuspendableExecutor: SerialExecutor {
+    let queue = DispatchQueue(label: "AsyncCancellationTests.SuspendableExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+}
+
+/// An actor on a `SuspendableExecutor`, which gets services.
+private actor SuspendableCaller {
+    let executor = SuspendableExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func get(_ provider: ServiceAsyncProvider<Service>, entered: Counter) async -> Result<Service, ServiceObtainError> {
+        entered.increment()
+        return await provider.getServiceAsResult()
+    }
+}
+
 @Suite("Async providers: cancellation")
 struct AsyncCancellationTests {
     @Test("Cancelling the task that started a making fails only that task; the others get the service")
@@ -297,6 +342,48 @@ struct AsyncCancellationTests {
             gate.open()
             #expect(try await provider.getService().number == 1)
             #expect(counter.value == 1)
+        }
+    }
+
+    @Test("A cancelled waiter whose executor is busy keeps no weak service alive")
+    func cancelledWaiterOnBusyExecutor() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            // A cancelled get held the making, which kept its result, until its task ran again:
+            // here, until its actor's executor was free.
+            let counter = Counter()
+            let gate = AsyncGate()
+            let made = LastMade()
+            let provider = ServiceAsyncProvider<Service>(mode: .weak) {
+                let call = counter.increment()
+                await gate.wait()
+                let service = Service(number: call)
+                made.keep(service)
+                return service
+            }
+            let starter = Task { await provider.getServiceAsResult() }
+            await eventually { counter.value == 1 }
+            let caller = SuspendableCaller()
+            let entered = Counter()
+            let waiter = Task { await caller.get(provider, entered: entered) }
+            await eventually { entered.value == 1 }
+            caller.executor.queue.sync {}  // the job that entered ran on: the get waits for the making
+            caller.executor.queue.suspend()
+            waiter.cancel()
+            starter.cancel()
+            #expect(isCancellation(await starter.value.failure))
+            gate.open()
+            // Nobody takes the service: it dies as the making ends, while the waiter's task
+            // still waits for its executor.
+            var waited = 0
+            while !made.died, waited < 2_000 {
+                try? await Task.sleep(for: .milliseconds(1))
+                waited += 1
+            }
+            let diedWhileTheWaiterWaited = made.died
+            caller.executor.queue.resume()
+            #expect(isCancellation(await waiter.value.failure))
+            #expect(diedWhileTheWaiterWaited)
+            #expect(try await provider.getService().number == 2)
         }
     }
 

@@ -112,7 +112,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
         if let cycle = context.cycle(at: ObjectIdentifier(self), Service.self) {
             throw cycle
         }
-        return try await making.wait(in: context).get()
+        return try await MakingHold(making).wait(in: context).get()
     }
 }
 
@@ -417,20 +417,21 @@ final class AsyncScopedCell<Service: Sendable>: ScopeCell {
 /// One creation of an async singleton (`atOne`, `lazy`, `weak`) or of a scoped service in one
 /// scope in flight: a task of its own runs the factory, and every get that asks meanwhile
 /// suspends until the result is there. No thread is blocked: a waiter is a continuation kept in
-/// `waiters`, resumed once the result is handed over.
+/// `waiters`, resumed once the result is handed over. Each get holds the making through a
+/// `MakingHold`.
 ///
 /// The creation does not belong to any waiter, so cancelling the task that started it (or any
 /// other waiter) does not stop it: the other waiters get its result. A waiter whose task is
-/// cancelled stops waiting at once and gets a `ServiceObtainError` whose `error` is a
-/// `CancellationError`.
+/// cancelled stops waiting at once, lets go of the making, and gets a `ServiceObtainError` whose
+/// `error` is a `CancellationError`.
 final class AsyncMaking<Service: Sendable>: Sendable {
     typealias Outcome = Result<Service, ServiceObtainError>
 
     /// The result, kept once the creation is over; read once `waiters` has it handed over.
-    private let kept = Locked<Outcome?>(nil)
+    fileprivate let kept = Locked<Outcome?>(nil)
     /// The gets that wait for the result, and whether it is handed over. The task of the
     /// creation holds them, and holds this making only weakly (see `start`).
-    private let waiters = MakingWaiters()
+    fileprivate let waiters = MakingWaiters()
     /// The name of this making in `TaskContext` and `AsyncWaits`, which no other making takes
     /// (a `MakingClock` tick).
     let number = MakingClock.tick()
@@ -482,35 +483,63 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         making?.kept.withLock { $0 = outcome }
     }
 
+    /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
+    /// the factory, so it is not logged.
+    static var cancelled: ServiceObtainError {
+        .cancelledGet(Service.self)
+    }
+}
+
+/// A get's hold on the `AsyncMaking` it awaits. A get whose task is cancelled before the result
+/// is handed over takes no result, and lets go of the making at once: it does not keep the
+/// result (a `weak` service, say) alive until its task runs again, which may be long when its
+/// executor is busy.
+final class MakingHold<Service: Sendable>: Sendable {
+    typealias Outcome = AsyncMaking<Service>.Outcome
+
+    private let making: Locked<AsyncMaking<Service>?>
+    private let number: UInt64
+    private let waiters: MakingWaiters
+
+    init(_ making: consuming AsyncMaking<Service>) {
+        number = making.number
+        waiters = making.waiters
+        self.making = Locked(consume making)
+    }
+
     /// The result of the creation, awaited by a get whose task has `context`; a cancelled task
     /// gets `cancelled` at once, and a wait that would close a loop of makings waiting for each
     /// other gets the dependency-cycle error.
     nonisolated(nonsending) func wait(in context: TaskContext) async -> Outcome {
-        if let outcome {
-            return outcome
+        if waiters.isHandedOver {
+            return kept()
         }
         guard let from = context.making else {
             return await suspend()
         }
-        let to = number
-        if let loop = AsyncWaits.begin(from: from, to: to, service: Service.self) {
+        if let loop = AsyncWaits.begin(from: from, to: number, service: Service.self) {
             return .failure(ThreadContext.cycleError(along: loop, id: nil))
         }
-        defer { AsyncWaits.end(from: from, to: to) }
+        defer { AsyncWaits.end(from: from, to: number) }
         return await suspend()
     }
 
     /// Suspends until the outcome is there or the task is cancelled.
     private nonisolated(nonsending) func suspend() async -> Outcome {
-        guard await waiters.wait() else { return .failure(Self.cancelled) }
-        // Handed over, so kept (by this making, which the waiter's get holds).
-        return kept.withLock { $0 } ?? .failure(Self.cancelled)
+        guard await waiters.wait(onCancelled: letGo) else { return .failure(AsyncMaking<Service>.cancelled) }
+        return kept()
     }
 
-    /// What a cancelled waiter gets: the error is a `CancellationError`. It is not a failure of
-    /// the factory, so it is not logged.
-    static var cancelled: ServiceObtainError {
-        .cancelledGet(Service.self)
+    /// The result, once handed over: kept by the making, which this hold holds until its get
+    /// was cancelled.
+    private func kept() -> Outcome {
+        making.withLock { $0?.kept.withLock { $0 } } ?? .failure(AsyncMaking<Service>.cancelled)
+    }
+
+    /// Lets go of the making, after the lock: it may be the last hold of it and of its result.
+    private func letGo() {
+        let released = making.withLock { $0.take() }
+        withExtendedLifetime(released) {}
     }
 }
 
@@ -546,8 +575,9 @@ final class MakingWaiters: Sendable {
     }
 
     /// Returns `true` once the result is handed over, or `false` at once when the task is
-    /// cancelled first.
-    nonisolated(nonsending) func wait() async -> Bool {
+    /// cancelled first, after `onCancelled` ran (on the cancelling thread, as soon as the
+    /// cancellation is seen).
+    nonisolated(nonsending) func wait(onCancelled: @escaping @Sendable () -> Void) async -> Bool {
         let waiter = state.withLock { state in
             state.lastWaiter &+= 1
             return state.lastWaiter
@@ -565,12 +595,14 @@ final class MakingWaiters: Sendable {
                 }
             }
         } onCancel: {
-            let continuation = state.withLock { state in
-                let continuation = state.waiting.removeValue(forKey: waiter)
-                if continuation == nil, !state.isHandedOver {
-                    state.cancelled.insert(waiter)
-                }
-                return continuation
+            let (continuation, cancelledFirst) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
+                if state.isHandedOver { return (nil, false) }
+                if let continuation = state.waiting.removeValue(forKey: waiter) { return (continuation, true) }
+                state.cancelled.insert(waiter)
+                return (nil, true)
+            }
+            if cancelledFirst {
+                onCancelled()
             }
             continuation?.resume(returning: false)
         }
@@ -618,7 +650,7 @@ extension AsyncMaking {
         case .failed(let error):
             throw error
         case .wait(let making):
-            return try await making.wait(in: context).get()
+            return try await MakingHold(consume making).wait(in: context).get()
         case .start(let making, let factory):
             // A get let in before a shutdown that began since starts no factory (the sources of
             // `lazy` and `weak` providers are shut down with them); its waiters get the refusal
@@ -635,7 +667,7 @@ extension AsyncMaking {
                 },
                 finish: finish
             )
-            return try await making.wait(in: context).get()
+            return try await MakingHold(consume making).wait(in: context).get()
         }
     }
 }
