@@ -491,9 +491,10 @@ final class AsyncMaking<Service: Sendable>: Sendable {
 }
 
 /// A get's hold on the `AsyncMaking` it awaits. A get whose task is cancelled before the result
-/// is handed over takes no result, and lets go of the making at once: it does not keep the
-/// result (a `weak` service, say) alive until its task runs again, which may be long when its
-/// executor is busy.
+/// is handed over takes no result, and gives the making up as soon as the cancellation is seen
+/// (to `MakingWaiters`, which lets go of it with the hand-over): it does not keep the result (a
+/// `weak` service, say) alive until its task runs again, which may be long when its executor is
+/// busy.
 final class MakingHold<Service: Sendable>: Sendable {
     typealias Outcome = AsyncMaking<Service>.Outcome
 
@@ -526,25 +527,24 @@ final class MakingHold<Service: Sendable>: Sendable {
 
     /// Suspends until the outcome is there or the task is cancelled.
     private nonisolated(nonsending) func suspend() async -> Outcome {
-        guard await waiters.wait(onCancelled: letGo) else { return .failure(AsyncMaking<Service>.cancelled) }
+        guard await waiters.wait(givingUp: giveUp) else { return .failure(AsyncMaking<Service>.cancelled) }
         return kept()
     }
 
-    /// The result, once handed over: kept by the making, which this hold holds until its get
-    /// was cancelled.
+    /// The result, once handed over: kept by the making, which this hold holds unless its get
+    /// was cancelled first (and then never reads it).
     private func kept() -> Outcome {
         making.withLock { $0?.kept.withLock { $0 } } ?? .failure(AsyncMaking<Service>.cancelled)
     }
 
-    /// Lets go of the making, after the lock: it may be the last hold of it and of its result.
-    private func letGo() {
-        let released = making.withLock { $0.take() }
-        withExtendedLifetime(released) {}
+    /// Gives the making up, for a get cancelled before the hand-over.
+    private func giveUp() -> (any AnyObject & Sendable)? {
+        making.withLock { $0.take() }
     }
 }
 
-/// The gets that wait for one `AsyncMaking`, and whether its result is handed over. It holds no
-/// service, so that the making's task can hold it to the end.
+/// The gets that wait for one `AsyncMaking`, and whether its result is handed over. Once the
+/// result is handed over it holds no service, so that the making's task can hold it to the end.
 final class MakingWaiters: Sendable {
     private let state = Locked(State())
 
@@ -554,6 +554,11 @@ final class MakingWaiters: Sendable {
         var waiting: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         /// Waiters whose task was cancelled before they were kept in `waiting`.
         var cancelled: Set<UInt64> = []
+        /// The makings that waiters cancelled before the hand-over gave up, let go of after it
+        /// by the making's task: a cancellation handler runs inside `Task.cancel()`, maybe under
+        /// the locks of the task's runtime and of the caller, where a service's `deinit` must
+        /// not run.
+        var givenUp: [any AnyObject & Sendable] = []
         var lastWaiter: UInt64 = 0
     }
 
@@ -564,20 +569,24 @@ final class MakingWaiters: Sendable {
 
     /// Hands the result over: every waiter is resumed, and no get waits any more.
     func handOver() {
-        let waiting = state.withLock { state in
+        let (waiting, givenUp) = state.withLock { state in
             state.isHandedOver = true
-            defer { state.waiting = [:] }
-            return Array(state.waiting.values)
+            defer {
+                state.waiting = [:]
+                state.givenUp = []
+            }
+            return (Array(state.waiting.values), state.givenUp)
         }
+        withExtendedLifetime(givenUp) {}  // let go of after the lock
         for waiter in waiting {
             waiter.resume(returning: true)
         }
     }
 
     /// Returns `true` once the result is handed over, or `false` at once when the task is
-    /// cancelled first, after `onCancelled` ran (on the cancelling thread, as soon as the
-    /// cancellation is seen).
-    nonisolated(nonsending) func wait(onCancelled: @escaping @Sendable () -> Void) async -> Bool {
+    /// cancelled first. Then, as soon as the cancellation is seen, `giveUp` gives what the
+    /// waiter held for the result, which is let go of with the hand-over.
+    nonisolated(nonsending) func wait(givingUp giveUp: @escaping @Sendable () -> (any AnyObject & Sendable)?) async -> Bool {
         let waiter = state.withLock { state in
             state.lastWaiter &+= 1
             return state.lastWaiter
@@ -585,8 +594,8 @@ final class MakingWaiters: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now: Bool? = state.withLock { state in
-                    if state.isHandedOver { return true }
                     if state.cancelled.remove(waiter) != nil { return false }
+                    if state.isHandedOver { return true }
                     state.waiting[waiter] = continuation
                     return nil
                 }
@@ -595,14 +604,16 @@ final class MakingWaiters: Sendable {
                 }
             }
         } onCancel: {
-            let (continuation, cancelledFirst) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
-                if state.isHandedOver { return (nil, false) }
-                if let continuation = state.waiting.removeValue(forKey: waiter) { return (continuation, true) }
-                state.cancelled.insert(waiter)
-                return (nil, true)
-            }
-            if cancelledFirst {
-                onCancelled()
+            let continuation = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                if state.isHandedOver { return nil }
+                if let given = giveUp() {
+                    state.givenUp.append(given)
+                }
+                guard let continuation = state.waiting.removeValue(forKey: waiter) else {
+                    state.cancelled.insert(waiter)
+                    return nil
+                }
+                return continuation
             }
             continuation?.resume(returning: false)
         }
