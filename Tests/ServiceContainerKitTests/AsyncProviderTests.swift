@@ -276,20 +276,9 @@ private final class LastMade: Sendable {
     }
 }
 
-/// A serial executor on a dispatch queue that a test can suspend: the jobs of its actor then
-/// wait, as they would behind long work on it, and no thread is blocked.
-private final class SuspendableExecutor: SerialExecutor {
-    let queue = DispatchQueue(label: "AsyncCancellationTests.SuspendableExecutor")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
-    }
-}
-
-/// An actor on a `SuspendableExecutor`, which gets services.
+/// An actor on a `QueueExecutor` that a test suspends, which gets services.
 private actor SuspendableCaller {
-    let executor = SuspendableExecutor()
+    let executor = QueueExecutor(label: "AsyncCancellationTests")
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()

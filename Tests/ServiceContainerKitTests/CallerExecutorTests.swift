@@ -4,30 +4,9 @@ import Testing
 @testable import ServiceContainerKit
 import TestSupport
 
-/// A serial executor that runs its jobs on a queue it marks, so that code can ask, without
-/// stopping the program, whether it runs on it.
-private final class MarkedExecutor: SerialExecutor {
-    private static let key = DispatchSpecificKey<ObjectIdentifier>()
-    private let queue = DispatchQueue(label: "CallerExecutorTests")
-
-    init() {
-        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
-    }
-
-    /// Whether the calling code runs on this executor's queue.
-    var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self)
-    }
-}
-
-/// An actor on a `MarkedExecutor`: its methods see whether they still run on it after a get.
+/// An actor on a `QueueExecutor`: its methods see whether they still run on it after a get.
 private actor Caller {
-    private let executor = MarkedExecutor()
+    private let executor = QueueExecutor(label: "CallerExecutorTests")
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
