@@ -158,11 +158,6 @@ package struct ThreadContext {
         current.pointee.count > 0
     }
 
-    /// Whether this thread is obtaining `id`'s service (running its factory or a hook of it).
-    static func isObtaining(_ id: ObjectIdentifier) -> Bool {
-        current.pointee.contains(id)
-    }
-
     /// The calling thread, as a number no other living thread has.
     @usableFromInline
     static var currentThread: Int {

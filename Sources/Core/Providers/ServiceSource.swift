@@ -568,13 +568,17 @@ struct ServiceHolder<Service>: Sendable {
         }
     }
 
-    /// Whether the service is still alive (always, when held strongly).
-    @inlinable
-    var isAlive: Bool {
-        switch reference {
-        case .strong: return true
-        case .weak(let reference): return reference.value.object != nil
-        }
+    /// Whether the service is still alive (always, when held strongly), asked under a lock.
+    ///
+    /// Reading a weak reference takes a strong one. Should the service's last other user let go
+    /// of it meanwhile, releasing that reference would run the service's `deinit` here, under the
+    /// lock, where a `deinit` that gets the service would lock it again. So the reference is
+    /// added to `released`, which the caller drops after the lock.
+    func isAlive(releasedAfterLock released: inout [ServiceHolder<Service>]) -> Bool {
+        guard case .weak = reference else { return true }
+        guard let service = load() else { return false }
+        released.append(ServiceHolder(strongly: service, madeAt: madeAt))
+        return true
     }
 
     /// Adds the service to `made`, found at `path`, if it is alive and closes.
@@ -952,7 +956,10 @@ enum SingletonMaking {
                         } else {
                             make(input)
                         }
-                    switch finish(making, made) {
+                    // `input` (a session) is kept until `finish` has returned: should `finish`
+                    // let go of the cell's last other reference to it, under the cell's lock,
+                    // the session's `deinit` runs after the lock, not under it.
+                    switch withExtendedLifetime(input, { finish(making, made) }) {
                     case .success(let service): return .found(service)
                     case .failure(let error):
                         // A cycle is not handed on: each waiting get meets it itself, along its

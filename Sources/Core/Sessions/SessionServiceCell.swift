@@ -7,9 +7,11 @@ import Synchronization
 /// 1. Everything that changes is in `state` and is read or written only under its lock. That
 ///    lock is never held while user code runs (a factory, `deactivateService`,
 ///    `activateService`, a session's `key`, a service's or a session's `deinit`): the mediator
-///    reads each session's key before its own lock and hands it over; what the state lets go is
-///    collected in `released` and dropped after the lock. Only the keys' `==`, hashing and
-///    release run under it (`ServiceSession.key` asks that they get no services).
+///    reads each session's key before its own lock and hands it over; what the state lets go,
+///    and the strong references taken to see whether a weak service is alive
+///    (`ServiceHolder.isAlive(releasedAfterLock:)`), are collected in `released` and dropped
+///    after the lock. Only the keys' `==`, hashing and release run under it
+///    (`ServiceSession.key` asks that they get no services).
 /// 2. At most one making or switch is in progress: it is `state.making`, a `Making` whose
 ///    `makingLock` the thread doing it holds from the moment it sets the mark until it clears
 ///    it. Every other get that finds the mark waits for that lock (`Making.wait`, which fails
@@ -135,7 +137,12 @@ final class SessionServiceCell<Service>: Sendable {
             step: { making in state.withLock { $0.step(making: making) } },
             make: { session in FactoryCall.result(Service.self) { try factory.make(session) } },
             finish: { making, made in
-                if let overtaken = state.withLock({ $0.finish(making: making, made: made, mode: factory.mode) }) {
+                var released: [ServiceHolder<Service>] = []
+                let overtaken = state.withLock {
+                    $0.finish(making: making, made: made, mode: factory.mode, released: &released)
+                }
+                released.removeAll()  // after the lock
+                if let overtaken {
                     settle(overtaken)
                 }
                 return made
@@ -176,12 +183,11 @@ final class SessionServiceCell<Service>: Sendable {
             switchSession(update)
         case .makeAtOne:
             // As a get makes it, unless a shutdown took the services (a get now would be refused,
-            // and the refusal reported), or the update came from this provider's own making (its
-            // factory updated the session): a making inside itself would be a cycle, so the next
-            // get makes the new session's service, as for `lazy`.
-            if factory.mode == .atOne, !closedByShutdown.load(ordering: .acquiring),
-                !ThreadContext.isObtaining(ObjectIdentifier(self))
-            {
+            // and the refusal reported), or the update came from inside a making on this thread
+            // (a factory updated the session): the new service may need the one being made, and
+            // its factory would fail as a cycle and keep that error for the whole session. The
+            // next get makes it then, as for `lazy`.
+            if factory.mode == .atOne, !closedByShutdown.load(ordering: .acquiring), !ThreadContext.isObtainingAny {
                 _ = try? obtain()
             }
         }
@@ -406,11 +412,13 @@ struct SessionCellState<Service>: Sendable {
     /// Ends the making marked by `making`: keeps the service when no update came meanwhile
     /// (an `atOne` failure too). When an update overtook it, the service becomes current if its
     /// session is current again and nothing else is; otherwise it is handed back to be settled
-    /// as the update would have settled it.
+    /// as the update would have settled it. What it lets go is added to `released`, which the
+    /// caller drops after the lock.
     mutating func finish(
         making: Making,
         made: Result<Service, ServiceObtainError>,
-        mode: ServiceSessionFactoryMode
+        mode: ServiceSessionFactoryMode,
+        released: inout [ServiceHolder<Service>]
     ) -> SessionOvertakenService<Service>? {
         if self.making === making {
             self.making = nil
@@ -431,7 +439,8 @@ struct SessionCellState<Service>: Sendable {
             overtaken[id] = nil
             return nil
         }
-        if overtaking.mayKeep, overtaking.key == sessionKey, self.making == nil, current?.isAlive != true,
+        if overtaking.mayKeep, overtaking.key == sessionKey, self.making == nil,
+            current?.isAlive(releasedAfterLock: &released) != true,
             atOneError == nil, case .success = session
         {
             overtaken[id] = nil
@@ -536,7 +545,7 @@ struct SessionCellState<Service>: Sendable {
     /// that sessions passing by do not make it grow, at O(1) per update on average.
     mutating func pruneDeadKept(released: inout [ServiceHolder<Service>]) {
         guard kept.count >= pruneKeptAt else { return }
-        for (key, holder) in kept where !holder.isAlive {
+        for (key, holder) in kept where !holder.isAlive(releasedAfterLock: &released) {
             released.append(holder)
             kept[key] = nil
         }
