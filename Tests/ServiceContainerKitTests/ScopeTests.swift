@@ -241,7 +241,7 @@ struct ScopeTests {
 
     static func noScopeMessage(_ service: Any.Type) -> String {
         "Failed to obtain service \(name(service)) with error: \(name(service)) is a scoped service and no scope is "
-            + "current: get it inside withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
+            + "current: get it inside withServiceScope { } or a ServiceScope's run { }, in the task or thread that runs the scope"
     }
 
     @Test("With no current scope a scoped get fails, naming the service, and runs no factory")

@@ -56,6 +56,13 @@ private struct AtOnePartSessionFactory: ServiceSessionFactory {
 
 private func typeName(_ type: Any.Type) -> String { String(reflecting: type) }
 
+/// What a get of `type` from a provider that was shut down says.
+private func shutDownMessage(_ type: Any.Type) -> String {
+    "Failed to obtain service \(typeName(type)) with error: the container of \(typeName(type)) was shut down: its "
+        + "provider makes and hands out nothing any more; stop the work that uses a container before shutting it "
+        + "down, and let a service's close() use what it got when it was made"
+}
+
 @Suite("Shutdown: a value without providers")
 struct ShutdownOfNothingTests {
     private struct Services {
@@ -395,12 +402,7 @@ struct ShutdownTests {
         let report = try await withAsyncTimeLimit { await shutdown.value }
         #expect(await first.value.failure?.error is CancellationError)
         let refused = try await waiting.value
-        #expect(
-            refused.failure?.description
-                == "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
-                + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; stop the "
-                + "work that uses a container before shutting it down"
-        )
+        #expect(refused.failure?.description == shutDownMessage(Closing.self))
         #expect(made.value == 1)
         #expect(report.description == "closed 1 service, 0 failed")
     }
@@ -428,10 +430,7 @@ struct ShutdownTests {
             Issue.record("not a lazy and a weak source")
             return
         }
-        let expected =
-            "Failed to obtain service \(typeName(Closing.self)) with error: the container of \(typeName(Closing.self)) "
-            + "was shut down: its provider makes and hands out nothing any more; stop the work that uses a container "
-            + "before shutting it down"
+        let expected = shutDownMessage(Closing.self)
         #expect(await refusal { () async throws(ServiceObtainError) in try await lazySource.get() } == expected)
         #expect(await refusal { () async throws(ServiceObtainError) in try await weakSource.get() } == expected)
         #expect(made.value == 0)
@@ -609,10 +608,7 @@ struct ShutdownTests {
         _ = try await services.async.getService()
         _ = await ServiceShutdown.close(services)
         let callsAtShutdown = calls.value
-        let message = { (type: Any.Type) in
-            "Failed to obtain service \(typeName(type)) with error: the container of \(typeName(type)) was shut down: "
-                + "its provider makes and hands out nothing any more; stop the work that uses a container before shutting it down"
-        }
+        let message = shutDownMessage
         let expected = message(Closing.self)
         for provider in [
             services.lazy, services.unmade, services.atOne, services.instance, services.many, services.weak, services.safe,
@@ -725,9 +721,7 @@ struct ShutdownTests {
 
     static func wrappedOnceInItsOwnProcess() async throws {
         let journal = CloseJournal()
-        let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
-            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; "
-            + "stop the work that uses a container before shutting it down"
+        let message = shutDownMessage(Closing.self)
         for innerFirst in [true, false] {
             let name = innerFirst ? "inner first" : "wrapper first"
             let inner = ServiceProvider<Closing>(mode: .atOne) { Closing(name, journal) }
@@ -819,9 +813,7 @@ struct ShutdownTests {
         #expect(try converted.getService().name == "converted")
         #expect(try await asyncConverted.getService().name == "async converted")
         _ = await ServiceShutdown.close((params: params, asyncParams: asyncParams))
-        let message = "Failed to obtain service \(typeName(Closing.self)) with error: the container of "
-            + "\(typeName(Closing.self)) was shut down: its provider makes and hands out nothing any more; "
-            + "stop the work that uses a container before shutting it down"
+        let message = shutDownMessage(Closing.self)
         #expect(converted.getServiceAsResult().failure?.description == message)
         #expect(await asyncConverted.getServiceAsResult().failure?.description == message)
         // The converted providers make their services with the released ones' factories: they

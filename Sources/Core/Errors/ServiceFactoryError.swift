@@ -76,7 +76,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
                 + "break the cycle: get one of the services on its path where it is used, not in a factory or a session hook"
         case let .scopeRequired(service):
             return "\(TypeName.of(service)) is a scoped service and no scope is current: get it inside "
-                + "withServiceScope { } or ServiceScope.run { }, in the task or thread that runs the scope"
+                + "withServiceScope { } or a ServiceScope's run { }, in the task or thread that runs the scope"
         case let .scopeClosed(service, scope):
             return "\(scope) is closed: \(TypeName.of(service)), a scoped service, is no longer made or handed out in it; "
                 + "get scoped services while their scope runs, not in work that outlives it"
@@ -86,7 +86,8 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
                 + "\(remake ?? "")get \(TypeName.of(scoped)) where each scope uses it"
         case let .shutDown(service):
             return "the container of \(TypeName.of(service)) was shut down: its provider makes and hands out nothing any "
-                + "more; stop the work that uses a container before shutting it down"
+                + "more; stop the work that uses a container before shutting it down, and let a service's close() use "
+                + "what it got when it was made"
         case let .scopedOnMainActor(service):
             return "\(TypeName.of(service)) cannot be scoped on the main actor: ServiceMainActorProvider has no scoped "
                 + "mode; use a ServiceProvider or a ServiceAsyncProvider for scoped services"
