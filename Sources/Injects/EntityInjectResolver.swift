@@ -156,9 +156,9 @@ public enum EntityInjectResolver {
         return registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
-    /// Removes every entity, pending injection and ready handler, and voids the pending
-    /// automatic removals. Inside `withIsolatedInjectRegistries`, it empties the scope's
-    /// registry only. Tests that run in parallel isolate their registries instead.
+    /// Removes every entity, pending injection and ready handler (also one that a registration
+    /// is about to run, as cancelling its token does), and voids the pending automatic removals.
+    /// Inside `withIsolatedInjectRegistries`, it empties the scope's registry only. Tests that run in parallel isolate their registries instead.
     ///
     /// ```swift
     /// EntityInjectResolver.removeAll()

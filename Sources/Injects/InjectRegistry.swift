@@ -323,12 +323,14 @@ final class InjectRegistry: Sendable {
         return removed.map { Swift.type(of: $0.value) }
     }
 
-    /// Forgets every value and every waiter.
+    /// Forgets every value and every waiter: also those that a registration has taken out and
+    /// is about to run, as `cancelWaiter` does.
     func removeAll() {
         let old: ([Entry], [UInt64: Waiter], [CachedBox]) = state.withLock { state in
             defer {
                 state.entries = []
                 state.waiters = [:]
+                state.firing = []
             }
             return (state.entries, state.waiters, state.takeBoxes())
         }

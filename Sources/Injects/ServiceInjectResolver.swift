@@ -231,8 +231,9 @@ public enum ServiceInjectResolver {
         return registry.addReadyHandler(type, handler: handler).map { EntityReadyToken(registry: registry, id: $0) }
     }
 
-    /// Removes every container, pending injection and ready handler: the state of a process
-    /// that registered nothing. Inside `withIsolatedInjectRegistries`, it empties the scope's
+    /// Removes every container, pending injection and ready handler (also one that a
+    /// registration is about to run, as cancelling its token does): the state of a process that
+    /// registered nothing. Inside `withIsolatedInjectRegistries`, it empties the scope's
     /// registry only. Tests that run in parallel isolate their registries instead.
     ///
     /// ```swift

@@ -118,6 +118,23 @@ extension InjectsTests {
             #expect(!first.isWaiting)
         }
 
+        @Test("A removeAll() made while a registration runs its ready handlers forgets those it has not run yet")
+        func removeAllWhileHandlersRun() throws {
+            let ran = Box<[Int]>([])
+            let first = try #require(ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+                ran.value.append(1)
+                ServiceInjectResolver.removeAll()
+            })
+            let second = try #require(ServiceInjectResolver.addReadyContainerHandler(TestServices.self) {
+                ran.value.append(2)
+            })
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(ran.value == [1])
+            #expect(!second.isWaiting)
+            #expect(!ServiceInjectResolver.contains(TestServices.self))
+            withExtendedLifetime(first) {}
+        }
+
         @Test func containerRegisteredAsImplementationIsFoundByProtocol() {
             ServiceInjectResolver.register(GreetingContainerImpl(greeting: ServiceProvider(Tagged("impl"))))
             #expect(ServiceInjectResolver.contains(GreetingContainer.self))
