@@ -158,7 +158,8 @@ public enum EntityInjectResolver {
 
     /// Removes every entity, pending injection and ready handler (also one that a registration
     /// is about to run, as cancelling its token does), and voids the pending automatic removals.
-    /// Inside `withIsolatedInjectRegistries`, it empties the scope's registry only. Tests that run in parallel isolate their registries instead.
+    /// Inside `withIsolatedInjectRegistries`, it empties the scope's registry only. Tests that
+    /// run in parallel isolate their registries instead.
     ///
     /// ```swift
     /// EntityInjectResolver.removeAll()

@@ -78,8 +78,9 @@ final class InjectRegistry: Sendable {
         /// not a pass over them all: releasing n waiting wrappers took time in n², 2 s for
         /// 10,000. The ids grow, so sorting them gives the order in which the waiters came.
         var waiters: [UInt64: Waiter] = [:]
-        /// The waiters a registration took out of `waiters` and has not run yet: a cancel in
-        /// between takes its waiter out of here, and the registration does not run it.
+        /// The waiters a registration took out of `waiters` and has not run yet: a cancel or a
+        /// `removeAll()` in between takes its waiter out of here, and the registration does not
+        /// run it.
         var firing: Set<UInt64> = []
         var lastID: UInt64 = 0
         /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
@@ -184,8 +185,9 @@ final class InjectRegistry: Sendable {
             return (ids, duplicates)
         }
         report(injected)
-        // Each runs unless it was cancelled since the lock was left (by a waiter run before it,
-        // or by another thread): a cancel that returned means that its waiter does not run.
+        // Each runs unless it was cancelled or removed since the lock was left (by a waiter run
+        // before it, or by another thread): a cancel or a `removeAll()` that returned means that
+        // its waiter does not run.
         for (id, run) in work where state.withLock({ $0.firing.remove(id) != nil }) {
             run()
         }

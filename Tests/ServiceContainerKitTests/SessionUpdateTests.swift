@@ -605,52 +605,55 @@ struct SessionUpdateTests {
         #expect(cell.keptCount <= 32, "kept \(cell.keptCount) services of past sessions")
     }
 
-    @Test("A kept weak service whose last user lets go of it while an update looks at it dies outside the lock")
-    func keptServiceDiesOutsideTheLock() async {
+    @Test("A kept weak service whose last user lets go of it while an update looks at it dies after the update")
+    func keptServiceDiesAfterTheUpdate() async {
         // In a child process: a deinit under the provider's lock, which it takes again, stops it
         // ("Recursive call to lock").
         await #expect(processExitsWith: .success) {
-            try! withTimeLimit(seconds: 30) { Self.dropKeptServicesWhileAnUpdateLooks() }
+            try! withTimeLimit { Self.dropKeptServicesWhileAnUpdateLooks() }
         }
     }
 
-    /// Keeps 16 weak services alive for past sessions, then lets another thread drop them just
-    /// as the next update sees whether they are alive (it does so once `kept` has 16), with a
-    /// different delay in each round, for half a second. A service's deinit that runs on the
-    /// updating thread takes the provider's lock.
+    /// Keeps 16 weak services alive for past sessions, then drops them while the update that
+    /// looked at whether they are alive (it does so once `kept` has 16) runs a hook. The
+    /// references it took to look are their last: they die once the update has left the
+    /// provider's lock, and a deinit may take it (`keptCount`). Were those references dropped
+    /// under the lock, the services would die there whenever their last user let go while the
+    /// update looked at them.
     private static func dropKeptServicesWhileAnUpdateLooks() {
-        let watch = KeptServicesWatch()
-        let dropper = Thread {
-            var delay = 0
-            while !watch.stop.isSet {
-                guard watch.go.exchange(false, ordering: .acquiring),
-                    var services = watch.handed.withLock({ $0.take() })
-                else { continue }
-                delay = (delay &+ 7) % 211
-                for _ in 0..<delay { watch.spins.add(1, ordering: .relaxed) }
-                services.removeAll()
-            }
+        let cell = Mutex<SessionServiceCell<SessionService>?>(nil)
+        let handed = Mutex<[SessionService]?>(nil)
+        let died = Counter()
+        let diedInHook = Counter()
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 0))
+        var factory = HookedFactory(mode: .weak, log: SessionFactoryLog(), keep: true)
+        factory.onDeinit = { _ in
+            _ = cell.withLock { $0 }?.keptCount
+            died.increment()
         }
-        dropper.start()
-        watch.updater.store(ThreadContext.currentThread, ordering: .releasing)
-        let clock = ContinuousClock()
-        let end = clock.now + .milliseconds(500)
-        while clock.now < end {
-            let mediator = ServiceSessionMediator(session: WatchedSession(userId: 0, watch: watch))
-            let provider = ServiceProvider(factory: WatchedFactory(watch: watch), mediator: mediator)
-            watch.cell.withLock { $0 = provider.sessionCellForTests }
-            var services: [SessionService] = []
-            for userId in 1...16 {
-                services.append(try! provider.getService())
-                mediator.updateSession(WatchedSession(userId: userId, watch: watch))
-            }
-            watch.handed.withLock { $0 = services }
-            services = []
-            mediator.updateSession(WatchedSession(userId: 17, watch: watch))
-            while watch.handed.withLock({ $0 != nil }) {}
-            watch.cell.withLock { $0 = nil }
+        factory.onDeactivate = { _, session in
+            guard session.userId == 16 else { return }
+            let before = died.value
+            var services = handed.withLock { $0.take() }
+            services = nil
+            diedInHook.add(died.value - before)
+            withExtendedLifetime(services) {}
         }
-        watch.stop.set()
+        let provider = factory.serviceProvider(mediator: mediator)
+        cell.withLock { $0 = provider.sessionCellForTests }
+        var services: [SessionService] = []
+        for userId in 1...16 {
+            services.append(try! provider.getService())
+            mediator.updateSession(UserSession(userId: userId))
+        }
+        // User 16's service: the next update deactivates it in a hook.
+        let current = try! provider.getService()
+        handed.withLock { $0 = services }
+        services = []
+        mediator.updateSession(UserSession(userId: 17))
+        precondition(diedInHook.value == 0, "\(diedInHook.value) services died while the update looked at them")
+        precondition(died.value == 16, "\(died.value) of 16 services died")
+        withExtendedLifetime(current) {}
     }
 
     @Test("A session's key may read the mediator, and so may its deinit: both run outside every lock")
@@ -680,60 +683,6 @@ struct SessionUpdateTests {
         alone.updateSession(MediatorReadingSession(userId: 11))
         precondition(MediatorReadingKey.released.withLock { $0 } == released + 1)
     }
-}
-
-/// What `dropKeptServicesWhileAnUpdateLooks` shares between its threads, sessions and
-/// services.
-final class KeptServicesWatch: Sendable {
-    /// The thread that updates the session (`ThreadContext.currentThread`).
-    let updater = Atomic(0)
-    let cell = Mutex<SessionServiceCell<SessionService>?>(nil)
-    /// The services handed to the thread that drops them, and when it may.
-    let handed = Mutex<[SessionService]?>(nil)
-    let go = Atomic(false)
-    let spins = Atomic(0)
-    let stop = Flag()
-
-    /// Takes the provider's lock when a service dies on the updating thread.
-    func serviceDied() {
-        if ThreadContext.currentThread == updater.load(ordering: .acquiring) {
-            _ = cell.withLock { $0 }?.keptCount
-        }
-    }
-}
-
-/// A session of `dropKeptServicesWhileAnUpdateLooks`.
-struct WatchedSession: ServiceSession {
-    let userId: Int
-    let watch: KeptServicesWatch
-    var key: AnyHashable { WatchedKey(userId: userId, watch: watch) }
-}
-
-/// The key of a `WatchedSession`. The provider hashes the last user's key just before it looks
-/// at the services kept for past sessions: that tells the dropping thread to go.
-struct WatchedKey: Hashable, Sendable {
-    let userId: Int
-    let watch: KeptServicesWatch
-
-    static func == (lhs: WatchedKey, rhs: WatchedKey) -> Bool { lhs.userId == rhs.userId }
-
-    func hash(into hasher: inout Hasher) {
-        if userId == 17 { watch.go.store(true, ordering: .releasing) }
-        hasher.combine(userId)
-    }
-}
-
-/// A `weak` factory of `dropKeptServicesWhileAnUpdateLooks` that keeps each service when its
-/// session ends.
-struct WatchedFactory: ServiceSessionFactory {
-    let mode: ServiceSessionFactoryMode = .weak
-    let watch: KeptServicesWatch
-
-    func makeService(session: WatchedSession) -> SessionService {
-        SessionService(userId: session.userId) { [watch] in watch.serviceDied() }
-    }
-
-    func deactivateService(_ service: SessionService, session: WatchedSession) -> Bool { true }
 }
 
 /// A session whose key reads its mediator's session, as a key that logs it would; so does the

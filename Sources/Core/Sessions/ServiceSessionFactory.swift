@@ -7,7 +7,8 @@
 /// }
 /// ```
 public enum ServiceSessionFactoryMode: Sendable, Hashable {
-    /// Made at once for every new session (and when the provider is made).
+    /// Made at once for every new session (and when the provider is made); by the next get
+    /// when the session was updated from inside a factory.
     case atOne
     /// Made on the first get within a session.
     case lazy

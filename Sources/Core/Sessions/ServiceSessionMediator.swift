@@ -140,7 +140,8 @@ struct SessionUpdate: Sendable {
 /// The two steps of an update, which every provider takes one after the other, as 3.0 applied
 /// them: every provider switches first (its `deactivateService` and `activateService` run), then
 /// every `atOne` provider makes the new session's service, so that its factory gets the other
-/// providers' services of the new session, whatever order they subscribed in.
+/// providers' services of the new session, whatever order they subscribed in (unless the thread
+/// that applies the update is inside a making: see `SessionServiceCell.apply`).
 @usableFromInline
 enum SessionUpdateStep: CaseIterable, Sendable {
     case switchSession

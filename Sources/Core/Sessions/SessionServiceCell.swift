@@ -50,7 +50,9 @@ import Synchronization
 ///   it is published.
 /// - **An `atOne` service of the new session** (`.makeAtOne`) is made once every provider of
 ///   the mediator has switched, as a get would make it: its factory gets the other session
-///   services of the new session, whatever order the providers subscribed in.
+///   services of the new session, whatever order the providers subscribed in. Not when the
+///   thread that applies the update is inside a making (a factory made the update): the next
+///   get makes it then.
 ///
 /// Only `get()` is compiled where a provider is written: a get of a made service is a hot path.
 /// Making and switching are compiled once, in this module.
@@ -328,6 +330,9 @@ struct SessionSwitchPlan<Service> {
     /// The values of a session with the same key that the update replaced, released after the
     /// lock (a session object's deinit must not run under it).
     var replacedSession: Result<any ServiceSession, ServiceObtainError>?
+    /// The error of the `atOne` factory that the update forgets, released after the lock: what
+    /// the factory threw may be an object whose deinit is user code.
+    var replacedError: ServiceObtainError?
 
     // Found by the hooks.
     var keep: ServiceHolder<Service>?
@@ -516,6 +521,7 @@ struct SessionCellState<Service>: Sendable {
             plan.reactivate = kept.removeValue(forKey: key)
         }
         pruneDeadKept(released: &released)
+        plan.replacedError = atOneError
         plan.wrongSession = adopt(update.session, key: key, as: typed, factory: factory)
         plan.newSession = try? session?.get()
         plan.runsHooks = plan.old != nil || plan.reactivate != nil
