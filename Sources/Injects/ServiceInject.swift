@@ -49,8 +49,8 @@ public struct ServiceInject<Container, Service> {
     // applied at run time costs about 800 instructions at the first read.
 
     @inlinable @inline(__always)
-    static func waiting(
-        for keyPath: KeyPath<Container, ServiceProvider<Service>>,
+    static func waiting<Provider: ServiceProvider<Service>>(
+        for keyPath: KeyPath<Container, Provider>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
@@ -63,8 +63,8 @@ public struct ServiceInject<Container, Service> {
     }
 
     @inlinable @inline(__always)
-    static func waiting<Wrapped>(
-        for keyPath: KeyPath<Container, ServiceProvider<Wrapped>?>,
+    static func waiting<Wrapped, Provider: ServiceProvider<Wrapped>>(
+        for keyPath: KeyPath<Container, Provider?>,
         lazyInject: Bool,
         file: StaticString,
         line: UInt
@@ -93,8 +93,8 @@ public struct ServiceInject<Container, Service> {
     ///   - file: the inject site's file, named when injecting stops the program.
     ///   - line: the inject site's line, named when injecting stops the program.
     @inlinable @inline(__always)
-    public init(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
+    public init<Provider: ServiceProvider<Service>>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
@@ -119,8 +119,8 @@ public struct ServiceInject<Container, Service> {
     /// }
     /// ```
     @inlinable @inline(__always)
-    public init<Wrapped>(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Wrapped>?>,
+    public init<Wrapped, Provider: ServiceProvider<Wrapped>>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, Provider?>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line

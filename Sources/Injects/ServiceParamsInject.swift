@@ -65,8 +65,8 @@ public struct ServiceParamsInject<Container, Service, Params> {
     /// var firstService
     /// ```
     @inlinable
-    public init(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+    public init<Provider: ServiceParamsProvider<Service, Params>>(
+        _ keyPath: KeyPath<Container, Provider>,
         params: Params,
         lazyInject: Bool = false,
         file: StaticString = #file,
@@ -83,8 +83,8 @@ public struct ServiceParamsInject<Container, Service, Params> {
     /// // later: $secondService.setParameters(.init(value: "Custom"))
     /// ```
     @inlinable
-    public init(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+    public init<Provider: ServiceParamsProvider<Service, Params>>(
+        _ keyPath: KeyPath<Container, Provider>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
@@ -100,8 +100,8 @@ public struct ServiceParamsInject<Container, Service, Params> {
     /// var thirdService  // ThirdService?
     /// ```
     @inlinable
-    public init<Wrapped>(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
+    public init<Wrapped, Provider: ServiceParamsProvider<Wrapped, Params>>(
+        _ keyPath: KeyPath<Container, Provider?>,
         params: Params,
         lazyInject: Bool = false,
         file: StaticString = #file,
@@ -118,8 +118,8 @@ public struct ServiceParamsInject<Container, Service, Params> {
     /// // later: $thirdService.setParameters(.init(value: "Custom"))
     /// ```
     @inlinable
-    public init<Wrapped>(
-        _ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>,
+    public init<Wrapped, Provider: ServiceParamsProvider<Wrapped, Params>>(
+        _ keyPath: KeyPath<Container, Provider?>,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
@@ -129,7 +129,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Makes the service with the provider at `keyPath`.
     @inlinable
-    static func making(_ keyPath: KeyPath<Container, ServiceParamsProvider<Service, Params>>)
+    static func making<Provider: ServiceParamsProvider<Service, Params>>(_ keyPath: KeyPath<Container, Provider>)
         -> (Container, Params, InjectSite) -> Service
     {
         { ServiceInjectProviding.service($0[keyPath: keyPath], params: $1, site: $2) }
@@ -137,7 +137,9 @@ public struct ServiceParamsInject<Container, Service, Params> {
 
     /// Makes the service with the optional provider at `keyPath`: `nil` when there is none.
     @inlinable
-    static func making<Wrapped>(_ keyPath: KeyPath<Container, ServiceParamsProvider<Wrapped, Params>?>)
+    static func making<Wrapped, Provider: ServiceParamsProvider<Wrapped, Params>>(
+        _ keyPath: KeyPath<Container, Provider?>
+    )
         -> (Container, Params, InjectSite) -> Service
     where Service == Wrapped? {
         { container, params, site in

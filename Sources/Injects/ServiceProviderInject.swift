@@ -70,10 +70,10 @@ public struct ServiceProviderInject<Container, Provider> {
     /// ```
     @inlinable
     public init<Service>(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
         file: StaticString = #file,
         line: UInt = #line
-    ) where Provider == ServiceProvider<Service> {
+    ) where Provider: ServiceProvider<Service> {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 
@@ -84,11 +84,11 @@ public struct ServiceProviderInject<Container, Provider> {
     /// var analyticsProvider  // ServiceProvider<Analytics>?
     /// ```
     @inlinable
-    public init<Service>(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
+    public init<Service, Wrapped: ServiceProvider<Service>>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, Wrapped?>,
         file: StaticString = #file,
         line: UInt = #line
-    ) where Provider == ServiceProvider<Service>? {
+    ) where Provider == Wrapped? {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 
@@ -99,10 +99,10 @@ public struct ServiceProviderInject<Container, Provider> {
     /// ```
     @inlinable
     public init<Service, Params>(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+        _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
         file: StaticString = #file,
         line: UInt = #line
-    ) where Provider == ServiceParamsProvider<Service, Params> {
+    ) where Provider: ServiceParamsProvider<Service, Params> {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 
@@ -112,11 +112,11 @@ public struct ServiceProviderInject<Container, Provider> {
     /// @ServiceProviderInject(\Services.thirdService) var thirdServiceProvider
     /// ```
     @inlinable
-    public init<Service, Params>(
-        _ keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
+    public init<Service, Params, Wrapped: ServiceParamsProvider<Service, Params>>(
+        _ keyPath: @autoclosure () -> KeyPath<Container, Wrapped?>,
         file: StaticString = #file,
         line: UInt = #line
-    ) where Provider == ServiceParamsProvider<Service, Params>? {
+    ) where Provider == Wrapped? {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 

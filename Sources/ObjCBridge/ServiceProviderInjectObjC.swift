@@ -11,8 +11,8 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
     /// }
     /// ```
     @inlinable
-    public init<Service>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
+    public init<Service, Source: ServiceProvider<Service>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -27,8 +27,8 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
     /// var profile
     /// ```
     @inlinable
-    public init<Service: NSObject>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>>,
+    public init<Service: NSObject, Source: ServiceProvider<Service>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -45,8 +45,8 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     /// var analytics
     /// ```
     @inlinable
-    public init<Service>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
+    public init<Service, Source: ServiceProvider<Service>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -61,8 +61,8 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     /// var debugPanel
     /// ```
     @inlinable
-    public init<Service: NSObject>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceProvider<Service>?>,
+    public init<Service: NSObject, Source: ServiceProvider<Service>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -78,8 +78,8 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     /// var greeter
     /// ```
     @inlinable
-    public init<Service, Params>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+    public init<Service, Params, Source: ServiceParamsProvider<Service, Params>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -94,8 +94,8 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     /// var imageLoader
     /// ```
     @inlinable
-    public init<Service: NSObject, Params>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>>,
+    public init<Service: NSObject, Params, Source: ServiceParamsProvider<Service, Params>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -112,8 +112,8 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     /// var translator
     /// ```
     @inlinable
-    public init<Service, Params>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
+    public init<Service, Params, Source: ServiceParamsProvider<Service, Params>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
         file: StaticString = #file,
         line: UInt = #line
     ) {
@@ -128,8 +128,8 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     /// var thumbnailLoader
     /// ```
     @inlinable
-    public init<Service: NSObject, Params>(
-        objc keyPath: @autoclosure () -> KeyPath<Container, ServiceParamsProvider<Service, Params>?>,
+    public init<Service: NSObject, Params, Source: ServiceParamsProvider<Service, Params>>(
+        objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
         file: StaticString = #file,
         line: UInt = #line
     ) {

@@ -63,6 +63,34 @@ final class InjectedServicesObjC: NSObject {
     }
 }
 
+/// A container of safe providers, declared with their own types.
+struct SafeObjCInjectServices {
+    let first = ServiceSafeProvider(FirstService(name: "safe"))
+    let greeter = ServiceParamsSafeProvider<Greeter, String> { Greeter(greeting: "Hi, \($0)") }
+    let optionalFirst: ServiceSafeProvider<FirstService>? = ServiceSafeProvider(FirstService(name: "optional safe"))
+    let optionalGreeter: ServiceParamsSafeProvider<Greeter, String>? = ServiceParamsSafeProvider {
+        Greeter(greeting: "Hey, \($0)")
+    }
+}
+
+/// An Objective-C style container injected from safe providers: a safe provider is a
+/// `ServiceProvider`.
+final class SafeServicesObjC: NSObject {
+    @ServiceProviderInject(objc: \SafeObjCInjectServices.first)
+    var first
+
+    @ServiceProviderInject(objc: \SafeObjCInjectServices.greeter)
+    var greeter
+
+    @ServiceProviderInject(objc: \SafeObjCInjectServices.optionalFirst)
+    var optionalFirst
+
+    @ServiceProviderInject(objc: \SafeObjCInjectServices.optionalGreeter)
+    var optionalGreeter
+
+    var isReady: Bool { $first.isReady && $greeter.isReady && $optionalFirst.isReady && $optionalGreeter.isReady }
+}
+
 /// A container of its own for the test that registers first.
 struct EarlyObjCInjectServices {
     let first = ServiceProvider(FirstService(name: "early"))
@@ -147,6 +175,16 @@ final class IdentityServicesObjC: NSObject {
         #expect((optionalGreeter?.getServiceWithParams("Bo") as? Greeter)?.greeting == "Hello, Bo")
         #expect((services.optionalGreetingMaker?.getServiceWithParams("made") as? Greeter)?.greeting == "optional made")
         #expect(services.missingGreeter == nil)
+    }
+
+    @Test func safeProvidersAreInjectedAsObjCWrappers() throws {
+        let services = try injected(SafeObjCInjectServices(), make: SafeServicesObjC.init, isReady: \.isReady)
+        defer { ServiceInjectResolver.remove(SafeObjCInjectServices.self) }
+
+        #expect((services.first.getService() as? FirstService)?.name == "safe")
+        #expect((services.greeter.getServiceWithParams("Ann") as? Greeter)?.greeting == "Hi, Ann")
+        #expect((services.optionalFirst?.getService() as? FirstService)?.name == "optional safe")
+        #expect((services.optionalGreeter?.getServiceWithParams("Bo") as? Greeter)?.greeting == "Hey, Bo")
     }
 
     @Test func injectedWrappersGiveBackTheContainersProviders() throws {

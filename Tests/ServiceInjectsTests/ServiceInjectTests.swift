@@ -12,6 +12,27 @@ final class TestPresenter {
     @ServiceInject(\TestServices.missingTagged, lazyInject: true) var lazyMissingTagged
 }
 
+/// A container whose providers are safe ones, declared with their own types, as
+/// `serviceSafeProvider()` gives them.
+struct SafeServices {
+    let tagged = ServiceSafeProvider<Tagged>(mode: .lazy) { Tagged("safe") }
+    let optionalTagged: ServiceSafeProvider<Tagged>? = ServiceSafeProvider<Tagged>(Tagged("optional-safe"))
+    let params = ServiceParamsSafeProvider<Tagged, String> { Tagged("safe-\($0)") }
+    let optionalParams: ServiceParamsSafeProvider<Tagged, String>? = ServiceParamsSafeProvider { Tagged("optional-\($0)") }
+}
+
+/// Every wrapper, at the key paths of safe providers: a safe provider is a `ServiceProvider`.
+final class SafePresenter {
+    @ServiceInject(\SafeServices.tagged) var tagged
+    @ServiceInject(\SafeServices.optionalTagged) var optionalTagged
+    @ServiceParamsInject(\SafeServices.params, params: "1") var params
+    @ServiceParamsInject(\SafeServices.optionalParams, params: "2") var optionalParams
+    @ServiceProviderInject(\SafeServices.tagged) var taggedProvider
+    @ServiceProviderInject(\SafeServices.optionalTagged) var optionalTaggedProvider
+    @ServiceProviderInject(\SafeServices.params) var paramsProvider
+    @ServiceProviderInject(\SafeServices.optionalParams) var optionalParamsProvider
+}
+
 extension InjectsTests {
     @Suite struct ServiceInjectTests {
         init() { resetRegistries() }
@@ -30,6 +51,24 @@ extension InjectsTests {
             #expect(presenter.missingTagged == nil)
             #expect(presenter.lazyMissingTagged == nil)
             #expect(presenter.$missingTagged.isReady)
+        }
+
+        @Test("Every wrapper takes the key path of a safe provider, as made or waiting", arguments: [true, false])
+        func safeProviders(registeredFirst: Bool) throws {
+            if registeredFirst { ServiceInjectResolver.register(SafeServices()) }
+            let presenter = SafePresenter()
+            if !registeredFirst { ServiceInjectResolver.register(SafeServices()) }
+            #expect(presenter.tagged.tag == "safe")
+            #expect(presenter.optionalTagged?.tag == "optional-safe")
+            #expect(presenter.params.tag == "safe-1")
+            #expect(presenter.optionalParams?.tag == "optional-2")
+            // The providers keep their own types.
+            let taggedProvider: ServiceSafeProvider<Tagged> = presenter.taggedProvider
+            #expect(taggedProvider.getServiceOrFatal() === presenter.tagged)
+            #expect(try #require(presenter.optionalTaggedProvider).getServiceOrFatal().tag == "optional-safe")
+            let paramsProvider: ServiceParamsSafeProvider<Tagged, String> = presenter.paramsProvider
+            #expect(try paramsProvider.getService(params: "3").tag == "safe-3")
+            #expect(try #require(presenter.optionalParamsProvider).getServiceOrFatal(params: "4").tag == "optional-4")
         }
 
         @Test func lazyInjectionHappensAtFirstReadOnce() {
