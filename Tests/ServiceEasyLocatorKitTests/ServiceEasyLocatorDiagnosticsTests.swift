@@ -138,6 +138,12 @@ struct ServiceEasyLocatorDiagnosticsTests {
             let _: any Tagging & AnyObject = try locator.tryService()
         }
         #expect(withAnyObject?.description.contains("TaggedSharedService is registered (under its own type)") == true)
+        locator.addService(TaggedNamedService())
+        let withClass = #expect(throws: ServiceLocatorError.self) {
+            let _: any NamedBase & Tagging = try locator.tryService()
+        }
+        #expect(withClass?.description.contains(
+            "ServiceEasyLocatorKitTests.TaggedNamedService is registered (under its own type)") == true)
     }
 
     @Test("A miss of a private type names it the same way in every run, without an address")

@@ -21,6 +21,11 @@ final class TaggedSharedService: SharedServicing, Tagging {
     let name = "tagged"
 }
 
+/// A base class, for the hint of a miss of the composition of a class and a protocol.
+class NamedBase: @unchecked Sendable {}  // no state
+
+final class TaggedNamedService: NamedBase, Tagging, @unchecked Sendable {}  // no state
+
 final class DependentService: Sendable {
     let shared: SharedService
     init(shared: SharedService) { self.shared = shared }

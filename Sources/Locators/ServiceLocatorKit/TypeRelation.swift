@@ -12,12 +12,15 @@ enum TypeRelation {
     /// A protocol's conformances are asked of the run time through the protocol's existential
     /// metatype (`any ThirdServicing.Type`), which generic code cannot name: it is looked up by
     /// its mangled name, which ends in `p` for a protocol (`_p`) or a composition of protocols,
-    /// and in `Xl` for a composition with `AnyObject`. `Any` (`yp`) and `AnyObject` (`yXl`)
-    /// name no protocol: every type, or every class, is one, which the cast of the metatype
-    /// answers, as it does for other `wanted` types.
+    /// in `Xl` for a composition with `AnyObject`, and in `Xc` for one with a class. `Any` (`yp`)
+    /// and `AnyObject` (`yXl`) name no protocol: every type, or every class, is one, which the
+    /// cast of the metatype answers, as it does for other `wanted` types. The existential of a
+    /// protocol with its primary associated types (`any Store<Int>`, which ends in `XP`) has no
+    /// metatype the run time can look up by name: no type is found to be one.
     static func test(for wanted: Any.Type) -> (Any.Type) -> Bool {
         let existentialMetatype = _mangledTypeName(wanted).flatMap { name in
-            let namesProtocols = (name.hasSuffix("p") || name.hasSuffix("Xl")) && name != "yp" && name != "yXl"
+            let namesProtocols =
+                (name.hasSuffix("p") || name.hasSuffix("Xl") || name.hasSuffix("Xc")) && name != "yp" && name != "yXl"
             return namesProtocols ? _typeByName(name + "Xp") : nil
         }
         return { type in
