@@ -85,7 +85,8 @@ public struct ServiceInject<Container, Service> {
     /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: the path to the provider, nested fields included (`\Services.folders.manager`).
+    ///   - keyPath: the path to the provider, nested fields included (`\Services.folders.manager`):
+    ///     a `ServiceProvider`, or a field declared as a subclass (a `ServiceSafeProvider`).
     ///     Written as an argument, it is taken as written (`@autoclosure`): with the container
     ///     registered, the provider is read at it as a field, and no key path object is made
     ///     (one is made only for a wrapper that waits).

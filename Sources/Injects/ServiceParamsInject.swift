@@ -139,9 +139,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     @inlinable
     static func making<Wrapped, Provider: ServiceParamsProvider<Wrapped, Params>>(
         _ keyPath: KeyPath<Container, Provider?>
-    )
-        -> (Container, Params, InjectSite) -> Service
-    where Service == Wrapped? {
+    ) -> (Container, Params, InjectSite) -> Service where Service == Wrapped? {
         { container, params, site in
             container[keyPath: keyPath].map { ServiceInjectProviding.service($0, params: params, site: site) }
         }

@@ -63,7 +63,8 @@ public struct ServiceProviderInject<Container, Provider> {
         }
     }
 
-    /// Injects the provider at `keyPath`.
+    /// Injects the provider at `keyPath`, as the type its field is declared with (a
+    /// `ServiceSafeProvider` stays one).
     ///
     /// ```swift
     /// @ServiceProviderInject(\Services.userService) var userServiceProvider
@@ -92,7 +93,8 @@ public struct ServiceProviderInject<Container, Provider> {
         self.init(keyPath(), file: file, line: line) { $0 }
     }
 
-    /// Injects the params provider at `keyPath`.
+    /// Injects the params provider at `keyPath`, as the type its field is declared with (a
+    /// `ServiceParamsSafeProvider` stays one).
     ///
     /// ```swift
     /// @ServiceProviderInject(\Services.secondService) var secondServiceProvider

@@ -634,10 +634,8 @@ struct SessionUpdateTests {
         factory.onDeactivate = { _, session in
             guard session.userId == 16 else { return }
             let before = died.value
-            var services = handed.withLock { $0.take() }
-            services = nil
+            _ = handed.withLock { $0.take() }  // the services' last references but the update's
             diedInHook.add(died.value - before)
-            withExtendedLifetime(services) {}
         }
         let provider = factory.serviceProvider(mediator: mediator)
         cell.withLock { $0 = provider.sessionCellForTests }
