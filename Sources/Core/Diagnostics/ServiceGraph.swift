@@ -42,7 +42,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     ///
     /// ```swift
     /// for node in graph.nodes where node.failure != nil {
-    ///     print(node.name, node.mode)  // "network.api many"
+    ///     print(node.name, node.mode)  // "network.api lazy"
     /// }
     /// ```
     public struct Node: Sendable {
