@@ -978,6 +978,47 @@ struct ScopeTests {
         }
     }
 
+    final class Zeta: Sendable {}
+    final class Alpha: Sendable {}
+    final class Mid: Sendable {}
+    final class Omega: Sendable {}
+    final class Beta: Sendable {}
+
+    /// A get in `scope` of a scoped service whose making opens `began`, then waits for `gate`.
+    fileprivate static func gatedGet<Service: Sendable>(
+        of service: Service,
+        in scope: ServiceScope
+    ) -> (getter: Task<Bool, Never>, began: AsyncGate, gate: AsyncGate) {
+        let (began, gate) = (AsyncGate(), AsyncGate())
+        let provider = ServiceAsyncProvider<Service>(mode: .scoped) {
+            began.open()
+            await gate.wait()
+            return service
+        }
+        return (Task { await scope.run { await provider.getServiceAsResult().failure == nil } }, began, gate)
+    }
+
+    @Test("The makings that outlast a close are named in the order of their types' names, whatever order they began in")
+    func lateMakingsAreNamedInOrder() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let scope = ServiceScope(label: "five makings")
+            let gets = [
+                Self.gatedGet(of: Zeta(), in: scope), Self.gatedGet(of: Alpha(), in: scope), Self.gatedGet(of: Mid(), in: scope),
+                Self.gatedGet(of: Omega(), in: scope), Self.gatedGet(of: Beta(), in: scope),
+            ]
+            for get in gets { await get.began.wait() }
+            let report = await scope.close(timeout: .milliseconds(100))
+            let names = ([Alpha.self, Beta.self, Mid.self, Omega.self, Zeta.self] as [Any.Type]).map { name($0) }
+            let late = try #require(report.failures.first?.error as? ServiceCloseTimeoutError)
+            #expect(late.makings.map { name($0) } == names)
+            #expect(report.failures.map(\.description) == [
+                "ServiceContainerKit.ServiceScope: the makings of \(names.joined(separator: ", ")) did not finish within 0.1 seconds"
+            ])
+            for get in gets { get.gate.open() }
+            for get in gets { #expect(await get.getter.value == false, "a making that outlasted the close is refused") }
+        }
+    }
+
     @Test("A closed and released scope leaves none of its services alive")
     func nothingLeftAlive() async {
         let made = Locked<[WeakBox]>([])

@@ -176,6 +176,49 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1"])
     }
 
+    @Test("An overtaken making that ends after another service was kept for its session is dropped", .offThePool)
+    func overtakenMakingLeavesTheKeptServiceOfItsSession() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        let firstMaking = DispatchSemaphore(value: 0)
+        let finishFirst = DispatchSemaphore(value: 0)
+        let makes = Counter()
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        factory.onMake = { session in
+            if session.userId == 1, makes.increment() == 1 {
+                firstMaking.signal()
+                finishFirst.wait()
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        // Updates applied inside a factory overtake the making in progress instead of waiting for it.
+        let updater = ServiceProvider<Int>(mode: .many) {
+            mediator.updateSession(UserSession(userId: 2))
+            mediator.updateSession(UserSession(userId: 1))
+            return 0
+        }
+        let first = Locked<SessionService?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { first.withLock { $0 = try? provider.getService() } }
+        try waitWithTimeLimit(firstMaking)
+        weak let second = try withTimeLimit { () throws -> SessionService in
+            _ = try updater.getService()  // signing out and in overtakes the first making of user 1's service
+            let second = try provider.getService()  // made anew for user 1, the current session again
+            mediator.updateSession(UserSession(userId: 2))  // keeps it for user 1
+            return second
+        }
+        finishFirst.signal()  // the first making ends: user 1 already has a service kept
+        try waitWithTimeLimit(done, "the first making did not end")
+        let again = try withTimeLimit { () throws -> SessionService in
+            mediator.updateSession(UserSession(userId: 1))
+            return try provider.getService()
+        }
+        #expect(second != nil, "the service kept for user 1 is still kept")
+        #expect(again === second, "user 1's kept service comes back, not the one of the overtaken making")
+        #expect(first.withLock { $0 } !== again)
+        #expect(log.all == ["make 1", "make 1", "deactivate 1", "deactivate 1", "activate 1"])
+    }
+
     /// The updates a factory makes while it makes user 1's service, each to a user with a policy.
     struct OvertakingUpdates: Sendable, CustomTestStringConvertible {
         let updates: [(userId: Int, policy: ServiceSessionRemakePolicy)]

@@ -171,6 +171,13 @@ struct ServiceEasyLocatorTests {
         }
         #expect(ObjectIdentifier(service) == ObjectIdentifier(SharedService.self))
         #expect(child.getService(serviceType: SharedService.self)?.name == "parent's")
+        // Nor one a grandparent stores.
+        let grandchild = ServiceEasyLocator(parent: child)
+        guard case .storedInParent? = grandchild.removeService(serviceType: SharedService.self).failure else {
+            Issue.record("removing a grandparent's service should say storedInParent")
+            return
+        }
+        #expect(grandchild.getService(serviceType: SharedService.self)?.name == "parent's")
     }
 
     @Test func readOnlyRefusesChanges() throws {

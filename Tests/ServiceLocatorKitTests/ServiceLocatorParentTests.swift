@@ -53,6 +53,26 @@ struct ServiceLocatorParentTests {
         #expect(try child.tryService(key: Keys.first).name == "root")
     }
 
+    @Test("A remove of a service that only a grandparent stores says a parent stores it", arguments: [false, true])
+    func removeOfAGrandparentsServiceSaysWhereItIs(readOnlyAncestors: Bool) throws {
+        let root = ServiceLocator()
+        root.addService(key: Keys.first, service: FirstService(name: "root"))
+        let middle = ServiceLocator(parent: root)
+        if readOnlyAncestors {
+            root.setReadOnly(assertionFailure: false)
+            middle.setReadOnly(assertionFailure: false)
+        }
+        let leaf = ServiceLocator(parent: middle)
+        guard case .failure(let refusal) = leaf.removeService(key: Keys.first),
+            case .storedInParent(let key, let service) = refusal
+        else {
+            Issue.record("a remove of a grandparent's service should say storedInParent")
+            return
+        }
+        #expect(key == Keys.first.keyID && ObjectIdentifier(service) == ObjectIdentifier(FirstService.self))
+        #expect(try leaf.tryService(key: Keys.first).name == "root")
+    }
+
     @Test func readOnlyParentsAreReadToo() throws {
         let root = ServiceLocator()
         root.addService(key: Keys.first, service: FirstService(name: "root"))
