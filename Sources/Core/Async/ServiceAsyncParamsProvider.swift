@@ -92,6 +92,49 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     }
 }
 
+/// A get without params of a provider whose params are not optional does not compile, with a
+/// message that says to pass them, as for `ServiceParamsProvider`.
+///
+/// ```swift
+/// let reports = ServiceAsyncParamsProvider<Report, String> { title in try await Report.load(title: title) }
+/// let daily = try await reports.getService(params: "daily")  // reports.getService() does not compile
+/// ```
+extension ServiceAsyncParamsProvider {
+    /// Unavailable: this provider's params are not optional. Pass them: `getService(params:)`.
+    ///
+    /// ```swift
+    /// let daily = try await reports.getService(params: "daily")
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getService(params:)")
+    public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceAsResult(params:)`.
+    ///
+    /// ```swift
+    /// let result = await reports.getServiceAsResult(params: "daily")
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceAsResult(params:)")
+    public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceAsOptional(params:)`.
+    ///
+    /// ```swift
+    /// let daily = await reports.getServiceAsOptional(params: "daily")
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceAsOptional(params:)")
+    public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceOrFatal(params:)`.
+    ///
+    /// ```swift
+    /// let daily = await reports.getServiceOrFatal(params: "daily")
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceOrFatal(params:)")
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+        fatalError()
+    }
+}
+
 /// A provider whose params are optional gets its service without params too, for `nil`, as
 /// `ServiceParamsProvider` does.
 ///

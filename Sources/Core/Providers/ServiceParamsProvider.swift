@@ -191,6 +191,49 @@ extension ServiceParamsProvider where ParamsType: ExpressibleByNilLiteral {
     }
 }
 
+// MARK: - Params left out
+
+/// A get without params of a provider whose params are not optional does not compile, with a
+/// message that says to pass them (rather than one asking for the params' type to take `nil`).
+///
+/// ```swift
+/// let profiles = ServiceParamsProvider<Profile, UserID> { id in Profile(user: id) }
+/// let profile = try profiles.getService(params: userID)  // profiles.getService() does not compile
+/// ```
+extension ServiceParamsProvider {
+    /// Unavailable: this provider's params are not optional. Pass them: `getService(params:)`.
+    ///
+    /// ```swift
+    /// let profile = try profiles.getService(params: userID)
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getService(params:)")
+    public final func getService() throws(ServiceObtainError) -> ServiceType { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceAsResult(params:)`.
+    ///
+    /// ```swift
+    /// let result = profiles.getServiceAsResult(params: userID)
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceAsResult(params:)")
+    public final func getServiceAsResult() -> Result<ServiceType, ServiceObtainError> { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceAsOptional(params:)`.
+    ///
+    /// ```swift
+    /// let profile = profiles.getServiceAsOptional(params: userID)
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceAsOptional(params:)")
+    public final func getServiceAsOptional() -> ServiceType? { fatalError() }
+
+    /// Unavailable: this provider's params are not optional. Pass them: `getServiceOrFatal(params:)`.
+    ///
+    /// ```swift
+    /// let profile = profiles.getServiceOrFatal(params: userID)
+    /// ```
+    @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceOrFatal(params:)")
+    public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType { fatalError() }
+}
+
 /// Makes a params service; its identity is what the cycle check tracks, for its provider and
 /// every provider `convert(params:)` made from it.
 @usableFromInline
