@@ -84,6 +84,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 
     /// A scope named `label` (for messages), with nothing made yet.
     ///
+    /// A scope you make is yours to close with ``close(timeout:)``, also when the code that
+    /// uses it throws: one released unclosed calls the `close()` of none of its services.
+    /// `withServiceScope` makes one and always closes it.
+    ///
     /// ```swift
     /// let scope = ServiceScope(label: "request 42")
     /// ```
