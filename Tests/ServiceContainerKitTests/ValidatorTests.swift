@@ -94,6 +94,31 @@ enum Billing { struct Config: Sendable {} }
 enum Shipping { struct Config: Sendable {} }
 enum Wrap<Value> { final class Node: Sendable {} }
 struct NotAContainer: Sendable { let name = "not a container" }
+struct KeyedServices { let byKey: [String: ServiceProvider<Int>] }
+class BaseServices {
+    let base = ServiceProvider<Int>(mode: .lazy) { 1 }
+}
+class MiddleServices: BaseServices {
+    let middle = ServiceProvider<Int>(mode: .lazy) { 2 }
+}
+final class DerivedServices: MiddleServices {
+    let derived = ServiceProvider<Int>(mode: .lazy) { 3 }
+}
+/// `quick` asks for `slow`, each of whose makings takes 200 ms (a `many` one, made anew for it
+/// whatever order the validator makes them in); its own takes next to none.
+struct TimedServices {
+    let quick: ServiceProvider<Int>
+    let slow: ServiceProvider<Int>
+
+    init() {
+        let slow = ServiceProvider<Int>(mode: .many) {
+            Thread.sleep(forTimeInterval: 0.2)
+            return 1
+        }
+        self.slow = slow
+        quick = ServiceProvider<Int>(mode: .lazy) { try slow.getService() + 1 }
+    }
+}
 final class NodeTwo: Sendable {}
 
 @Suite("ServiceValidator")
@@ -773,6 +798,8 @@ struct ServiceGraphRenderingTests {
         #expect(ServiceGraph.mermaidQuoted("byKey[a\nb]") == "byKey[a<br/>b]")
         #expect(ServiceGraph.mermaidQuoted("byKey[a\r\nb\rc]") == "byKey[a<br/>b<br/>c]")
         #expect(ServiceGraph.dotQuoted("byKey[a\r\nb\rc]") == #""byKey[a\nb\nc]""#)
+        // A backslash of the text stays one, and one at its end does not escape the closing quote.
+        #expect(ServiceGraph.dotQuoted(#"byKey[C:\tmp\]"#) == #""byKey[C:\\tmp\\]""#)
     }
 
     @Test("mermaid(): the same graph as a flowchart")
@@ -915,5 +942,30 @@ struct ConvertedSafeGraphTests {
         #expect(report.isValid)
         #expect(report.graph.nodes.map(\.name) == ["job", "Pool"])
         #expect(report.graph.description == "job -> Pool")
+    }
+
+    @Test("A dictionary's entries are walked in the order of their keys, whatever order they were added in")
+    func dictionaryEntriesInKeyOrder() {
+        let keys = ["kilo", "alpha", "echo", "zulu", "bravo", "mike", "delta", "yankee", "charlie", "oscar"]
+        let report = ServiceValidator.validate(building: {
+            KeyedServices(byKey: Dictionary(uniqueKeysWithValues: keys.map { key in (key, ServiceProvider<Int>(mode: .lazy) { 1 }) }))
+        })
+        #expect(report.made == keys.sorted().map { "byKey[\($0)]" })
+        #expect(report.graph.nodes.map(\.name) == keys.sorted().map { "byKey[\($0)]" })
+    }
+
+    @Test("A class's superclass properties are walked before its own")
+    func superclassPropertiesFirst() {
+        let report = ServiceValidator.validate(building: { DerivedServices() })
+        #expect(report.made == ["base", "middle", "derived"])
+    }
+
+    @Test("A making's time leaves out the time of the services it asked for")
+    func ownTimeLeavesOutDependencies() {
+        let report = ServiceValidator.validate(building: { TimedServices() })
+        let durations = Dictionary(uniqueKeysWithValues: report.timings.map { ($0.path, $0.duration) })
+        #expect(report.timings.map(\.path) == ["slow", "quick"], "slowest first")
+        #expect(durations["slow"].map { $0 >= .milliseconds(200) } == true)
+        #expect(durations["quick"].map { $0 < .milliseconds(100) } == true, "the 200 ms of slow are not counted again")
     }
 }

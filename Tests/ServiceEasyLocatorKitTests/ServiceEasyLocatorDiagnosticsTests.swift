@@ -67,6 +67,21 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(missing?.description.hasSuffix("add it (addService) before it is asked for") == true)
     }
 
+    @Test("A get of a type registered as an optional of an optional names that type too")
+    func addedDoubleOptionalHint() throws {
+        let locator = ServiceEasyLocator()
+        let maybe: SharedService?? = SharedService()
+        locator.addService(maybe)  // kept under Optional<Optional<SharedService>>
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService = try locator.tryService()
+        }
+        let optional = "Swift.Optional<Swift.Optional<ServiceEasyLocatorKitTests.SharedService>>"
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; \(optional) is "
+            + "registered (under its own type): a service registered as an optional is kept under the optional's type; "
+            + "register it as ServiceEasyLocatorKitTests.SharedService, not as an optional (unwrap a value before "
+            + "adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedService), or ask for \(optional)")
+    }
+
     @Test("A get of a type registered as an optional says the optional is registered and to register it unwrapped")
     func addedOptionalHint() throws {
         let locator = ServiceEasyLocator()
