@@ -278,18 +278,18 @@ struct LoggerTests {
         #expect(logger.refusals(of: QueuedService.self) == 1)
     }
 
-    @Test("Events for the main queue stay bounded when the main queue is never serviced", .offThePool)
+    @Test("Events for the main queue stay bounded when the main queue is never serviced, the oldest dropped", .offThePool)
     func mainQueueBounded() throws {
         let logger = RecordingLogger(queue: .main)
-        let scheduled = Counter()
-        // A main queue that is never serviced: scheduled drains never run.
-        let recorder = LogRecorder(scheduleOnMain: { _ in scheduled.increment() })
+        let scheduled = Locked<[@Sendable () -> Void]>([])
+        // A main queue that is not serviced: the drains scheduled on it wait here.
+        let recorder = LogRecorder(scheduleOnMain: { drain in scheduled.withLock { $0.append(drain) } })
         recorder.register(logger)
-        let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
         let total = MainQueueMailbox.capacity + 10
         let finished = DispatchSemaphore(value: 0)
         Thread {
-            for _ in 0..<total {
+            for code in 0..<total {
+                let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
                 recorder.record(ProvidersLogger.self) {
                     $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
                 }
@@ -300,7 +300,13 @@ struct LoggerTests {
         #expect(logger.failures(of: MainQueuedService.self).isEmpty)
         #expect(recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
         #expect(recorder.droppedMainQueueEvents == 10)
-        #expect(scheduled.value == 1)
+        let drains = scheduled.withLock { $0 }
+        #expect(drains.count == 1)
+        // The main queue runs at last: the newest events arrive, in the order they were raised.
+        for drain in drains { drain() }
+        let codes = logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
+        #expect(codes == Array(10..<total))
+        #expect(recorder.pendingMainQueueEvents == 0)
     }
 
     @Test("Events for the main queue are delivered when it runs")
