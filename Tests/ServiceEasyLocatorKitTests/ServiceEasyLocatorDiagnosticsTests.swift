@@ -67,6 +67,13 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(missing?.description.hasSuffix("add it (addService) before it is asked for") == true)
     }
 
+    /// The message of a get of `asked` that finds only `optional`, a service registered as an optional.
+    func registeredAsOptionalMessage(asked: String, optional: String) -> String {
+        "Service \(asked) not found; \(optional) is registered (under its own type): a service registered as an "
+            + "optional is kept under the optional's type; register it as \(asked), not as an optional (unwrap a value "
+            + "before adding it; make a factory or closure give \(asked)), or ask for \(optional)"
+    }
+
     @Test("A get of a type registered as an optional of an optional names that type too")
     func addedDoubleOptionalHint() throws {
         let locator = ServiceEasyLocator()
@@ -75,11 +82,10 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let error = #expect(throws: ServiceLocatorError.self) {
             let _: SharedService = try locator.tryService()
         }
-        let optional = "Swift.Optional<Swift.Optional<ServiceEasyLocatorKitTests.SharedService>>"
-        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; \(optional) is "
-            + "registered (under its own type): a service registered as an optional is kept under the optional's type; "
-            + "register it as ServiceEasyLocatorKitTests.SharedService, not as an optional (unwrap a value before "
-            + "adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedService), or ask for \(optional)")
+        #expect(error?.description == registeredAsOptionalMessage(
+            asked: "ServiceEasyLocatorKitTests.SharedService",
+            optional: "Swift.Optional<Swift.Optional<ServiceEasyLocatorKitTests.SharedService>>"
+        ))
     }
 
     @Test("A get of a type registered as an optional says the optional is registered and to register it unwrapped")
@@ -91,18 +97,14 @@ struct ServiceEasyLocatorDiagnosticsTests {
             let _: SharedService = try locator.tryService()
         }
         let optional = "Swift.Optional<ServiceEasyLocatorKitTests.SharedService>"
-        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; \(optional) is "
-            + "registered (under its own type): a service registered as an optional is kept under the optional's type; "
-            + "register it as ServiceEasyLocatorKitTests.SharedService, not as an optional (unwrap a value before "
-            + "adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedService), or ask for \(optional)")
+        #expect(error?.description == registeredAsOptionalMessage(asked: "ServiceEasyLocatorKitTests.SharedService", optional: optional))
         let viaProtocol = #expect(throws: ServiceLocatorError.self) {
             let _: any SharedServicing = try locator.tryService()
         }
-        #expect(viaProtocol?.description == "Service ServiceEasyLocatorKitTests.SharedServicing not found; \(optional) "
-            + "is registered (under its own type): a service registered as an optional is kept under the optional's "
-            + "type; register it as ServiceEasyLocatorKitTests.SharedServicing, not as an optional (unwrap a value "
-            + "before adding it; make a factory or closure give ServiceEasyLocatorKitTests.SharedServicing), or ask for "
-            + "\(optional)")
+        #expect(
+            viaProtocol?.description
+                == registeredAsOptionalMessage(asked: "ServiceEasyLocatorKitTests.SharedServicing", optional: optional)
+        )
         let child = ServiceEasyLocator()
         child.setParent(locator)
         let throughParent = #expect(throws: ServiceLocatorError.self) {
