@@ -38,15 +38,9 @@ struct ServiceLocatorParentTests {
         child.removeService(key: Keys.first)
         #expect(try child.tryService(key: Keys.first).name == "root")
         // The parent's is not the child's to remove: the error says where it is.
-        guard case .failure(let refusal) = child.removeService(key: Keys.first),
-            case .storedInParent(let key, let service) = refusal
-        else {
-            Issue.record("a remove of a parent's service should say storedInParent")
-            return
-        }
-        #expect(key == Keys.first.keyID && ObjectIdentifier(service) == ObjectIdentifier(FirstService.self))
+        let refusal = storedInParentRefusal(child.removeService(key: Keys.first))
         #expect(
-            refusal.description == "Service \(String(reflecting: FirstService.self)) not removed for key '\(Keys.first.keyID)': "
+            refusal?.description == "Service \(String(reflecting: FirstService.self)) not removed for key '\(Keys.first.keyID)': "
                 + "a parent of this locator stores it, and removeService changes only the locator it is called on; remove it "
                 + "from that parent, or add another service under the key here, which this locator's gets find first"
         )
@@ -63,14 +57,25 @@ struct ServiceLocatorParentTests {
             middle.setReadOnly(assertionFailure: false)
         }
         let leaf = ServiceLocator(parent: middle)
-        guard case .failure(let refusal) = leaf.removeService(key: Keys.first),
-            case .storedInParent(let key, let service) = refusal
-        else {
-            Issue.record("a remove of a grandparent's service should say storedInParent")
-            return
-        }
-        #expect(key == Keys.first.keyID && ObjectIdentifier(service) == ObjectIdentifier(FirstService.self))
+        #expect(storedInParentRefusal(leaf.removeService(key: Keys.first)) != nil)
         #expect(try leaf.tryService(key: Keys.first).name == "root")
+    }
+
+    /// The refusal of a remove of `Keys.first` that only a parent stores, checked to say so and
+    /// to name the key and its service type; `nil`, recorded as an issue, for any other outcome.
+    func storedInParentRefusal(
+        _ removal: Result<Void, ServiceLocatorError>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ServiceLocatorError? {
+        guard case .failure(let refusal) = removal, case .storedInParent(let key, let service) = refusal else {
+            Issue.record("a remove of a parent's service should say storedInParent", sourceLocation: sourceLocation)
+            return nil
+        }
+        #expect(
+            key == Keys.first.keyID && ObjectIdentifier(service) == ObjectIdentifier(FirstService.self),
+            sourceLocation: sourceLocation
+        )
+        return refusal
     }
 
     @Test func readOnlyParentsAreReadToo() throws {
