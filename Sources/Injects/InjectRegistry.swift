@@ -86,6 +86,9 @@ final class InjectRegistry: Sendable {
         /// The newest entry castable to each type asked for by `newestBox(_:box:)`, cast and
         /// boxed.
         var boxes: [CachedBox] = []
+        /// The registrations that registered nothing, their value being `nil`, as messages name
+        /// them: the newest three, which the message of a wrapper that finds no value names.
+        var nilRegistrations: [String] = []
 
         /// Forgets the boxes, when the entries change; they are released by the caller, after
         /// the lock.
@@ -337,6 +340,43 @@ final class InjectRegistry: Sendable {
             return (state.entries, state.waiters, state.takeBoxes())
         }
         _ = old  // released outside the lock: values and state.waiters may re-enter on release
+    }
+
+    /// Notes `call` ("ServiceInjectResolver.register(_:) at File.swift:12 was given a nil
+    /// Swift.Optional<App.Services>"), a registration that registered nothing (a debug build
+    /// stops there; a release build goes on): the message of a wrapper that then finds no value
+    /// names it, so that the mistake and its line are not lost.
+    func noteNilRegistration(_ call: String) {
+        state.withLock { state in
+            state.nilRegistrations.removeAll { $0 == call }
+            state.nilRegistrations.append(call)
+            if state.nilRegistrations.count > 3 {
+                state.nilRegistrations.removeFirst()
+            }
+        }
+    }
+
+    /// What the message of a wrapper that finds no value of the type it asks for adds: the
+    /// types of the values registered instead (none of them is one, or it would have been
+    /// found), newest first, and the registrations of `nil`; empty when there are neither.
+    func missingHints() -> String {
+        let (registered, nils) = state.withLock { state in
+            (state.entries.map { Swift.type(of: $0.value) }, state.nilRegistrations)
+        }
+        var names: [String] = []
+        for value in registered.reversed() {
+            let name = TypeName.of(value)
+            if !names.contains(name) { names.append(name) }
+        }
+        var hints = ""
+        if !names.isEmpty {
+            let shown = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", ..." : "")
+            hints += "; the \(itemName)s registered there are of other types: \(shown)"
+        }
+        for call in nils.reversed() {
+            hints += "; \(call), which registered nothing"
+        }
+        return hints
     }
 
     /// The number of registered values and waiting waiters, for tests.

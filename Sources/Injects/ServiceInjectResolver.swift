@@ -39,7 +39,8 @@ public enum ServiceInjectResolver {
 
     /// Registers `container`; pending injections and ready handlers waiting for it run now. A
     /// container handed in as an optional is registered as the container it holds; a `nil` one
-    /// registers nothing and stops a debug build with an assertion that names `file` and `line`.
+    /// registers nothing and stops a debug build with an assertion that names `file` and `line`
+    /// (in a release build, the first read that then finds no container names them).
     ///
     /// ```swift
     /// ServiceInjectResolver.register(ServicesFactory.makeDefault())
@@ -101,8 +102,11 @@ public enum ServiceInjectResolver {
         let containers = containers.compactMap { container in
             let held = unwrappedValue(container)
             if held == nil {
-                let message = nilContainerMessage(Swift.type(of: container), call: call, file: file, line: line)
-                assertionFailure(message, file: file, line: line)
+                let type = Swift.type(of: container)
+                registries.containers.noteNilRegistration(
+                    "ServiceInjectResolver.\(call) at \(file):\(line) was given a nil \(TypeName.of(type))"
+                )
+                assertionFailure(nilContainerMessage(type, call: call, file: file, line: line), file: file, line: line)
             }
             return held
         }

@@ -293,6 +293,26 @@ extension InjectsTests {
             }
         }
 
+        @Test("Where a registration of nil goes on (release), the read that finds no container names it")
+        func nilContainerIsNamedByTheReadThatFindsNone() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                Misregistration.registerNil()
+                _ = NoContainerPresenter().service
+            }
+            let line = Misregistration.nilLine
+            let stderr = standardError(of: result)
+            if assertionStops {
+                #expect(stderr.contains("\(Self.file):\(line): the container, of type "), "\(stderr)")
+            } else {
+                expectMessage(result, line: NoContainerPresenter.injectLine, [
+                    "no container of type ServiceInjectsTests.CrashServices is registered in ServiceInjectResolver to "
+                        + "inject ServiceInjectsTests.Tagged; ServiceInjectResolver.register(_:) at \(Self.file):\(line) "
+                        + "was given a nil Swift.Optional<ServiceInjectsTests.CrashServices>, which registered nothing; "
+                        + "register it before the first read",
+                ])
+            }
+        }
+
         @Test("A container registered again as an optional is a duplicate as well")
         func duplicateAsOptionalAssertsAtTheCaller() async {
             let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {

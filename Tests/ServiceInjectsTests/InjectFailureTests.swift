@@ -34,6 +34,33 @@ import Testing
         }
     }
 
+    @Test("A wrapper that finds no container is told the types registered instead and the registrations of nil")
+    func missingNamesWhatIsRegisteredInstead() {
+        let message = withIsolatedInjectRegistries {
+            let registry = ServiceInjectResolver.registry
+            let empty = InjectFailure.missingMessage(CrashServices.self, injecting: Tagged.self, in: registry, site: site)
+            ServiceInjectResolver.registerSome(
+                [TestServices.make(), ScopeServices.make(tag: "a"), TestServices.make()], failureIfContains: false
+            )
+            for line in 1...5 {  // the newest three are named, each once
+                registry.noteNilRegistration("ServiceInjectResolver.register(_:) at Module/App.swift:\(line) was given a nil X?")
+            }
+            registry.noteNilRegistration("ServiceInjectResolver.register(_:) at Module/App.swift:4 was given a nil X?")
+            return (empty, InjectFailure.missingMessage(CrashServices.self, injecting: Tagged.self, in: registry, site: site))
+        }
+        let start = "@ServiceInject at Module/Screen.swift:12: no container of type ServiceInjectsTests.CrashServices is "
+            + "registered in ServiceInjectResolver (isolated by withIsolatedInjectRegistries at "
+        #expect(message.0.hasPrefix(start))
+        #expect(message.0.hasSuffix(") to inject ServiceInjectsTests.Tagged; register it before the first read of the injected property"))
+        #expect(message.1.hasPrefix(start))
+        let nilCall = "ServiceInjectResolver.register(_:) at Module/App.swift:"
+        let nilHints = [4, 5, 3].map { "\(nilCall)\($0) was given a nil X?, which registered nothing; " }
+        let hints: String = ") to inject ServiceInjectsTests.Tagged; the containers registered there are of other types: "
+            + "ServiceInjectsTests.TestServices, ServiceInjectsTests.ScopeServices; " + nilHints.joined()
+        let end = hints + "register it before the first read of the injected property"
+        #expect(message.1.hasSuffix(end), "\(message.1)")
+    }
+
     @Test("A scoped service injected outside its object's scope: the message says where the object was made", arguments: [
         (UInt64(0), "outside every scope"), (ServiceScope.numberOfSingletonMaking, "by a singleton's making"),
         (UInt64(1), "in another scope"),
