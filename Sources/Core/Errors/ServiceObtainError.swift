@@ -204,7 +204,8 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
             return text
         }
         if error is CancellationError {
-            return "cancelled: \(thrower) threw CancellationError (the task it ran in, or a task it awaited, was cancelled)"
+            return "cancelled: \(thrower) threw CancellationError (the task it ran in or a task it awaited was "
+                + "cancelled, or it threw the error itself)"
         }
         return String(describing: error)
     }
