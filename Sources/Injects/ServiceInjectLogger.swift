@@ -16,6 +16,12 @@ public protocol ServiceInjectLogger: Logger {
     /// first.
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type)
 
+    /// The same event, with the file and line of the registration (the `file:` and `line:` of
+    /// `register` or `registerSome`, the caller's `#fileID` and `#line` unless given): what a
+    /// release build, which no assertion stops, has to find it by. Unless implemented, it calls
+    /// `serviceInjectResolverContainerAlreadyRegistered(type:)`.
+    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt)
+
     /// An entity registered with `registerForFirstInject` was removed automatically: at the
     /// main-loop turn after its first injection (`afterInjection == true`), or because
     /// `autoRemoveDelay` passed without any injection (`false`).
@@ -40,6 +46,19 @@ extension ServiceInjectLogger {
     /// }
     /// ```
     public func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {}
+
+    /// Calls `serviceInjectResolverContainerAlreadyRegistered(type:)`.
+    ///
+    /// ```swift
+    /// final class RegistrationLog: ServiceInjectLogger {
+    ///     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt) {
+    ///         print("\(file):\(line): registered twice:", type)
+    ///     }
+    /// }
+    /// ```
+    public func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt) {
+        serviceInjectResolverContainerAlreadyRegistered(type: type)
+    }
 
     /// Does nothing.
     ///

@@ -114,7 +114,7 @@ public enum ServiceInjectResolver {
         guard failureIfContains else { return }
         for type in duplicates {
             LogRecorder.record(ServiceInjectLogger.self) {
-                $0.serviceInjectResolverContainerAlreadyRegistered(type: type)
+                $0.serviceInjectResolverContainerAlreadyRegistered(type: type, file: file, line: line)
             }
             let message = duplicateMessage(
                 type, listed: containers, duplicates: duplicates, in: registries, call: call, file: file, line: line

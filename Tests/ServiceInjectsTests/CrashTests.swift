@@ -127,8 +127,8 @@ enum Misregistration {
 
 /// Prints the events to standard error, where the parent process reads them.
 final class StandardErrorInjectLogger: ServiceInjectLogger {
-    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
-        FileHandle.standardError.write(Data("logged duplicate \(type)\n".utf8))
+    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt) {
+        FileHandle.standardError.write(Data("logged duplicate \(type) at \(file):\(line)\n".utf8))
     }
 }
 
@@ -269,8 +269,8 @@ extension InjectsTests {
                 Misregistration.registerTwice()
             }
             let stderr = standardError(of: result)
-            #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.twiceLine
+            #expect(stderr.contains("logged duplicate CrashServices at \(Self.file):\(line)\n"), "\(stderr)")
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")

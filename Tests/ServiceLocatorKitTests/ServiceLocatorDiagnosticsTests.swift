@@ -154,6 +154,46 @@ struct ServiceLocatorDiagnosticsTests {
     }
 }
 
+/// Keeps the refusals reported with the file and line of the refused call.
+private final class SiteRefusalLog: ServiceLocatorLogger, @unchecked Sendable {  // `sites` is reached under `lock` only
+    static let shared: SiteRefusalLog = {
+        let log = SiteRefusalLog()
+        log.register()
+        return log
+    }()
+
+    private let lock = NSLock()
+    private var sites: [(locator: AnyObject, site: String)] = []
+
+    func serviceLocatorRefused(_ locator: AnyObject & Sendable, error: ServiceLocatorError, file: StaticString, line: UInt) {
+        lock.withLock { sites.append((locator, "\(file):\(line): \(error)")) }
+    }
+
+    func sites(of locator: AnyObject) -> [String] {
+        lock.withLock { sites.filter { $0.locator === locator }.map(\.site) }
+    }
+}
+
+extension ServiceLocatorDiagnosticsTests {
+    @Test("A logger told the file and line of a refused change gets the caller's; one without them gets the event too")
+    func refusalIsLoggedWithTheCallersLine() {
+        let (log, plainLog) = (SiteRefusalLog.shared, RefusalLog.shared)
+        let locator = ServiceLocator()
+        locator.setReadOnly(assertionFailure: false)
+        let line: UInt = #line + 1
+        locator.addService(key: Keys.first, service: FirstService())
+        #expect(
+            log.sites(of: locator) == [
+                "ServiceLocatorKitTests/ServiceLocatorDiagnosticsTests.swift:\(line): ServiceLocatorKit.ServiceLocator is "
+                    + "read-only: refused to add service ServiceLocatorKitTests.FirstService for key "
+                    + "'ServiceLocatorKitTests.FirstService'; make every change before setReadOnly(), or in a locator of "
+                    + "your own whose parent this one is (setParent)"
+            ]
+        )
+        #expect(plainLog.errors(of: locator).count == 1)  // it implements the event without them
+    }
+}
+
 /// A change that a read-only locator refuses, on line `line`.
 private enum ReadOnlyRefusal {
     static let line: UInt = #line + 6

@@ -649,7 +649,9 @@ package final class LocatorStorage: Sendable {
         assert: Bool,
         at site: CallSite
     ) -> Result<Void, ServiceLocatorError> {
-        LogRecorder.record(ServiceLocatorLogger.self) { $0.serviceLocatorRefused(owner, error: error) }
+        LogRecorder.record(ServiceLocatorLogger.self) {
+            $0.serviceLocatorRefused(owner, error: error, file: site.file, line: site.line)
+        }
         if assert {
             assertionFailure(error.description, file: site.file, line: site.line)
         }

@@ -12,6 +12,12 @@ public protocol ServiceLocatorLogger: Logger {
     /// `locator` refused a change (it is read-only), a clone (it denies clones), a parent (the
     /// chain would loop), or a shared set-up; `error` says which.
     func serviceLocatorRefused(_ locator: AnyObject & Sendable, error: ServiceLocatorError)
+
+    /// The same event, with the file and line of the call that was refused (the `file:` and
+    /// `line:` of the change, the caller's `#fileID` and `#line` unless given): what a release
+    /// build, which no assertion stops, has to find it by. Unless implemented, it calls
+    /// `serviceLocatorRefused(_:error:)`.
+    func serviceLocatorRefused(_ locator: AnyObject & Sendable, error: ServiceLocatorError, file: StaticString, line: UInt)
 }
 
 extension ServiceLocatorLogger {
@@ -19,4 +25,24 @@ extension ServiceLocatorLogger {
     ///
     /// See the example of ``ServiceLocatorLogger``.
     public func serviceLocatorRefused(_ locator: AnyObject & Sendable, error: ServiceLocatorError) {}
+
+    /// Calls `serviceLocatorRefused(_:error:)`.
+    ///
+    /// ```swift
+    /// final class RefusalLog: ServiceLocatorLogger {
+    ///     func serviceLocatorRefused(
+    ///         _ locator: AnyObject & Sendable, error: ServiceLocatorError, file: StaticString, line: UInt
+    ///     ) {
+    ///         print("\(file):\(line): \(error)")  // "App/Setup.swift:12: ... is read-only: refused to add ..."
+    ///     }
+    /// }
+    /// ```
+    public func serviceLocatorRefused(
+        _ locator: AnyObject & Sendable,
+        error: ServiceLocatorError,
+        file: StaticString,
+        line: UInt
+    ) {
+        serviceLocatorRefused(locator, error: error)
+    }
 }
