@@ -19,8 +19,8 @@ enum InjectFailure {
                 + "a task it starts"
             : ""
         return "\(site): no \(registry.itemName) of type \(TypeName.of(type)) is registered in \(registry.resolverName) "
-            + "to inject \(TypeName.of(site.reads ?? value))\(registry.missingHints()); register it before the first "
-            + "read of the injected property" + outsideScopes
+            + "to inject \(TypeName.of(site.reads ?? value)); register it before the first read of the injected property"
+            + outsideScopes + registry.missingHints()
     }
 
     static func missingParamsMessage(service: Any.Type, params: Any.Type, site: InjectSite) -> String {

@@ -63,9 +63,11 @@ final class InjectRegistry: Sendable {
         case waiting(UInt64)
     }
 
-    /// Names for messages: the resolver's type name and what it holds ("container", "entity").
+    /// Names for messages: the resolver's type name and what it holds ("container", "entity";
+    /// "containers", "entities").
     let resolverName: String
     let itemName: String
+    let itemsName: String
     /// Called outside the lock with this registry and each `firstInject` entry at its first
     /// injection.
     private let firstInjected: (@Sendable (_ registry: InjectRegistry, _ id: UInt64) -> Void)?
@@ -138,10 +140,12 @@ final class InjectRegistry: Sendable {
     init(
         resolverName: String,
         itemName: String,
+        itemsName: String,
         firstInjected: (@Sendable (_ registry: InjectRegistry, _ id: UInt64) -> Void)? = nil
     ) {
         self.resolverName = resolverName
         self.itemName = itemName
+        self.itemsName = itemsName
         self.firstInjected = firstInjected
     }
 
@@ -328,22 +332,23 @@ final class InjectRegistry: Sendable {
         return removed.map { Swift.type(of: $0.value) }
     }
 
-    /// Forgets every value and every waiter: also those that a registration has taken out and
-    /// is about to run, as `cancelWaiter` does.
+    /// Forgets every value and every waiter (also those that a registration has taken out and
+    /// is about to run, as `cancelWaiter` does), and the registrations of `nil`.
     func removeAll() {
         let old: ([Entry], [UInt64: Waiter], [CachedBox]) = state.withLock { state in
             defer {
                 state.entries = []
                 state.waiters = [:]
                 state.firing = []
+                state.nilRegistrations = []
             }
             return (state.entries, state.waiters, state.takeBoxes())
         }
         _ = old  // released outside the lock: values and state.waiters may re-enter on release
     }
 
-    /// Notes `call` ("ServiceInjectResolver.register(_:) at File.swift:12 was given a nil
-    /// Swift.Optional<App.Services>"), a registration that registered nothing (a debug build
+    /// Notes `call` ("ServiceInjectResolver.register(_:) at File.swift:12 was given nil (a
+    /// Swift.Optional<App.Services>)"), a registration that registered nothing (a debug build
     /// stops there; a release build goes on): the message of a wrapper that then finds no value
     /// names it, so that the mistake and its line are not lost.
     func noteNilRegistration(_ call: String) {
@@ -371,7 +376,7 @@ final class InjectRegistry: Sendable {
         var hints = ""
         if !names.isEmpty {
             let shown = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", ..." : "")
-            hints += "; the \(itemName)s registered there are of other types: \(shown)"
+            hints += "; the \(itemsName) registered there are of other types: \(shown)"
         }
         for call in nils.reversed() {
             hints += "; \(call), which registered nothing"

@@ -13,13 +13,17 @@ import Foundation
 public protocol ServiceInjectLogger: Logger {
     /// A container was registered with `failureIfContains: true` (the default) while a container
     /// of the same type was already registered. The new one is registered too and is resolved
-    /// first.
+    /// first. Called unless the logger implements
+    /// `serviceInjectResolverContainerAlreadyRegistered(type:file:line:)`, which also gets the
+    /// registration's file and line.
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type)
 
     /// The same event, with the file and line of the registration (the `file:` and `line:` of
     /// `register` or `registerSome`, the caller's `#fileID` and `#line` unless given): what a
-    /// release build, which no assertion stops, has to find it by. Unless implemented, it calls
-    /// `serviceInjectResolverContainerAlreadyRegistered(type:)`.
+    /// release build, which no assertion stops, has to find it by. A logger gets each second
+    /// registration once: here when it implements this form (the other is not called then),
+    /// else through `serviceInjectResolverContainerAlreadyRegistered(type:)`. Implement it in the
+    /// class that declares the conformance: a subclass's implementation is not called.
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt)
 
     /// An entity registered with `registerForFirstInject` was removed automatically: at the

@@ -56,8 +56,10 @@ public enum ServiceInjectResolver {
     ///   removed: the new one is resolved first, and `remove(_:onlyLast: true)` brings the old
     ///   one back. Pass `false` to put one over another on purpose (a test's stand-in, say). To
     ///   replace a container, `remove(_:)` the old one first.
-    ///   - file: the caller's file, named when the registration stops a debug build.
-    ///   - line: the caller's line, named when the registration stops a debug build.
+    ///   - file: the caller's file, named when the registration stops a debug build, in the
+    ///     report of a second registration to the loggers, and, for a `nil` container, by the
+    ///     read that finds none.
+    ///   - line: the caller's line, named as `file` is.
     public static func register<Container>(
         _ container: Container,
         failureIfContains: Bool = true,
@@ -77,8 +79,10 @@ public enum ServiceInjectResolver {
     /// - Parameters:
     ///   - containers: the containers, oldest first.
     ///   - failureIfContains: as in `register(_:failureIfContains:file:line:)`, for each container.
-    ///   - file: the caller's file, named when the registration stops a debug build.
-    ///   - line: the caller's line, named when the registration stops a debug build.
+    ///   - file: the caller's file, named when the registration stops a debug build, in the
+    ///     report of a second registration to the loggers, and, for a `nil` container, by the
+    ///     read that finds none.
+    ///   - line: the caller's line, named as `file` is.
     public static func registerSome(
         _ containers: [Any],
         failureIfContains: Bool = true,
@@ -104,7 +108,7 @@ public enum ServiceInjectResolver {
             if held == nil {
                 let type = Swift.type(of: container)
                 registries.containers.noteNilRegistration(
-                    "ServiceInjectResolver.\(call) at \(file):\(line) was given a nil \(TypeName.of(type))"
+                    "ServiceInjectResolver.\(call) at \(file):\(line) was given nil (a \(TypeName.of(type)))"
                 )
                 assertionFailure(nilContainerMessage(type, call: call, file: file, line: line), file: file, line: line)
             }

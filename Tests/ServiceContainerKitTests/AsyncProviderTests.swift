@@ -428,7 +428,7 @@ struct AsyncCancellationTests {
         #expect(
             result.failure?.description
                 == "Failed to obtain service \(TypeName.of(Service.self)) with error: cancelled: the factory threw CancellationError "
-                + "(the task it ran in or a task it awaited was cancelled, or it threw the error itself)"
+                + "(it threw it itself, or passed on the cancellation of the task it ran in or of a task it awaited)"
         )
     }
 }

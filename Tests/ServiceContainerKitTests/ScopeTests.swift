@@ -691,7 +691,7 @@ struct ScopeTests {
         #expect(
             report.description == """
                 closed 1 service, 1 failed
-                - \(name(Cancelling.self)): cancelled: its close() threw CancellationError (the task it ran in or a task it awaited was cancelled, or it threw the error itself)
+                - \(name(Cancelling.self)): cancelled: its close() threw CancellationError (it threw it itself, or passed on the cancellation of the task it ran in or of a task it awaited)
                 """
         )
     }

@@ -125,6 +125,13 @@ enum Misregistration {
     }
 }
 
+/// Prints the duplicate event without its file and line, as a logger written before that form.
+final class StandardErrorOldFormInjectLogger: ServiceInjectLogger {
+    func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+        FileHandle.standardError.write(Data("logged duplicate (old form) \(type)\n".utf8))
+    }
+}
+
 /// Prints the events to standard error, where the parent process reads them.
 final class StandardErrorInjectLogger: ServiceInjectLogger {
     func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type, file: StaticString, line: UInt) {
@@ -266,11 +273,13 @@ extension InjectsTests {
         @Test func duplicateContainerAssertsAtTheCallerAndIsLogged() async {
             let result = await #expect(processExitsWith: assertionExit, observing: [\.standardErrorContent]) {
                 StandardErrorInjectLogger().register()
+                StandardErrorOldFormInjectLogger().register()
                 Misregistration.registerTwice()
             }
             let stderr = standardError(of: result)
             let line = Misregistration.twiceLine
             #expect(stderr.contains("logged duplicate CrashServices at \(Self.file):\(line)\n"), "\(stderr)")
+            #expect(stderr.contains("logged duplicate (old form) CrashServices\n"), "\(stderr)")
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.register(_:) at \(Self.file):\(line): a container of type "
                 + "ServiceInjectsTests.CrashServices is already registered in ServiceInjectResolver; \(Self.registerTwiceFix)")
@@ -306,9 +315,9 @@ extension InjectsTests {
             } else {
                 expectMessage(result, line: NoContainerPresenter.injectLine, [
                     "no container of type ServiceInjectsTests.CrashServices is registered in ServiceInjectResolver to "
-                        + "inject ServiceInjectsTests.Tagged; ServiceInjectResolver.register(_:) at \(Self.file):\(line) "
-                        + "was given a nil Swift.Optional<ServiceInjectsTests.CrashServices>, which registered nothing; "
-                        + "register it before the first read",
+                        + "inject ServiceInjectsTests.Tagged; register it before the first read of the injected property; "
+                        + "ServiceInjectResolver.register(_:) at \(Self.file):\(line) was given nil (a "
+                        + "Swift.Optional<ServiceInjectsTests.CrashServices>), which registered nothing\n",
                 ])
             }
         }
@@ -340,8 +349,8 @@ extension InjectsTests {
                 Misregistration.registerSomeWithTwoOfOneType()
             }
             let stderr = standardError(of: result)
-            #expect(stderr.contains("logged duplicate CrashServices"), "\(stderr)")
             let line = Misregistration.withinSomeLine
+            #expect(stderr.contains("logged duplicate CrashServices at \(Self.file):\(line)\n"), "\(stderr)")
             expectAssertion(result, line: line,
                 "ServiceInjectResolver.registerSome(_:) at \(Self.file):\(line): this call lists more than one "
                 + "container of type ServiceInjectsTests.CrashServices; list each type once (the last of a type would "

@@ -204,8 +204,8 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
             return text
         }
         if error is CancellationError {
-            return "cancelled: \(thrower) threw CancellationError (the task it ran in or a task it awaited was "
-                + "cancelled, or it threw the error itself)"
+            return "cancelled: \(thrower) threw CancellationError (it threw it itself, or passed on the "
+                + "cancellation of the task it ran in or of a task it awaited)"
         }
         return String(describing: error)
     }

@@ -29,7 +29,7 @@ public final class LogRecorder: Sendable {
     /// Delivers `event` to every registered logger that adopts `EventLogger`, on its queue.
     ///
     /// ```swift
-    /// LogRecorder.record(ServiceInjectLogger.self) { $0.serviceInjectResolverContainerAlreadyRegistered(type: Services.self) }
+    /// LogRecorder.record(ServiceInjectLogger.self) { $0.entityInjectResolverDidAutoRemove(entityType: Settings.self, afterInjection: true) }
     /// ```
     public static func record<EventLogger>(
         _ loggerType: EventLogger.Type,

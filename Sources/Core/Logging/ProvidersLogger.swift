@@ -20,9 +20,9 @@ public protocol ProvidersLogger: Logger {
     /// as a dependency only add themselves to the error's path, after the report: for a
     /// dependency cycle, `type` is the service the cycle came back to; for a captive dependency,
     /// the scoped service (the message names the singleton). The error the failed get returns
-    /// has the whole path. A `CancellationError` that a
-    /// factory throws while the get's task is cancelled is not a failure, and is not reported.
-    /// A session of another type is reported when the session changes, not on every get.
+    /// has the whole path. A `CancellationError` that a factory throws while the get's task is
+    /// cancelled is not a failure, and is not reported. A session of another type is reported
+    /// when the session changes, not on every get.
     func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError)
 
     /// A `type` service was requested through an Objective-C style wrapper, but it is not an

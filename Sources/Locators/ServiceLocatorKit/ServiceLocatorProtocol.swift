@@ -46,8 +46,9 @@ public protocol ServiceLocatorProtocol: AnyObject, Sendable {
     ///   - assertionFailure: whether a refusal also calls `assertionFailure` (which stops a
     ///     debug build; `true` when left out). A refusal is always reported to the
     ///     ``ServiceLocatorLogger``s and returned.
-    ///   - file: the caller's file, named by the assertion of a refusal (`#fileID` when left out).
-    ///   - line: the caller's line, named by the assertion of a refusal (`#line` when left out).
+    ///   - file: the caller's file, named by the assertion of a refusal and in its report to the
+    ///     loggers (`#fileID` when left out).
+    ///   - line: the caller's line, named as `file` is (`#line` when left out).
     /// - Returns: a failure only when an earlier call set `denyClone` and this one would allow
     ///   clones again. A later call may deny clones after an earlier one allowed them.
     @discardableResult

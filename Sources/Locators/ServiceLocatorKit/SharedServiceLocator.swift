@@ -71,8 +71,9 @@ public final class SharedServiceLocator<Locator: AnyObject & Sendable>: Sendable
     ///   - assertionFailure: whether such a refusal of a later `setup` also calls
     ///     `assertionFailure`. Like `readOnlySharedAfter`, it counts when this setup succeeds;
     ///     a refused call's own flags change nothing.
-    ///   - file: the caller's file, named by the assertion of a refusal.
-    ///   - line: the caller's line, named by the assertion of a refusal.
+    ///   - file: the caller's file, named by the assertion of a refusal and in its report to the
+    ///     loggers.
+    ///   - line: the caller's line, named as `file` is.
     /// - Returns: `ServiceLocatorError.sharedReadOnly` when an earlier setup forbade it (the
     ///   shared locator is unchanged then; the refusal is also reported to the
     ///   ``ServiceLocatorLogger``s).
