@@ -260,6 +260,18 @@ struct ScopeTests {
         #expect(counter.value == 0)
     }
 
+    @Test("A scope is described as messages name it: \"a scope\" without a label, else with its label")
+    func scopeDescription() async {
+        #expect(ServiceScope().description == "a scope")
+        #expect(ServiceScope(label: "job").description == "the scope \"job\"")
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+        let scope = ServiceScope()
+        _ = await scope.close()
+        #expect(scope.run { provider.getServiceAsResult() }.failure?.description
+            == "Failed to obtain service \(name(RequestLog.self)) with error: a scope is closed: "
+            + "\(name(RequestLog.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it")
+    }
+
     @Test("In a closed scope a scoped get fails, naming the scope and the service, and runs no factory")
     func closedScope() async {
         let counter = Counter()
@@ -794,6 +806,30 @@ struct ScopeTests {
         }
     }
 
+    @Test("Each close has the whole time limit, counted from when it begins, not from the first close")
+    func eachCloseHasItsOwnTimeLimit() async {
+        // In a process of its own, as the test above: the timer's task must not be delayed.
+        await #expect(processExitsWith: .success) {
+            let journal = CloseJournal()
+            let slow = { (name: String) in
+                ServiceProvider<ClosingRuns>(mode: .scoped) {
+                    ClosingRuns(name, journal) { try? await Task.sleep(for: .milliseconds(600)) }
+                }
+            }
+            let (first, second) = (slow("first"), slow("second"))
+            let scope = ServiceScope()
+            scope.run {
+                _ = first.getServiceAsOptional()
+                _ = second.getServiceAsOptional()
+            }
+            // Together the closes take longer than the limit; each one alone takes less.
+            let report = await scope.close(timeout: .seconds(1))
+            #expect(report.isClean, "\(report)")
+            #expect(report.closedCount == 2)
+            #expect(journal.closed == ["second", "first"])
+        }
+    }
+
     /// A scoped making that starts on a thread of its own, in `scope`, and waits for `release()`
     /// before it makes its service.
     fileprivate struct SlowMaking {
@@ -840,6 +876,31 @@ struct ScopeTests {
         let report = try await withAsyncTimeLimit { await closing.value }
         #expect(report.closedCount == 1 && making.journal.closed == ["slow"])
         #expect(making.got.withLock { $0 } == nil, "a closed scope handed out the service it closes")
+    }
+
+    @Test("While the close waits for a making, a get of a service the scope already made fails as closed")
+    func madeServiceRefusedWhileTheCloseWaits() async throws {
+        let provider = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: 1) }
+        let asyncProvider = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog(number: 2) }
+        let scope = ServiceScope(label: "request 8")
+        #expect(scope.run { provider.getServiceAsOptional() }?.number == 1)
+        #expect(await scope.run { await asyncProvider.getServiceAsOptional() }?.number == 2)
+        let making = try SlowMaking(in: scope)
+        let closing = Task { await scope.close() }
+        while !scope.isClosed { await Task.yield() }
+        // The close still waits for the slow making: the services made before are still the
+        // scope's, but it hands them out no more.
+        let got = scope.run { provider.getServiceAsResult() }
+        let gotAsync = await scope.run { await asyncProvider.getServiceAsResult() }
+        try making.release()
+        let report = try await withAsyncTimeLimit { await closing.value }
+        #expect(report.isClean)
+        let expected = { (type: Any.Type) in
+            "Failed to obtain service \(name(type)) with error: the scope \"request 8\" is closed: "
+                + "\(name(type)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it"
+        }
+        #expect(got.failure?.description == expected(RequestLog.self))
+        #expect(gotAsync.failure?.description == expected(RequestLog.self))
     }
 
     /// An async scoped provider whose making opens `began`, then waits for `gate` before it
@@ -1016,6 +1077,60 @@ struct ScopeTests {
             ])
             for get in gets { get.gate.open() }
             for get in gets { #expect(await get.getter.value == false, "a making that outlasted the close is refused") }
+        }
+    }
+
+    @Test("A close that stopped waiting for makings lists that failure before those of the closes")
+    func makingsFailureBeforeCloseFailures() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let journal = CloseJournal()
+            let failing = ServiceProvider<Closing>(mode: .scoped) { Closing("failing", journal, .fails) }
+            let (slow, began, gate) = Self.gatedMaking(Closing("slow", journal))
+            let scope = ServiceScope(label: "both failures")
+            _ = scope.run { failing.getServiceAsOptional() }
+            let getter = Task { await scope.run { await slow.getServiceAsResult() } }
+            await began.wait()
+            let report = await scope.close(timeout: .milliseconds(100))
+            gate.open()
+            #expect(await getter.value.failure != nil)
+            await eventually { journal.closed.contains("slow") }
+            #expect(report.failures.map { $0.service == ServiceScope.self } == [true, false])
+            #expect(report.description == """
+                closed 1 service, 1 failed; 1 other failure
+                - ServiceContainerKit.ServiceScope: the making of \(name(Closing.self)) did not finish within 0.1 seconds
+                - \(name(Closing.self)): its close() threw: failing could not close
+                """)
+        }
+    }
+
+    @Test("Once the last making that outlasted the close ended, the scope holds none of the services it closed")
+    func lateMakingsLetGoOfClosedServices() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let journal = CloseJournal()
+            let made = Locked<[WeakBox]>([])
+            let early = ServiceProvider<Closing>(mode: .scoped) {
+                let service = Closing("early", journal)
+                made.withLock { $0.append(WeakBox(service)) }
+                return service
+            }
+            let (slow, began, gate) = Self.gatedMaking(Closing("slow", journal))
+            let scope = ServiceScope(label: "letting go")
+            _ = scope.run { early.getServiceAsOptional() }
+            let getter = Task { await scope.run { await slow.getServiceAsResult() } }
+            await began.wait()
+            _ = await scope.close(timeout: .milliseconds(100))
+            #expect(journal.closed == ["early"])
+            // Held while the late making runs, so that a service it hands on is not closed twice.
+            #expect(made.withLock { $0.allSatisfy { $0.object != nil } })
+            gate.open()
+            #expect(await getter.value.failure != nil)
+            // The first close's watchdog may hold what it closed for a moment after it returned.
+            let deadline = ContinuousClock.now + .seconds(3)
+            while made.withLock({ $0.contains { $0.object != nil } }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(made.withLock { $0.count == 1 && $0.allSatisfy { $0.object == nil } }, "the scope still holds what it closed")
+            withExtendedLifetime(scope) {}
         }
     }
 

@@ -296,6 +296,63 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not kept from before the update")
     }
 
+    @Test("An overtaken service whose session is current again when it is settled is dropped, not kept", .offThePool)
+    func overtakenServiceOfTheCurrentSessionIsNotKept() throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        // The first making of user 1's service switches to user 2 from its factory, which
+        // overtakes it; while its service is deactivated, the test switches back to user 1.
+        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
+        let deactivating = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let deactivations = Counter()
+        factory.onDeactivate = { _, _ in
+            if deactivations.increment() == 1 {
+                deactivating.signal()
+                proceed.wait()
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { _ = try? provider.getService() }
+        try waitWithTimeLimit(deactivating)
+        try withTimeLimit { mediator.updateSession(UserSession(userId: 1)) }
+        proceed.signal()
+        try waitWithTimeLimit(done)
+        #expect(provider.sessionCellForTests.keptCount == 0, "kept for the session that is current")
+        try withTimeLimit {
+            mediator.updateSession(UserSession(userId: 2))
+            mediator.updateSession(UserSession(userId: 1))
+            _ = try provider.getService()
+        }
+        #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not the overtaken one activated")
+    }
+
+    @Test("An overtaken making that ends after a shutdown runs no deactivateService on its service", .offThePool)
+    func overtakenMakingAfterShutdownRunsNoHook() async throws {
+        let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
+        let log = SessionFactoryLog()
+        let (overtaken, proceed, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        var factory = HookedFactory(mode: .lazy, log: log, keep: true)
+        let makes = Counter()
+        factory.onMake = { _ in
+            if makes.increment() == 1 {
+                mediator.updateSession(UserSession(userId: 2))  // overtakes this making
+                overtaken.signal()
+                proceed.wait()
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        start(done) { _ = try? provider.getService() }
+        try waitWithTimeLimit(overtaken)
+        let report = try await withAsyncTimeLimit { await ServiceShutdown.close(provider) }
+        proceed.signal()
+        try waitWithTimeLimit(done)
+        #expect(report.isClean && report.closedCount == 0)
+        #expect(log.all == ["make 1"], "a hook ran on a service made for a provider that was shut down")
+        #expect(provider.sessionCellForTests.keptCount == 0)
+    }
+
     @Test("A clearAll from the deactivateService of an overtaken service drops that service")
     func clearAllFromSettlingHookCounts() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))

@@ -112,6 +112,20 @@ struct ServiceLocatorDiagnosticsTests {
         }
     }
 
+    @Test("With several implementations stored, a miss by their protocol names the one whose name sorts first")
+    func severalImplementationsHint() {
+        let locator = ServiceLocator()
+        locator.addService(key: ServiceLocatorEasyKey<ZuluHintGreeting>(), service: ZuluHintGreeting())
+        locator.addService(key: ServiceLocatorEasyKey<AlphaHintGreeting>(), service: AlphaHintGreeting())
+        locator.addService(key: ServiceLocatorEasyKey<MikeHintGreeting>(), service: MikeHintGreeting())
+        let error = #expect(throws: ServiceLocatorError.self) {
+            try locator.tryService(key: ServiceLocatorEasyKey<any HintGreeting>())
+        }
+        #expect(error?.description == "Service ServiceLocatorKitTests.HintGreeting not found; "
+            + "ServiceLocatorKitTests.AlphaHintGreeting is registered (under its own type): register it as "
+            + "ServiceLocatorKitTests.HintGreeting, or ask for ServiceLocatorKitTests.AlphaHintGreeting")
+    }
+
     @Test("A result names the implementation too; a get of Any gets the usual advice")
     func hintOnEveryThrowingGet() throws {
         let locator = ServiceLocator()
@@ -206,3 +220,9 @@ private enum ReadOnlyRefusal {
         return locator.getService(key: Keys.first) == nil
     }
 }
+
+/// A protocol with several implementations, each stored under its own type.
+protocol HintGreeting: Sendable {}
+final class ZuluHintGreeting: HintGreeting {}
+final class AlphaHintGreeting: HintGreeting {}
+final class MikeHintGreeting: HintGreeting {}
