@@ -15,7 +15,11 @@ final class InjectRegistries: Sendable {
     init(scope: String?) {
         let isolation = scope.map { " (isolated by \($0))" } ?? ""
         self.scope = scope
-        containers = InjectRegistry(resolverName: "ServiceInjectResolver" + isolation, itemName: "container", itemsName: "containers")
+        containers = InjectRegistry(
+            resolverName: "ServiceInjectResolver" + isolation,
+            itemName: "container",
+            itemsName: "containers"
+        )
         entities = InjectRegistry(
             resolverName: "EntityInjectResolver" + isolation,
             itemName: "entity",
