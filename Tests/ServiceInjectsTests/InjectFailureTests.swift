@@ -194,4 +194,20 @@ import Testing
         logger.entityInjectResolverDidAutoRemove(entityType: Tagged.self, delay: 1)
         #expect(logger.queue == nil)
     }
+
+    /// Implements the duplicate event without file and line, as a logger written before that form.
+    final class OldFormLogger: ServiceInjectLogger, @unchecked Sendable {  // `types` is reached on the test's thread only
+        var types: [String] = []
+
+        func serviceInjectResolverContainerAlreadyRegistered(type: Any.Type) {
+            types.append(String(reflecting: type))
+        }
+    }
+
+    @Test("The duplicate event with file and line reaches a logger that implements it without them")
+    func duplicateEventWithTheSiteReachesTheOldForm() {
+        let logger = OldFormLogger()
+        logger.serviceInjectResolverContainerAlreadyRegistered(type: Tagged.self, file: "Module/App.swift", line: 3)
+        #expect(logger.types == ["ServiceInjectsTests.Tagged"])
+    }
 }
