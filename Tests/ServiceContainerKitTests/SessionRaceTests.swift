@@ -328,8 +328,16 @@ struct SessionRaceTests {
         #expect(log.all == ["make 1", "deactivate 1", "make 1"], "made anew, not the overtaken one activated")
     }
 
-    @Test("An overtaken making that ends after a shutdown runs no deactivateService on its service", .offThePool)
-    func overtakenMakingAfterShutdownRunsNoHook() async throws {
+    /// In a process of its own: a shutdown puts every later get of its process on the slow path
+    /// (see `ShutdownTests`).
+    @Test("An overtaken making that ends after a shutdown runs no deactivateService on its service")
+    func overtakenMakingAfterShutdownRunsNoHook() async {
+        await #expect(processExitsWith: .success) {
+            try await SessionRaceTests.overtakenMakingAfterShutdownInItsOwnProcess()
+        }
+    }
+
+    static func overtakenMakingAfterShutdownInItsOwnProcess() async throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
         let (overtaken, proceed, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -343,7 +351,10 @@ struct SessionRaceTests {
             }
         }
         let provider = factory.serviceProvider(mediator: mediator)
-        start(done) { _ = try? provider.getService() }
+        Thread {
+            _ = try? provider.getService()
+            done.signal()
+        }.start()
         try waitWithTimeLimit(overtaken)
         let report = try await withAsyncTimeLimit { await ServiceShutdown.close(provider) }
         proceed.signal()
