@@ -36,6 +36,34 @@ struct SessionRaceTests {
         return factory
     }
 
+    /// A provider whose first making of user 1's service switches to user 2 from its factory,
+    /// which overtakes it; while its service is deactivated on another thread, `during` runs.
+    /// Returns once that get has ended.
+    func providerOvertakenWhileDeactivating(
+        _ mediator: ServiceSessionMediator<UserSession>,
+        log: SessionFactoryLog,
+        during: @escaping @Sendable () throws -> Void
+    ) throws -> ServiceProvider<SessionService> {
+        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
+        let deactivating = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let deactivations = Counter()
+        factory.onDeactivate = { _, _ in
+            if deactivations.increment() == 1 {
+                deactivating.signal()
+                proceed.wait()
+            }
+        }
+        let provider = factory.serviceProvider(mediator: mediator)
+        let done = DispatchSemaphore(value: 0)
+        start(done) { _ = try? provider.getService() }
+        try waitWithTimeLimit(deactivating)
+        try withTimeLimit(during)
+        proceed.signal()
+        try waitWithTimeLimit(done)
+        return provider
+    }
+
     // Four threads keep getting a `weak` service that nobody holds, so that a new making is
     // in progress almost all the time, each started as soon as the last one ended. A switch
     // waits for the making it finds once; a making started meanwhile it overtakes, so it ends.
@@ -266,29 +294,11 @@ struct SessionRaceTests {
     func updateDuringSettleCounts(_ later: OvertakingUpdates) throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
-        // The first making of user 1's service switches to user 2 from its factory, which
-        // overtakes it: its service is then deactivated on this thread, while the test updates.
-        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
-        let deactivating = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let deactivations = Counter()
-        factory.onDeactivate = { _, _ in
-            if deactivations.increment() == 1 {
-                deactivating.signal()
-                proceed.wait()
-            }
-        }
-        let provider = factory.serviceProvider(mediator: mediator)
-        let done = DispatchSemaphore(value: 0)
-        start(done) { _ = try? provider.getService() }
-        try waitWithTimeLimit(deactivating)
-        try withTimeLimit {
+        let provider = try providerOvertakenWhileDeactivating(mediator, log: log) {
             for (userId, policy) in later.updates {
                 mediator.updateSession(UserSession(userId: userId), remakePolicy: policy)
             }
         }
-        proceed.signal()
-        try waitWithTimeLimit(done)
         try withTimeLimit {
             mediator.updateSession(UserSession(userId: 1))
             _ = try provider.getService()
@@ -300,25 +310,10 @@ struct SessionRaceTests {
     func overtakenServiceOfTheCurrentSessionIsNotKept() throws {
         let mediator = ServiceSessionMediator(session: UserSession(userId: 1))
         let log = SessionFactoryLog()
-        // The first making of user 1's service switches to user 2 from its factory, which
-        // overtakes it; while its service is deactivated, the test switches back to user 1.
-        var factory = selfOvertakingFactory(mediator, log: log, updates: [(2, .none)])
-        let deactivating = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let deactivations = Counter()
-        factory.onDeactivate = { _, _ in
-            if deactivations.increment() == 1 {
-                deactivating.signal()
-                proceed.wait()
-            }
+        // While the overtaken service is deactivated, the test switches back to user 1.
+        let provider = try providerOvertakenWhileDeactivating(mediator, log: log) {
+            mediator.updateSession(UserSession(userId: 1))
         }
-        let provider = factory.serviceProvider(mediator: mediator)
-        let done = DispatchSemaphore(value: 0)
-        start(done) { _ = try? provider.getService() }
-        try waitWithTimeLimit(deactivating)
-        try withTimeLimit { mediator.updateSession(UserSession(userId: 1)) }
-        proceed.signal()
-        try waitWithTimeLimit(done)
         #expect(provider.sessionCellForTests.keptCount == 0, "kept for the session that is current")
         try withTimeLimit {
             mediator.updateSession(UserSession(userId: 2))
