@@ -671,6 +671,25 @@ struct ValidatorTests {
         #expect(local.made == ["backend.local"])
     }
 
+    @Test(
+        "A provider 32 levels below the container is found, one 33 levels below is not",
+        arguments: [(31, true), (32, false)]
+    )
+    func depthLimit(links: Int, found: Bool) {
+        indirect enum Chain {
+            case link(Chain)
+            case end(ServiceProvider<Pool>)
+        }
+        let provider = ServiceProvider(mode: .lazy) { Pool(url: "db://deep") }
+        // Each payload is one level: the provider is `links + 1` levels below the chain.
+        let chain = (0..<links).reduce(Chain.end(provider)) { inner, _ in .link(inner) }
+        let report = ServiceValidator.validate(chain)
+        let path = (Array(repeating: "link", count: links) + ["end"]).joined(separator: ".")
+        #expect(report.made == (found ? [path] : []))
+        #expect(report.failures.isEmpty)
+        #expect(report.skipped.isEmpty)
+    }
+
     @Test("Two entries whose paths print the same are both reported, the second with (2)")
     func samePrintedPaths() {
         struct Failing: Error {}

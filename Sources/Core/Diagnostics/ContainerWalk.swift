@@ -140,7 +140,9 @@ struct ContainerWalk {
         }
     }
 
-    /// How deep nested values are looked into.
+    /// How many levels below the container values are looked into: a provider deeper is not
+    /// found (docs/diagnostics.md says so). The walk recurses once per level, and a long chain
+    /// of a recursive enum would otherwise run it out of stack.
     static let maximumDepth = 32
 
     /// Modules whose types hold no providers: their values are not looked into.
