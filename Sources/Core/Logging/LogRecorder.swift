@@ -131,7 +131,8 @@ public final class LogRecorder: Sendable {
 /// Buffers events for loggers on the main queue, so that delivery never blocks and memory stays
 /// bounded when the main queue is not serviced.
 ///
-/// On the main thread an event is delivered at once. Elsewhere it joins a buffer of at most
+/// On the main actor (`MainQueue.isCurrent`) an event is delivered at once, after the ones still
+/// buffered. Elsewhere it joins a buffer of at most
 /// `capacity` events (the oldest is dropped beyond that), and a single drain is scheduled on
 /// the main queue whenever the buffer turns non-empty.
 final class MainQueueMailbox: Sendable {
@@ -151,7 +152,7 @@ final class MainQueueMailbox: Sendable {
     }
 
     func post(_ event: @escaping @Sendable () -> Void) {
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             drain()
             event()
             return

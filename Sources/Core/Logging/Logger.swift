@@ -6,10 +6,11 @@ import Dispatch
 /// ServiceInjects) and call ``register()`` once. Events are delivered on ``queue``; when it is
 /// `nil` they are delivered synchronously on the thread where they happen.
 ///
-/// With `queue == .main`, an event raised on the main thread is delivered at once; one raised
-/// elsewhere is buffered and delivered when the main queue next runs (`RunLoop.main`,
-/// `dispatchMain()` or the main actor). The buffer is bounded: a process that never services the
-/// main queue never blocks on a logger and never grows without limit.
+/// With `queue == .main`, an event raised on the main actor (the main thread, or a block of the
+/// main queue) is delivered at once, after any still buffered; one raised elsewhere is buffered
+/// and delivered when the main queue next runs (`RunLoop.main`, `dispatchMain()` or the main
+/// actor). The buffer is bounded: a process that never services the main queue never blocks on a
+/// logger and never grows without limit.
 ///
 /// A logger is `Sendable`: events arrive from whichever thread gets a service. A `final class`
 /// whose stored properties are `let`s of `Sendable` types conforms as it is; mutable state goes

@@ -78,7 +78,7 @@ public final class ServiceMainActorProvider<ServiceType> {
     public nonisolated init(mode: ServiceFactoryMode, factory: @escaping @MainActor () throws -> ServiceType) {
         self.mode = mode
         self.factory = factory
-        if mode == .atOne, Self.isOnMainActor {
+        if mode == .atOne, MainQueue.isCurrent {
             MainActor.assumeIsolated {
                 _ = getServiceAsResult()
             }
@@ -86,12 +86,6 @@ public final class ServiceMainActorProvider<ServiceType> {
     }
 
     deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
-
-    /// Whether the caller runs on the main actor: on the main thread, or in a block of the main
-    /// queue, which is the main actor's executor and which Linux does not tie to the main thread.
-    private nonisolated static var isOnMainActor: Bool {
-        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
-    }
 
     /// The service, or the ``ServiceObtainError`` saying why it cannot be had.
     ///
@@ -195,10 +189,3 @@ public final class ServiceMainActorProvider<ServiceType> {
         }
     }
 }
-
-/// A mark set on the main queue, which `DispatchQueue.getSpecific` finds only in its blocks.
-private let mainQueueMark: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
