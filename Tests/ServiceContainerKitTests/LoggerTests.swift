@@ -310,7 +310,7 @@ struct LoggerTests {
     }
 
     @Test("An event raised on the main queue arrives at once, after those still waiting for it")
-    func mainThreadEventAfterBuffered() async throws {
+    func mainQueueEventAfterBuffered() async throws {
         let logger = RecordingLogger(queue: .main)
         // A drain scheduled on the main queue that has not run yet: it waits here.
         let scheduled = Locked<[@Sendable () -> Void]>([])
