@@ -830,6 +830,34 @@ struct ScopeTests {
         }
     }
 
+    @Test("A close that blocks its thread past its limit is reported when it returns, although the timer could not run")
+    func blockingCloseReportedLate() async {
+        // In a process of its own, whose threads the test can hold.
+        await #expect(processExitsWith: .success) {
+            let journal = CloseJournal()
+            let blocking = ServiceProvider<ClosingRuns>(mode: .scoped) {
+                ClosingRuns("blocking", journal) { usleep(400_000) }
+            }
+            let scope = ServiceScope()
+            scope.run { _ = blocking.getServiceAsOptional() }
+            // Swift runs tasks on a thread per core: with the others held here and the one left
+            // held by the close, the timer finds none to run on until the close returns.
+            let others = ProcessInfo.processInfo.activeProcessorCount - 1
+            let held = DispatchSemaphore(value: 0)
+            for _ in 0..<others {
+                Task.detached {
+                    held.signal()
+                    usleep(1_000_000)
+                }
+            }
+            for _ in 0..<others { held.wait() }
+            let report = await scope.close(timeout: .milliseconds(100))
+            #expect(report.failures.map { "\($0.error)" } == ["did not finish within 0.1 seconds"])
+            #expect(report.closedCount == 1)
+            #expect(journal.closed == ["blocking"])
+        }
+    }
+
     /// A scoped making that starts on a thread of its own, in `scope`, and waits for `release()`
     /// before it makes its service.
     fileprivate struct SlowMaking {

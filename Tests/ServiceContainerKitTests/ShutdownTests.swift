@@ -71,22 +71,32 @@ struct ShutdownOfNothingTests {
     }
 
     // Shuts nothing down, so it runs beside the other tests: the slow path of the gets stays off.
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
     @Test("The builder passed instead of its container fails the report, and shuts nothing down")
     func builderInsteadOfContainer() async throws {
-        let build: @Sendable () -> Services = Services.make
-        let report = await ServiceShutdown.close(build)
+        let report = await ServiceShutdown.close(Services.make)
         #expect(!report.isClean && report.closedCount == 0)
         let failure = try #require(report.failures.first)
         #expect(report.failures.count == 1 && failure.path == nil)
-        #expect(sameType(failure.service, (@Sendable () -> Services).self))
-        #expect(sameType((failure.error as? ServiceNoProviderFoundError)?.valueType, (@Sendable () -> Services).self))
+        #expect(sameType(failure.service, (() -> Services).self))
+        #expect(sameType((failure.error as? ServiceNoProviderFoundError)?.valueType, (() -> Services).self))
         #expect(
             report.description == """
                 closed 0 services, 0 failed; 1 other failure
-                - \(TypeName.of((@Sendable () -> Services).self)): no provider found in a value of this type; nothing was shut down: \
+                - \(TypeName.of((() -> Services).self)): no provider found in a value of this type; nothing was shut down: \
                 pass the container (a struct or class of providers, or a locator), not the function that builds it
                 """
         )
+        #expect(!GetRecording.shutdownHappened)
+    }
+
+    @Test("A function handed in as any value is no container either")
+    func functionAsAnyValue() async throws {
+        let build: @Sendable () -> Services = Services.make
+        let report = await ServiceShutdown.close(build as Any)
+        #expect(report.closedCount == 0)
+        #expect(report.failures.map { TypeName.of($0.service) } == [TypeName.of((@Sendable () -> Services).self)])
+        #expect(report.failures.first?.error is ServiceNoProviderFoundError)
         #expect(!GetRecording.shutdownHappened)
     }
 }

@@ -200,11 +200,13 @@ extension [MadeService] {
 /// running for the whole limit (reported as timed out, and its task cancelled). Each moves
 /// `running` from that index to the next with a compare-and-exchange, so exactly one of them
 /// does, and only that one reports the service; a closing task that lost stops, and the
-/// watchdog starts a new one for the next service. `turnBegan` is when the close of `running`
-/// began: stored before `running` moves to that turn, so that whoever reads a turn reads its
-/// start or a later one (that of a close that began since, when this one is over). A close that
-/// returns costs a clock read and one compare-and-exchange beside the call; one that hangs
-/// costs its limit, and a timer that wakes about 14 times in 10 seconds (`watch()`).
+/// watchdog starts a new one for the next service. A close that returns after its limit,
+/// before the watchdog found it (a close that blocks its thread can keep the watchdog from
+/// running), is reported as timed out by the closing task. `turnBegan` is when the close of
+/// `running` began: stored before `running` moves to that turn, so that whoever reads a turn
+/// reads its start or a later one (that of a close that began since, when this one is over). A
+/// close that returns costs a clock read and one compare-and-exchange beside the call; one that
+/// hangs costs its limit, and a timer that wakes about 14 times in 10 seconds (`watch()`).
 private final class Closing: Sendable {
     typealias Failure = ServiceCloseReport.Failure
 
@@ -276,20 +278,25 @@ private final class Closing: Sendable {
         return Failure(path: entry.path, service: entry.type, error: error)
     }
 
-    /// Notes that a close begins now (`turnBegan`). The time only moves forward: a closing task
-    /// the watchdog left behind, which read the clock before the watchdog's new task did, cannot
-    /// take it back.
-    private func noteTurnBegins() {
-        turnBegan.max(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+    /// Notes that a close begins at `now` (`turnBegan`). The time only moves forward: a closing
+    /// task the watchdog left behind, which read the clock before the watchdog's new task did,
+    /// cannot take it back.
+    private func noteTurnBegins(at now: UInt64) {
+        turnBegan.max(now, ordering: .releasing)
     }
 
     /// Closes the services from `first` on, in a task of its own, for as long as it is the one
     /// that moves on. The task is inside a close of `closing` (`ClosingWaiters`).
     private func closeAll(from first: Int) {
-        noteTurnBegins()
+        noteTurnBegins(at: DispatchTime.now().uptimeNanoseconds)
         let closings = ClosingWaiters.closingsOfThisTask + [closing].compactMap { $0 }
         let closer = ClosingWaiters.$closingsOfThisTask.withValue(closings) {
             Task {
+                // The close begins when the task does: the wait for a thread is not its time.
+                var began = DispatchTime.now().uptimeNanoseconds
+                if !Task.isCancelled {
+                    noteTurnBegins(at: began)
+                }
                 for index in first..<entries.count {
                     var failure: Failure?
                     do {
@@ -297,9 +304,15 @@ private final class Closing: Sendable {
                     } catch {
                         failure = self.failure(at: index, error)
                     }
-                    // The next close begins now; a task the watchdog left behind notes nothing.
+                    // One clock read ends this close and begins the next.
+                    let ended = DispatchTime.now().uptimeNanoseconds
+                    if failure == nil, Duration.nanoseconds(ended - began) >= timeout {  // as the watchdog counts
+                        failure = self.failure(at: index, ServiceCloseTimeoutError(timeout: timeout))
+                    }
+                    began = ended
+                    // A task the watchdog left behind notes nothing.
                     if !Task.isCancelled {
-                        noteTurnBegins()
+                        noteTurnBegins(at: ended)
                     }
                     guard moveOn(from: index, failure: failure) else { return }
                 }
@@ -355,7 +368,9 @@ private final class Closing: Sendable {
 }
 
 /// The error of a service's `close()` that did not end within its time limit: it was
-/// cancelled, and the closing went on without it. Also the error of a scope whose makings did not
+/// cancelled, and the closing went on without it (or, when it kept the timer from running by
+/// blocking its thread, it returned late and was reported then). Also the error of a scope whose
+/// makings did not
 /// end within the time limit of its `close(timeout:)`, and of a provider whose making did not end
 /// within the time limit of a shutdown, which then name them in `makings`.
 ///

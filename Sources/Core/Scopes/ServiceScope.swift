@@ -365,11 +365,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// none of its services, except, while a making that outlasted the close still runs, those
     /// it closed (so that one that making hands on is closed once), until that making ends.
     ///
-    /// - Parameter timeout: the time each service's `close()` may take, and the time the
-    ///   makings in progress may take to end. A negative one counts as zero, which waits for
-    ///   nothing: each `close()` is called in a task cancelled at once and, unless it returned
-    ///   before the limit was checked, reported as late while it goes on. `.seconds(Int64.max)`
-    ///   says "no limit".
+    /// - Parameter timeout: the time each service's `close()` may take (one that runs past it
+    ///   is reported), and the time the makings in progress may take to end. A negative one
+    ///   counts as zero, which waits for nothing: each `close()` is called in a task cancelled
+    ///   at once and reported as late. `.seconds(Int64.max)` says "no limit".
     public func close(timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let timeout = timeout.asCloseLimit
         let isFirst = state.withLock { state in
@@ -440,8 +439,10 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 /// Services whose `close()` fails or runs past `closeTimeout` are reported to the registered
 /// ``ProvidersLogger``s (`serviceScopeCloseFailure`). The time limit is the one
 /// ``ServiceScope/close(timeout:)`` takes: what each service's `close()` may take, and what the
-/// makings still running when `body` returned may take to end. A server that must answer
-/// within a deadline gives it a shorter one:
+/// makings still running when `body` returned may take to end. It is not a deadline for the
+/// whole close: the closes run one after another, so at worst the close takes the limit for the
+/// makings and the limit for each service that closes. A server that must answer within a
+/// deadline gives it a shorter one:
 ///
 /// ```swift
 /// let response = try await withServiceScope(label: request.id, closeTimeout: .seconds(1)) {

@@ -1,11 +1,16 @@
 /// The failure of a shutdown given a value in which it found no provider: nothing was shut down.
 ///
-/// Passing the function that builds the container instead of the container is the usual cause;
-/// ``ServiceShutdown/close(_:timeout:)`` reports it as the one failure of its report, so that a
-/// server that checks `isClean` sees it.
+/// Passing the function that builds the container instead of the container is the usual cause:
+/// passed to ``ServiceShutdown/close(_:timeout:)`` directly it draws a warning, but not through a
+/// generic function of the app's. The shutdown reports it as the one failure of its report, so
+/// that a server that checks `isClean` sees it.
 ///
 /// ```swift
-/// let report = await ServiceShutdown.close(Services.makeDefault)  // the builder, not its container
+/// func stop<Container>(_ container: Container) async -> ServiceCloseReport {
+///     await ServiceShutdown.close(container)
+/// }
+///
+/// let report = await stop(Services.makeDefault)  // the builder, not its container
 /// if let failure = report.failures.first, failure.error is ServiceNoProviderFoundError {
 ///     print(failure)  // "() -> App.Services: no provider found in a value of this type; ..."
 /// }
@@ -14,8 +19,8 @@ public struct ServiceNoProviderFoundError: Error, Sendable, CustomStringConverti
     /// The type of the value in which no provider was found.
     ///
     /// ```swift
-    /// let report = await ServiceShutdown.close(Services.makeDefault)
-    /// let walked = (report.failures.first?.error as? ServiceNoProviderFoundError)?.valueType  // () -> Services
+    /// let report = await ServiceShutdown.close(Settings())  // a value, not the container
+    /// let walked = (report.failures.first?.error as? ServiceNoProviderFoundError)?.valueType  // Settings
     /// ```
     public let valueType: Any.Type
 
@@ -26,7 +31,7 @@ public struct ServiceNoProviderFoundError: Error, Sendable, CustomStringConverti
     /// What went wrong and what to pass instead.
     ///
     /// ```swift
-    /// let report = await ServiceShutdown.close(Services.makeDefault)
+    /// let report = await ServiceShutdown.close(Settings())
     /// print(report.failures.first?.error ?? "")  // "no provider found in a value of this type; ..."
     /// ```
     public var description: String {

@@ -58,11 +58,11 @@ public enum ServiceShutdown {
     /// - Parameters:
     ///   - container: what to shut down.
     ///   - timeout: the time each service's `close()` may take; one that runs past it is
-    ///     cancelled, reported, and the next one closes. Also the time the shutdown waits for the
-    ///     makings that run when it begins, before the first close. A negative one counts as
-    ///     zero, which waits for nothing: each `close()` is called in a task cancelled at once
-    ///     and, unless it returned before the limit was checked, reported as late while it goes
-    ///     on. `.seconds(Int64.max)` says "no limit".
+    ///     cancelled, reported, and the next one closes; one that returns past it is reported
+    ///     too. Also the time the shutdown waits for the makings that run when it begins, before
+    ///     the first close. A negative one counts as zero, which waits for nothing: each
+    ///     `close()` is called in a task cancelled at once and reported as late. `.seconds(Int64.max)`
+    ///     says "no limit".
     /// - Returns: how many services were closed, and each one that threw or ran past its time,
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
@@ -76,6 +76,23 @@ public enum ServiceShutdown {
             await other.waiters.awaitEnd(of: \.self)
         }
         return report
+    }
+
+    /// A function passed where the container goes, such as the one that builds it, lands here,
+    /// with a warning: a function holds no provider, so this shuts nothing down, and the report
+    /// fails with a ``ServiceNoProviderFoundError``. Shut down the container it built.
+    ///
+    /// ```swift
+    /// let services = Services.makeDefault()
+    /// // ... the app runs ...
+    /// let report = await ServiceShutdown.close(services)  // not close(Services.makeDefault)
+    /// ```
+    @available(*, deprecated, message: "a function holds no provider, and this shuts nothing down: pass the container it built")
+    public static func close<Container>(
+        _ makeContainer: @escaping () -> Container,
+        timeout: Duration = .seconds(10)
+    ) async -> ServiceCloseReport {
+        await close(makeContainer as Any, timeout: timeout)
     }
 
     /// Shuts down the providers of `container` that were not shut down yet, as `run`, waits at
