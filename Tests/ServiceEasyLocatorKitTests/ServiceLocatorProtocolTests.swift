@@ -5,6 +5,9 @@ import ServiceEasyLocatorKit
 /// A locator an app subclasses, as the seeds' shared-instance example does.
 private final class AppEasyLocator: ServiceEasyLocator, @unchecked Sendable {}
 
+/// The same for the keyed locator.
+private final class AppKeyedLocator: ServiceLocator, @unchecked Sendable {}
+
 /// Finishes the set-up of a locator of either kind through the protocol both share, as an app's
 /// own code would: what it reads back is the locator's own state.
 private func finishSetup<Locator: ServiceLocatorProtocol>(
@@ -63,6 +66,18 @@ struct ServiceLocatorProtocolTests {
         #expect(try clone.tryService(serviceType: LazyService.self) === first)
         #expect(try clone.tryService(serviceType: SharedService.self) === shared)
         #expect(clone.parent === parent)
+    }
+
+    @Test("A subclass held as its base class clones as itself, also when the clone is refused", arguments: [false, true])
+    func subclassHeldAsBase(denyClone: Bool) throws {
+        let locator: ServiceEasyLocator = AppEasyLocator()
+        locator.addService(SharedService())
+        locator.setReadOnly(denyClone: denyClone, assertionFailure: false)
+        let clone = locator.clone()
+        #expect(type(of: clone) == AppEasyLocator.self)
+        #expect(clone.count == (denyClone ? 0 : 1))
+        let keyed: ServiceLocator = AppKeyedLocator()
+        #expect(type(of: keyed.clone()) == AppKeyedLocator.self)
     }
 
     @Test("Locators of both kinds held as `any ServiceLocatorProtocol` are protected and counted")

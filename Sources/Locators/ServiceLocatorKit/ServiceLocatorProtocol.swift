@@ -213,7 +213,7 @@ extension StorageBackedLocator {
     /// }
     /// ```
     public func clone(file: StaticString, line: UInt) -> Self {
-        let copy = Self(parent: nil)
+        let copy = type(of: self).init(parent: nil)  // the dynamic class: a subclass held as its base
         storage.fillClone(copy.storage, owner: self, copyOwner: copy, at: CallSite(file: file, line: line))
         return copy
     }
