@@ -114,12 +114,14 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
                 + "setReadOnly(), or in a locator of your own whose parent this one is (setParent)"
         case let .cloneDenied(locator):
             return "\(TypeName.of(locator)) denies clone: an empty locator was made instead; share the locator "
-                + "itself, or make a locator whose parent it is (setParent)"
+                + "itself, make a locator whose parent it is (setParent), or make it read-only with "
+                + "setReadOnly(denyClone: false), which allows clones"
         case let .parentCycle(locator):
             return "\(TypeName.of(locator)) parent refused: the parent chain would loop back to this locator; "
                 + "choose a parent that does not have it among its own parents"
         case let .sharedRequireSetup(locator):
-            return "Shared \(TypeName.of(locator)) is not set up; call setup(_:) at start-up, before the first get"
+            return "Shared \(TypeName.of(locator)) is not set up; set it up at start-up, before the first get "
+                + "(SharedServiceLocator.setup(_:), or the function of the app's that calls it)"
         case let .sharedReadOnly(locator):
             return "Shared \(TypeName.of(locator)) is read-only: it may not be set up again; set it up once, or pass "
                 + "readOnlySharedAfter: false to the setup that a later one replaces"
