@@ -24,3 +24,31 @@ extension ServiceInject {
         fatalError("unavailable")
     }
 }
+
+extension ServiceParamsInject {
+    /// Not available: `@ServiceParamsInject` takes the key path of a params provider in the
+    /// container.
+    ///
+    /// It turns the compiler's "requires that 'ServiceProvider<Settings>' inherit from
+    /// 'ServiceParamsProvider<Service, String>'" for a key path to anything else into a message
+    /// that says what to write instead:
+    ///
+    /// ```swift
+    /// @ServiceParamsInject(\Services.log, params: "requests") var log  // a ServiceParamsProvider: fine
+    /// // Refused, with a message that says what to write instead:
+    /// // @ServiceParamsInject(\Services.settings, params: "x") var settings  // a ServiceProvider: use @ServiceInject
+    /// ```
+    @available(
+        *, unavailable,
+        message: "@ServiceParamsInject needs the key path of a ServiceParamsProvider (or an optional one) in the container; use @ServiceInject for a ServiceProvider, which takes no params, or @ServiceProviderInject to inject the provider itself"
+    )
+    public init(
+        _ keyPath: KeyPath<Container, Service>,
+        params: Params,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) {
+        fatalError("unavailable")
+    }
+}
