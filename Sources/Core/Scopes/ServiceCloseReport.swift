@@ -370,9 +370,8 @@ private final class Closing: Sendable {
 /// The error of a service's `close()` that did not end within its time limit: it was
 /// cancelled, and the closing went on without it (or, when it kept the timer from running by
 /// blocking its thread, it returned late and was reported then). Also the error of a scope whose
-/// makings did not
-/// end within the time limit of its `close(timeout:)`, and of a provider whose making did not end
-/// within the time limit of a shutdown, which then name them in `makings`.
+/// makings did not end within the time limit of its `close(timeout:)`, and of a provider whose
+/// making did not end within the time limit of a shutdown, which then name them in `makings`.
 ///
 /// ```swift
 /// let report = await scope.close(timeout: .seconds(5))

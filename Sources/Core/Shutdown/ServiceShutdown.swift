@@ -61,8 +61,8 @@ public enum ServiceShutdown {
     ///     cancelled, reported, and the next one closes; one that returns past it is reported
     ///     too. Also the time the shutdown waits for the makings that run when it begins, before
     ///     the first close. A negative one counts as zero, which waits for nothing: each
-    ///     `close()` is called in a task cancelled at once and reported as late. `.seconds(Int64.max)`
-    ///     says "no limit".
+    ///     `close()` is called in a task cancelled at once and reported as late.
+    ///     `.seconds(Int64.max)` says "no limit".
     /// - Returns: how many services were closed, and each one that threw or ran past its time,
     ///   with its provider's path. It never throws.
     public static func close(_ container: some Any, timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
