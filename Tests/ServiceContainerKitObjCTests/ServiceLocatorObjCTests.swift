@@ -315,9 +315,39 @@ extension ServiceLocatorObjCKey {
         #expect(ServiceLocatorObjCKey(storeKey: "named.first") == ServiceLocatorObjCKey.namedFirst)
         #expect(ServiceLocatorObjCKey.first != ServiceLocatorObjCKey.namedFirst)
         #expect(!ServiceLocatorObjCKey.first.isEqual("first"))
-        #expect(ServiceLocatorObjCKey.namedFirst.description == "ServiceLocatorObjCKey(named.first)")
+        #expect(ServiceLocatorObjCKey.namedFirst.description == "ServiceLocatorObjCKey(\"named.first\")")
         #expect(same(try #require(ServiceLocatorObjCKey.first.serviceType), FirstService.self))
         #expect(ServiceLocatorObjCKey.first.storeKey == String(reflecting: FirstService.self))
+    }
+
+    @Test("The slot of a type and the slot named by the type's name are two keys, which print apart")
+    func typeSlotIsNotTheSlotOfItsName() {
+        let byType = ServiceLocatorObjCKey.first
+        let byName = ServiceLocatorObjCKey(storeKey: String(reflecting: FirstService.self))
+        #expect(byType.storeKey == byName.storeKey)
+        #expect(!byType.isEqual(byName))
+        #expect(byType.description == "ServiceLocatorObjCKey(\(String(reflecting: FirstService.self)))")
+        #expect(byName.description == "ServiceLocatorObjCKey(\"\(String(reflecting: FirstService.self))\")")
+    }
+
+    @Test("A factory stored in a locator that refuses its params with wrongParams gives that code, not an obtain failure")
+    func factoryWrongParamsKeepsItsCode() throws {
+        struct RefusingFactory: ServiceParamsFactory {
+            func makeService(params: String) throws -> FirstService {
+                throw ServiceFactoryError.wrongParams(expected: Int.self, received: String.self)
+            }
+        }
+        struct RefusingKey: ServiceLocatorParamsKey {
+            typealias ServiceType = FirstService
+            typealias ParamsType = String
+            var storeKey: String { "refusing" }
+        }
+        let local = ServiceLocator()
+        local.addService(key: RefusingKey(), factory: RefusingFactory())
+        var error: NSError?
+        let got = ServiceLocatorObjC(local).getServiceWithKey(ServiceLocatorObjCKey(RefusingKey()), params: "x", error: &error)
+        #expect(got == nil)
+        #expect(ServiceObjCError.code(of: try bridgeError(error)) == .wrongParams)
     }
 
     @Test(.offThePool) func concurrentGetsShareOneLazyInstance() throws {

@@ -24,6 +24,7 @@ import Testing
 
     @Test func codeOfOtherErrorsIsNil() {
         #expect(ServiceObjCError.code(of: NSError(domain: "Other", code: 1)) == nil)
+        #expect(ServiceObjCError.code(of: NSError(domain: ServiceObjCError.domain + ".Other", code: 1)) == nil)
         #expect(ServiceObjCError.code(of: NSError(domain: ServiceObjCError.domain, code: 99)) == nil)
     }
 

@@ -187,6 +187,39 @@ extension InjectsTests {
             ])
         }
 
+        @Test("A ready handler that a first-inject entity runs is not its injection: the entity stays")
+        @MainActor func readyHandlerIsNoInjection() async {
+            let logger = RecordingInjectLogger()
+            logger.register()
+            defer { logger.unregister() }
+            let ran = Counter()
+            let token = EntityInjectResolver.addReadyContainerHandler(Screen.self) { ran.increment() }
+            EntityInjectResolver.registerForFirstInject(ScreenImpl("handled") as Screen)
+            #expect(ran.value == 1)
+            await nextMainLoopTurn()
+            await nextMainLoopTurn()
+            #expect(EntityInjectResolver.contains(Screen.self))
+            #expect(logger.recorded.isEmpty)
+            withExtendedLifetime(token) {}
+        }
+
+        @Test("An entity injected after its delay passed, before the main queue ran the removal, is reported as injected")
+        @MainActor func injectedWhileTheRemovalWaits() async throws {
+            let logger = RecordingInjectLogger()
+            logger.register()
+            defer { logger.unregister() }
+            EntityInjectResolver.registerForFirstInject(Settings(theme: .init(color: "late")), autoRemoveDelay: 0.05)
+            usleep(200_000)  // the main queue is busy here while the delay passes: its removal waits
+            @EntityInject(\Settings.theme.color) var color
+            #expect(color == "late")
+            for _ in 0..<5 {
+                await nextMainLoopTurn()
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!EntityInjectResolver.contains(Settings.self))
+            #expect(logger.recorded == ["removed Settings injected: true"])
+        }
+
         @Test("A delay of zero or less removes the entity at the next main-loop turn", arguments: [0, -1, -3_600])
         @MainActor func delayOfZeroOrLess(delay: Double) async {
             EntityInjectResolver.removeAll()

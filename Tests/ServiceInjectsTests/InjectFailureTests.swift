@@ -2,6 +2,14 @@ import ServiceContainerKit
 import Testing
 @testable import ServiceInjects
 
+/// Containers of six types, registered where a read asks for another.
+struct Other1 {}
+struct Other2 {}
+struct Other3 {}
+struct Other4 {}
+struct Other5 {}
+struct Other6 {}
+
 /// The crash messages, checked in-process (the exit tests check them in a crashing child).
 @Suite struct InjectFailureTests {
     let site = InjectSite(wrapper: .serviceInject, file: "Module/Screen.swift", line: 12)
@@ -65,6 +73,18 @@ import Testing
             + "ServiceInjectsTests.TestServices, ServiceInjectsTests.ScopeServices" + nilHints.joined()
         #expect(registered.hasSuffix(end + hints), "\(registered)")
         #expect(entity.hasSuffix("; the entities registered there are of other types: ServiceInjectsTests.Settings"))
+    }
+
+    @Test("The types registered instead are named newest first, five at most")
+    func registeredInsteadNewestFirst() {
+        let message = withIsolatedInjectRegistries {
+            ServiceInjectResolver.registerSome([Other1(), Other2(), Other3(), Other4(), Other5(), Other6()])
+            return InjectFailure.missingMessage(
+                CrashServices.self, injecting: Tagged.self, in: ServiceInjectResolver.registry, site: site
+            )
+        }
+        let names = [6, 5, 4, 3, 2].map { "ServiceInjectsTests.Other\($0)" }.joined(separator: ", ")
+        #expect(message.hasSuffix("; the containers registered there are of other types: \(names), ..."), "\(message)")
     }
 
     @Test("A scoped service injected outside its object's scope: the message says where the object was made", arguments: [
