@@ -1,7 +1,7 @@
 /// The failure of a shutdown given a value in which it found no provider: nothing was shut down.
 ///
 /// Passing the function that builds the container instead of the container is the usual cause:
-/// passed to ``ServiceShutdown/close(_:timeout:)`` directly it draws a warning, but not through a
+/// passed to ``ServiceShutdown/close(_:timeout:)-(Any,_)`` directly it draws a warning, but not through a
 /// generic function of the app's. The shutdown reports it as the one failure of its report, so
 /// that a server that checks `isClean` sees it.
 ///
