@@ -30,8 +30,8 @@ extension ServiceParamsInject {
     /// container.
     ///
     /// It turns the compiler's "requires that 'ServiceProvider<Settings>' inherit from
-    /// 'ServiceParamsProvider<Service, String>'" for a key path to anything else into a message
-    /// that says what to write instead:
+    /// 'ServiceParamsProvider<Service, String>'" for the key path of a `ServiceProvider` into a
+    /// message that says what to write instead:
     ///
     /// ```swift
     /// @ServiceParamsInject(\Services.log, params: "requests") var log  // a ServiceParamsProvider: fine
@@ -42,13 +42,32 @@ extension ServiceParamsInject {
         *, unavailable,
         message: "@ServiceParamsInject needs the key path of a ServiceParamsProvider (or an optional one) in the container; use @ServiceInject for a ServiceProvider, which takes no params, or @ServiceProviderInject to inject the provider itself"
     )
-    public init(
-        _ keyPath: KeyPath<Container, Service>,
+    public init<Provider: ServiceProvider<Service>>(
+        _ keyPath: KeyPath<Container, Provider>,
         params: Params,
         lazyInject: Bool = false,
         file: StaticString = #file,
         line: UInt = #line
     ) {
+        fatalError("unavailable")
+    }
+
+    /// Not available: the same for the key path of an optional `ServiceProvider`.
+    ///
+    /// ```swift
+    /// // @ServiceParamsInject(\Services.analytics, params: "x") var analytics  // use @ServiceInject
+    /// ```
+    @available(
+        *, unavailable,
+        message: "@ServiceParamsInject needs the key path of a ServiceParamsProvider (or an optional one) in the container; use @ServiceInject for a ServiceProvider, which takes no params, or @ServiceProviderInject to inject the provider itself"
+    )
+    public init<Wrapped, Provider: ServiceProvider<Wrapped>>(
+        _ keyPath: KeyPath<Container, Provider?>,
+        params: Params,
+        lazyInject: Bool = false,
+        file: StaticString = #file,
+        line: UInt = #line
+    ) where Service == Wrapped? {
         fatalError("unavailable")
     }
 }

@@ -149,14 +149,14 @@ public final class ServiceLocatorObjCKey: NSObject, Sendable {
         keyID.hashValue
     }
 
-    /// Names the class and the key's slot: a type as it is, a name quoted, so that the slot of a
-    /// type and the slot named by the type's name (two slots) read differently.
+    /// Names the class and the key's slot: a type as it is, a name as a string literal, so that
+    /// the slot of a type and the slot named by the type's name (two slots) read differently.
     ///
     /// ```swift
     /// print(ServiceLocatorObjCKey.secondService)  // ServiceLocatorObjCKey(App.SecondService)
     /// print(ServiceLocatorObjCKey(storeKey: "App.SecondService"))  // ServiceLocatorObjCKey("App.SecondService")
     /// ```
     public override var description: String {
-        keyID.serviceType == nil ? "ServiceLocatorObjCKey(\"\(keyID)\")" : "ServiceLocatorObjCKey(\(keyID))"
+        keyID.serviceType == nil ? "ServiceLocatorObjCKey(\(String(reflecting: keyID.description)))" : "ServiceLocatorObjCKey(\(keyID))"
     }
 }

@@ -328,6 +328,7 @@ extension ServiceLocatorObjCKey {
         #expect(!byType.isEqual(byName))
         #expect(byType.description == "ServiceLocatorObjCKey(\(String(reflecting: FirstService.self)))")
         #expect(byName.description == "ServiceLocatorObjCKey(\"\(String(reflecting: FirstService.self))\")")
+        #expect(ServiceLocatorObjCKey(storeKey: #"say "hi""#).description == #"ServiceLocatorObjCKey("say \"hi\"")"#)
     }
 
     @Test("A factory stored in a locator that refuses its params with wrongParams gives that code, not an obtain failure")

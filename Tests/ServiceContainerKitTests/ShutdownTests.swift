@@ -90,6 +90,24 @@ struct ShutdownOfNothingTests {
         #expect(!GetRecording.shutdownHappened)
     }
 
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
+    @Test("A builder isolated to the main actor, async or throwing lands in the same warning, named by what it gives")
+    func otherBuilders() async {
+        let reports = [
+            await ServiceShutdown.close(Self.makeOnTheMainActor),
+            await ServiceShutdown.close(Self.makeAsync),
+            await ServiceShutdown.close { () throws -> Services in Services() },
+        ]
+        for report in reports {
+            #expect(report.closedCount == 0)
+            #expect(report.failures.map { TypeName.of($0.service) } == [TypeName.of((() -> Services).self)])
+        }
+        #expect(!GetRecording.shutdownHappened)
+    }
+
+    @MainActor private static func makeOnTheMainActor() -> Services { Services() }
+    private static func makeAsync() async -> Services { Services() }
+
     @Test("A function handed in as any value is no container either")
     func functionAsAnyValue() async throws {
         let build: @Sendable () -> Services = Services.make

@@ -14,7 +14,7 @@ struct ServiceLocatorErrorTests {
         (.serviceNotFound(key: ServiceLocatorKeyID(storeKey: "k"), service: LazyService.self,
                           stored: FirstService.self), ["'k'", "LazyService", "not found", "slot holds", "FirstService"]),
         (.readOnly(locator: ServiceLocator.self, change: "add it"), ["ServiceLocator", "read-only", "add it"]),
-        (.cloneDenied(locator: ServiceLocator.self), ["ServiceLocator", "denies clone", "setReadOnly(denyClone: false), which allows clones"]),
+        (.cloneDenied(locator: ServiceLocator.self), ["ServiceLocator", "denies clone", "setReadOnly(denyClone: false) where it is made read-only, which allows clones"]),
         (.parentCycle(locator: ServiceLocator.self), ["ServiceLocator", "loop"]),
         (.sharedRequireSetup(locator: ServiceLocator.self), ["Shared", "not set up", "SharedServiceLocator.setup(_:), or the function of the app's that calls it"]),
         (.sharedReadOnly(locator: ServiceLocator.self), ["Shared", "read-only", "readOnlySharedAfter: false"]),

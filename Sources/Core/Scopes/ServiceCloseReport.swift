@@ -154,8 +154,7 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
 extension Duration {
     /// This duration as the time limit of a close: a negative one as zero. Zero gives a close no
     /// time: each `close()` is still called, in a task cancelled at once, and reported as not done
-    /// "within 0.0 seconds" unless it returned before the watchdog looked; the next one does not
-    /// wait for it, as after any close past its limit.
+    /// "within 0.0 seconds"; the next one does not wait for it, as after any close past its limit.
     var asCloseLimit: Duration {
         max(self, .zero)
     }
@@ -368,10 +367,11 @@ private final class Closing: Sendable {
 }
 
 /// The error of a service's `close()` that did not end within its time limit: it was
-/// cancelled, and the closing went on without it (or, when it kept the timer from running by
-/// blocking its thread, it returned late and was reported then). Also the error of a scope whose
-/// makings did not end within the time limit of its `close(timeout:)`, and of a provider whose
-/// making did not end within the time limit of a shutdown, which then name them in `makings`.
+/// cancelled, and the closing went on without it; or it returned after its limit before the
+/// timer looked (a close that blocks its thread can keep the timer from running), and was
+/// reported then, not cancelled. Also the error of a scope whose makings did not end within the
+/// time limit of its `close(timeout:)`, and of a provider whose making did not end within the
+/// time limit of a shutdown, which then name them in `makings`.
 ///
 /// ```swift
 /// let report = await scope.close(timeout: .seconds(5))

@@ -89,10 +89,13 @@ public enum ServiceShutdown {
     /// ```
     @available(*, deprecated, message: "a function holds no provider, and this shuts nothing down: pass the container it built")
     public static func close<Container>(
-        _ makeContainer: @escaping () -> Container,
+        _ makeContainer: @escaping @isolated(any) () async throws -> Container,
         timeout: Duration = .seconds(10)
     ) async -> ServiceCloseReport {
-        await close(makeContainer as Any, timeout: timeout)
+        // Any builder lands here, isolated, async or throwing; the report names it by what it
+        // gives, as `() -> Container`, since its own type is lost in the conversion to this one.
+        let builder: () -> Container = { preconditionFailure("a shutdown calls no builder") }
+        return await close(builder as Any, timeout: timeout)
     }
 
     /// Shuts down the providers of `container` that were not shut down yet, as `run`, waits at

@@ -115,7 +115,7 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         case let .cloneDenied(locator):
             return "\(TypeName.of(locator)) denies clone: an empty locator was made instead; share the locator "
                 + "itself, make a locator whose parent it is (setParent), or make it read-only with "
-                + "setReadOnly(denyClone: false), which allows clones"
+                + "setReadOnly(denyClone: false) where it is made read-only, which allows clones"
         case let .parentCycle(locator):
             return "\(TypeName.of(locator)) parent refused: the parent chain would loop back to this locator; "
                 + "choose a parent that does not have it among its own parents"
