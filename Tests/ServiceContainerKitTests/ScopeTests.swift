@@ -575,6 +575,39 @@ struct ScopeTests {
         #expect(report.graph.mermaid().contains("class n2 failed\n"))
     }
 
+    @Test("A validation that awaits makes async scoped providers in its scope, closes it before it returns, and reports an async captive dependency")
+    func awaitedValidation() async throws {
+        struct Services {
+            let pool: ServiceProvider<Closing>
+            let log: ServiceProvider<RequestLog>
+            let cache: ServiceAsyncProvider<Closing>
+            let holder: ServiceAsyncProvider<Cache>
+        }
+        let journal = CloseJournal()
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateAwaiting(building: {
+                let pool = ServiceProvider<Closing>(mode: .scoped) { Closing("pool", journal) }
+                let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
+                return Services(
+                    pool: pool,
+                    log: log,
+                    cache: ServiceAsyncProvider(mode: .scoped) {
+                        _ = try pool.getService()
+                        return Closing("cache", journal)
+                    },
+                    holder: ServiceAsyncProvider(mode: .lazy) {
+                        _ = try log.getService()
+                        return Cache()
+                    }
+                )
+            })
+        }
+        #expect(journal.closed == ["cache", "pool"])
+        #expect(report.made == ["pool", "log", "cache"])
+        #expect(report.failures.map(\.path) == ["holder"])
+        #expect(report.failures.first?.error.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
+    }
+
     // MARK: Closing
 
     @Test("Closing awaits each closable service once, in reverse order of the end of their makings")

@@ -166,7 +166,7 @@ struct ValidatorTests {
         // Made last to first: `healthyLazy` is made before `dependent` asks for it.
         let report = ServiceValidator.validate(services)
         #expect(report.isValid)
-        #expect(report.graph.description == "dependent -> healthyLazy")
+        #expect(report.graph.description == "dependent -> healthyLazy\nunrelated (alone)")
     }
 
     @Test("Providers made while the validator builds record every get; others do not")
@@ -225,8 +225,8 @@ struct ValidatorTests {
             #expect(report.graph.nodes.map { $0.failure != nil } == [true, true, false, true])
         }
         // Built by the validator or not, the pool's dependency on the failed settings is drawn.
-        #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings")
-        #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings")
+        #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings\nfine (alone)\nneedsLog (alone)")
+        #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings\nfine (alone)\nneedsLog (alone)")
     }
 
     @Test("A provider validated alone is at the path `self`, failed or made")
@@ -246,7 +246,7 @@ struct ValidatorTests {
             #expect(report.failures.map(\.path) == ["first", "second"])
             #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
             #expect(report.made == ["third"])
-            #expect(report.graph.description == "first -> second (cycle)\nsecond -> first (cycle)")
+            #expect(report.graph.description == "first -> second (cycle)\nsecond -> first (cycle)\nthird (alone)")
             #expect(report.graph.edges.allSatisfy { $0.isCycle })
             let dot = report.graph.dot()
             #expect(dot.contains("n0 -> n1 [color=\"#dc2626\", penwidth=2, label=\"cycle\", fontcolor=\"#dc2626\"];"))
@@ -408,9 +408,9 @@ struct ValidatorTests {
         #expect(report.made == ["plain"])
         #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
         #expect(report.skipped.map(\.reason) == [
-            "made with async: await a get to check it",
+            "made with async: await a get to check it, or validate with ServiceValidator.validateAwaiting(building:)",
             "made with async from params of type Swift.Int: await a get with params to check it",
-            "bound to the main actor: get it there to check it",
+            "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateAwaiting(building:)",
         ])
         #expect(counter.value == 0)
         #expect(report.graph.nodes.map(\.name) == ["plain"])
@@ -711,6 +711,123 @@ struct ValidatorTests {
     }
 }
 
+// MARK: - Awaiting
+
+/// Async providers wired after they are made, so that they can await each other.
+final class AsyncCycleServices: @unchecked Sendable {
+    // Written once, before any get.
+    var first: ServiceAsyncProvider<NodeOne>!
+    var second: ServiceAsyncProvider<NodeTwo>!
+    let plain = ServiceProvider(Service())
+
+    init() {
+        first = ServiceAsyncProvider(mode: .lazy) { [unowned self] in
+            _ = try await self.second.getService()
+            return NodeOne()
+        }
+        second = ServiceAsyncProvider(mode: .lazy) { [unowned self] in
+            _ = try await self.first.getService()
+            return NodeTwo()
+        }
+    }
+}
+
+@Suite("ServiceValidator, awaiting async and main-actor gets")
+struct AwaitingValidatorTests {
+    struct Mixed {
+        let plain: ServiceProvider<Pool>
+        let loaded: ServiceAsyncProvider<Service>
+        let reports: ServiceAsyncParamsProvider<Service, Int>
+        let model: ServiceMainActorProvider<Service>
+        let broken: ServiceAsyncProvider<Job>
+        let none: ServiceAsyncProvider<Service>?
+
+        static func make(counter: Counter) -> Mixed {
+            let plain = ServiceProvider(mode: .lazy) { () -> Pool in
+                counter.increment()
+                return Pool(url: "db://plain")
+            }
+            return Mixed(
+                plain: plain,
+                loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
+                    counter.increment()
+                    return Service()
+                },
+                reports: ServiceAsyncParamsProvider { Service(number: $0) },
+                model: ServiceMainActorProvider(mode: .lazy) {
+                    counter.increment()
+                    return Service()
+                },
+                broken: ServiceAsyncProvider(mode: .lazy) { () async throws -> Job in
+                    _ = try plain.getService()
+                    throw TestError(code: 7)
+                },
+                none: nil
+            )
+        }
+    }
+
+    @Test("Async and main-actor providers are got once each, their failures reported at their paths; params providers are still skipped")
+    func asyncAndMainActorGot() async throws {
+        let counter = Counter()
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateAwaiting(building: { Mixed.make(counter: counter) })
+        }
+        #expect(!report.isValid)
+        #expect(report.made == ["plain", "loaded", "model"])
+        #expect(report.failures.map(\.path) == ["broken"])
+        #expect((report.failures.first?.error.error as? TestError) == TestError(code: 7))
+        #expect(report.skipped.map(\.path) == ["reports", "none"])
+        #expect(report.skipped.map(\.reason) == [
+            "made with async from params of type Swift.Int: await a get with params to check it",
+            "nil: no provider to make",
+        ])
+        #expect(counter.value == 3)
+        // The async gets are not recorded: the graph has the synchronous providers.
+        #expect(report.graph.nodes.map(\.name) == ["plain"])
+        #expect(report.description.hasPrefix("Invalid: 3 providers made, 1 failed, 2 skipped\nFailures:\n  broken: "))
+    }
+
+    @Test("A container given as a value is validated the same")
+    func containerValue() async throws {
+        let counter = Counter()
+        let mixed = Mixed.make(counter: counter)
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateAwaiting(mixed) }
+        #expect(report.made == ["plain", "loaded", "model"])
+        #expect(report.failures.map(\.path) == ["broken"])
+        #expect(counter.value == 3)
+        #expect(ServiceValidator.validate(mixed).made == ["plain"])
+    }
+
+    @Test("A cycle of async providers, which a synchronous validation skips, fails each provider on it at its path")
+    func asyncCycle() async throws {
+        let skipped = ServiceValidator.validate(AsyncCycleServices())
+        #expect(skipped.isValid)
+        #expect(skipped.skipped.map(\.path) == ["first", "second"])
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateAwaiting(AsyncCycleServices()) }
+        #expect(!report.isValid)
+        #expect(report.failures.map(\.path) == ["first", "second"])
+        #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
+        #expect(report.made == ["plain"])
+    }
+
+    @Test("A builder isolated to the main actor is called on it, and what it makes is timed")
+    @MainActor
+    func mainActorBuilder() async {
+        let report = await ServiceValidator.validateAwaiting(building: ValidatorTests.buildOnTheMainActor)
+        #expect(report.isValid)
+        #expect(report.made == ["settings", "pool", "job", "httpLog"])
+        #expect(report.timings.map(\.path).sorted() == ["httpLog", "job", "pool", "settings"])
+    }
+
+    @Test("What the builder throws is thrown, and nothing is got")
+    func builderThrows() async {
+        await #expect(throws: TestError(code: 1)) {
+            _ = try await ServiceValidator.validateAwaiting(building: { () throws -> Mixed in throw TestError(code: 1) })
+        }
+    }
+}
+
 // MARK: - Rendering
 
 @Suite("ServiceGraph renderings")
@@ -792,6 +909,7 @@ struct ServiceGraphRenderingTests {
             app -> \(module).Billing.Config
             app -> \(module).Shipping.Config
             app -> \(module).Wrap<Swift.String>.Node
+            node (alone)
             """)
         #expect(graph.dot().contains(#"n0 [label="app\nAppSettings (lazy)""#))
         #expect(graph.dot().contains(#"n1 [label="node\n\#(module).Wrap<Swift.Int>.Node (lazy)""#))
@@ -858,7 +976,7 @@ struct ServiceGraphRenderingTests {
         )
         #expect(graph.mermaid().contains("    n0\(mermaidOpening)\"p<br/>"))
         #expect(graph.dot().contains(dotAttribute))
-        #expect(graph.description.isEmpty)
+        #expect(graph.description == "p (alone)")
     }
 }
 

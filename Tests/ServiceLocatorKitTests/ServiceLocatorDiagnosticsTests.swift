@@ -77,7 +77,13 @@ struct ServiceLocatorDiagnosticsTests {
     @Test("A locator built by the validator shows which service asked for which")
     func graph() {
         let report = ServiceValidator.validate(building: { makeLocator(counter: Counter()) })
-        #expect(report.graph.description == "[ServiceLocatorKitTests.DependentService] -> parent[ServiceLocatorKitTests.FirstService]")
+        #expect(report.graph.description == """
+            [ServiceLocatorKitTests.DependentService] -> parent[ServiceLocatorKitTests.FirstService]
+            [LocatorTestSupport.LazyService] (alone)
+            [LocatorTestSupport.ManyService] (alone)
+            [LocatorTestSupport.ParamsService] (alone)
+            [named] (alone)
+            """)
     }
 
     @Test("A get by a protocol that misses names the implementation stored under its own type")

@@ -44,9 +44,23 @@ protocol UngettableProvider: FoundProvider {
     static var validationSkipReason: String { get }
 }
 
-extension ServiceAsyncProvider: UngettableProvider {
+/// A provider that a synchronous validation skips and one that awaits
+/// (``ServiceValidator/validateAwaiting(building:)``) gets: an async provider, awaited, and a
+/// main-actor provider, got on the main actor.
+protocol AwaitedProvider: UngettableProvider, Sendable {
+    /// Gets the service once; the error when it cannot be had.
+    func awaitedValidationGet() async -> ServiceObtainError?
+}
+
+extension ServiceAsyncProvider: AwaitedProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
-    static var validationSkipReason: String { "made with async: await a get to check it" }
+    static var validationSkipReason: String {
+        "made with async: await a get to check it, or validate with ServiceValidator.validateAwaiting(building:)"
+    }
+
+    func awaitedValidationGet() async -> ServiceObtainError? {
+        await getServiceAsResult().obtainError
+    }
 }
 
 extension ServiceAsyncParamsProvider: UngettableProvider {
@@ -57,9 +71,15 @@ extension ServiceAsyncParamsProvider: UngettableProvider {
     }
 }
 
-extension ServiceMainActorProvider: UngettableProvider {
+extension ServiceMainActorProvider: AwaitedProvider {
     nonisolated static var graphServiceType: Any.Type { ServiceType.self }
-    nonisolated static var validationSkipReason: String { "bound to the main actor: get it there to check it" }
+    nonisolated static var validationSkipReason: String {
+        "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateAwaiting(building:)"
+    }
+
+    func awaitedValidationGet() async -> ServiceObtainError? {
+        getServiceAsResult().obtainError
+    }
 }
 
 /// An optional provider of any kind, found by the walk when it is `nil`.
@@ -88,8 +108,8 @@ extension Optional: LazyStorage {
 /// The providers of a container, found by reflection with their property paths: the stored
 /// properties of structs, classes and tuples, nested containers, optionals, arrays and
 /// dictionaries, and what a ``ServiceValidationListing`` lists. A provider or an object reached
-/// twice is taken once, under the first path. Async and main-actor providers are found but not
-/// made: the validator is synchronous.
+/// twice is taken once, under the first path. Async and main-actor providers are found as
+/// skipped: only a validation that awaits gets them.
 struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {
@@ -345,10 +365,7 @@ extension ServiceProvider: GraphedProvider {
     }
 
     func validationGet() -> ServiceObtainError? {
-        if case .failure(let error) = getServiceAsResult() {
-            return error
-        }
-        return nil
+        getServiceAsResult().obtainError
     }
 }
 

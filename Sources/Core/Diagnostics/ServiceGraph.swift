@@ -178,15 +178,27 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// ```
     public let edges: [Edge]
 
-    /// The dependencies as text, one `asker -> asked` a line; cycles are marked.
+    /// The dependencies as text, one `asker -> asked` a line, cycles marked; then each provider
+    /// that asked for nothing and that nothing asked for, as `name (alone)`.
     ///
     /// ```swift
     /// print(graph)  // connectionPool -> settings, then reportJob -> connectionPool, one dependency a line
     /// ```
     public var description: String {
+        var onEdges = Set<Int>()
+        for edge in edges {
+            onEdges.insert(edge.from)
+            onEdges.insert(edge.to)
+        }
+        let alone = nodes.indices.filter { !onEdges.contains($0) }.map { "\(nodes[$0].name) (alone)" }
+        return (edgeLines + alone).joined(separator: "\n")
+    }
+
+    /// The dependencies, one `asker -> asked` a line; cycles are marked.
+    var edgeLines: [String] {
         edges.map { edge in
             "\(nodes[edge.from].name) -> \(nodes[edge.to].name)" + (edge.isCycle ? " (cycle)" : "")
-        }.joined(separator: "\n")
+        }
     }
 
     /// The names of a graph's service types (`typeNames(of:)`), worked out when one is first

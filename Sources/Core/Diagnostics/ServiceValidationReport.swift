@@ -206,7 +206,7 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
         }
         if !graph.edges.isEmpty {
             lines.append("Dependencies:")
-            lines += graph.description.split(separator: "\n").map { "  \($0)" }
+            lines += graph.edgeLines.map { "  \($0)" }
         }
         return lines.joined(separator: "\n")
     }

@@ -96,15 +96,80 @@ public enum ServiceValidator {
         }
     }
 
+    /// Makes every provider of `container` once, as ``validate(_:)`` does, then awaits a get of
+    /// each async provider and gets each main-actor provider on the main actor.
+    ///
+    /// ```swift
+    /// let services = Services.makeDefault()
+    /// let report = await ServiceValidator.validateAwaiting(services)
+    /// ```
+    ///
+    /// Call it where the container's async services can be made: the main actor must run (an
+    /// `async` `main`, or a main loop) for a main-actor provider.
+    public nonisolated(nonsending) static func validateAwaiting(_ container: Any) async -> ServiceValidationReport {
+        let log = GetLog()
+        var validation = GetRecording.withThreadLog(log) { Validation(container) }
+        await validation.getAwaited()
+        await validation.closeScope()
+        return validation.report(log.snapshot)
+    }
+
+    /// Builds a container with `makeContainer` and validates it as ``validate(building:)`` does,
+    /// then awaits a get of each async provider and gets each main-actor provider on the main
+    /// actor, which a synchronous validation skips.
+    ///
+    /// ```swift
+    /// let report = await ServiceValidator.validateAwaiting(building: Services.makeDefault)
+    /// if !report.isValid {
+    ///     print(report)  // the async providers' failures too, each at its path
+    /// }
+    /// ```
+    ///
+    /// It runs on the caller's actor, and waits for the `close()` of the scoped services it
+    /// made. The async gets are not recorded: the graph and the creation times are those of the
+    /// synchronous providers. The main actor must run (an `async` `main`, or a main loop) for a
+    /// main-actor provider.
+    ///
+    /// - Throws: what `makeContainer` throws.
+    public nonisolated(nonsending) static func validateAwaiting<Container>(
+        building makeContainer: () throws -> Container
+    ) async rethrows -> ServiceValidationReport {
+        let log = GetLog()
+        var validation = try GetRecording.withThreadLog(log) { Validation(try makeContainer()) }
+        await validation.getAwaited()
+        await validation.closeScope()
+        return validation.report(log.snapshot)
+    }
+
     /// Makes the providers of `container` once, with `log` recording on this thread.
     static func check(_ container: Any, log: GetLog) -> ServiceValidationReport {
-        let walk = ContainerWalk(container)
+        let validation = Validation(container)
+        let scope = validation.scope
+        Task.detached { await Validation.close(scope) }
+        return validation.report(log.snapshot)
+    }
+}
+
+/// One validation: the providers found in a container, and the outcome of each get.
+private struct Validation {
+    let container: Any
+    let walk: ContainerWalk
+    /// The scope every get of the validation runs in, for its scoped providers.
+    let scope: ServiceScope
+    /// The error of each provider that failed, by its index in `walk.found`.
+    var errors: [Int: ServiceObtainError] = [:]
+    /// The indices of the async and main-actor providers that were got.
+    var awaited: Set<Int> = []
+
+    /// Finds the providers of `container` and makes those that a synchronous get makes.
+    init(_ container: Any) {
+        self.container = container
+        walk = ContainerWalk(container)
+        scope = ServiceScope(label: "validation of \(type(of: container))")
         // Made last to first: a container usually lists a provider after those it depends on,
         // which its making then makes (or reads) itself, so that the graph shows them. The
         // outcomes are reported first to last.
-        // Scoped providers are made in a scope of the validation's own, closed afterwards.
         var errors: [Int: ServiceObtainError] = [:]
-        let scope = ServiceScope(label: "validation of \(type(of: container))")
         scope.run {
             for (index, entry) in walk.found.enumerated().reversed() {
                 if case .provider(let provider) = entry.found, let error = provider.validationGet() {
@@ -112,18 +177,55 @@ public enum ServiceValidator {
                 }
             }
         }
-        Task.detached {
-            let report = await scope.close()
-            if !report.isClean {
-                LogRecorder.recorder.scopeCloseFailure(scope: scope, report: report)
+        self.errors = errors
+    }
+
+    /// Awaits a get of each async and main-actor provider, last to first, in the scope.
+    nonisolated(nonsending) mutating func getAwaited() async {
+        var errors = errors
+        var awaited = awaited
+        await scope.run {
+            for (index, entry) in walk.found.enumerated().reversed() {
+                guard case .skipped(_, _, let found?) = entry.found, let provider = found as? any AwaitedProvider else {
+                    continue
+                }
+                awaited.insert(index)
+                errors[index] = await provider.awaitedValidationGet()
             }
         }
+        self.errors = errors
+        self.awaited = awaited
+    }
+
+    /// Closes the scope, and reports what failed to close to the ``ProvidersLogger``s.
+    nonisolated(nonsending) func closeScope() async {
+        await Self.close(scope)
+    }
+
+    static func close(_ scope: ServiceScope) async {
+        let report = await scope.close()
+        if !report.isClean {
+            LogRecorder.recorder.scopeCloseFailure(scope: scope, report: report)
+        }
+    }
+
+    /// The report, with what `log` recorded of the synchronous gets.
+    func report(_ state: GetLog.State) -> ServiceValidationReport {
         var made: [String] = []
         var failures: [ServiceValidationReport.Failure] = []
         var skipped: [ServiceValidationReport.Skipped] = []
         var providers: [(path: String, facts: ProviderFacts)] = []
+        func outcome(at index: Int, path: String) {
+            if let error = errors[index] {
+                failures.append(.init(path: path, error: error))
+            } else {
+                made.append(path)
+            }
+        }
         for (index, (path, found)) in walk.found.enumerated() {
             switch found {
+            case .skipped where awaited.contains(index):
+                outcome(at: index, path: path)
             case .skipped(let service, let reason, _):
                 skipped.append(.init(path: path, serviceType: service, reason: reason))
             case .absent(let service):
@@ -134,14 +236,11 @@ public enum ServiceValidator {
                 if let params = facts.params {
                     let reason = "needs params of type \(TypeName.of(params)): get it with params to check it"
                     skipped.append(.init(path: path, serviceType: facts.service, reason: reason))
-                } else if let error = errors[index] {
-                    failures.append(.init(path: path, error: error))
                 } else {
-                    made.append(path)
+                    outcome(at: index, path: path)
                 }
             }
         }
-        let state = log.snapshot
         let timings = providers.compactMap { path, facts -> ServiceValidationReport.Timing? in
             let times = facts.identities.compactMap { state.ownTimes[$0] }
             guard !times.isEmpty else { return nil }

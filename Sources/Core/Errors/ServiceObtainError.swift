@@ -225,4 +225,9 @@ extension Result where Failure == ServiceObtainError {
         case .failure(let error): fatalError(error.fatalMessage, file: file, line: line)
         }
     }
+
+    /// The error of a failure, `nil` for a service: what a validation keeps of a get.
+    var obtainError: ServiceObtainError? {
+        if case .failure(let error) = self { error } else { nil }
+    }
 }
