@@ -14,7 +14,7 @@
 /// a `ServiceLocator` or `ServiceEasyLocator`, every key (and its parent's). Gets that depend on
 /// a session are made for the mediator's current session. A params provider is skipped, as it
 /// cannot be made without params, and so are async and main-actor providers, which a
-/// synchronous validation cannot get.
+/// synchronous validation cannot get: ``validateAwaiting(building:)`` gets them too.
 ///
 /// Scoped providers are made in a ``ServiceScope`` of the validation's own. Their `close()` is
 /// not awaited by the validation, which is synchronous: a detached task closes that scope once
