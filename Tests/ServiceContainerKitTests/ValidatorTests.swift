@@ -813,8 +813,10 @@ struct AwaitingValidatorTests {
 
     @Test("A builder isolated to the main actor is called on it, and what it makes is timed")
     @MainActor
-    func mainActorBuilder() async {
-        let report = await ServiceValidator.validateAwaiting(building: ValidatorTests.buildOnTheMainActor)
+    func mainActorBuilder() async throws {
+        let report = try await withAsyncTimeLimit { @MainActor in
+            await ServiceValidator.validateAwaiting(building: ValidatorTests.buildOnTheMainActor)
+        }
         #expect(report.isValid)
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
         #expect(report.timings.map(\.path).sorted() == ["httpLog", "job", "pool", "settings"])
