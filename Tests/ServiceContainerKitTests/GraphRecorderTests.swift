@@ -52,7 +52,7 @@ struct GraphRecorderTests {
             #expect(recorder.graph(of: services).edges.isEmpty, "nothing asked yet")
             _ = try raceOnThreads(1) { _ in try? services.job.getService() }  // on another thread
             let graph = recorder.graph(of: services)
-            #expect(graph.description == "pool -> settings\njob -> pool\nlog (alone)\nhttpLog (alone)")
+            #expect(graph.description == "pool -> settings\njob -> pool\nlog (no dependency recorded)\nhttpLog (no dependency recorded)")
             #expect(graph.nodes.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
 
             recorder.stop()
@@ -62,7 +62,7 @@ struct GraphRecorderTests {
             // Gets after the stop are not recorded, and the providers still work.
             let later = ServiceProvider(mode: .lazy) { try services.pool.getService().url }
             #expect((try? later.getService()) == "db://local")
-            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (alone)\nhttpLog (alone)")
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (no dependency recorded)\nhttpLog (no dependency recorded)")
             guard case .lazy = later.source else {
                 Issue.record("a provider made after the recorder stopped should not record")
                 return
@@ -81,7 +81,7 @@ struct GraphRecorderTests {
             #expect(recorder.graph(of: services).edges.isEmpty, "no get was asked by a making")
             #expect((try? services.dependent.getService())?.url == "db://lazy")
             recorder.stop()
-            #expect(recorder.graph(of: services).description == "dependent -> healthyLazy\nunrelated (alone)")
+            #expect(recorder.graph(of: services).description == "dependent -> healthyLazy\nunrelated (no dependency recorded)")
         }
     }
 
@@ -108,7 +108,7 @@ struct GraphRecorderTests {
             let graph = recorder.graph()
             #expect(graph.nodes.allSatisfy { $0.path == nil && $0.mode == .unknown })
             #expect(graph.nodes.map(\.name) == ["NodeOne", "NodeTwo", "Pool"])
-            #expect(graph.description == "NodeOne -> NodeTwo (cycle)\nNodeTwo -> NodeOne (cycle)\nPool (alone)")
+            #expect(graph.description == "NodeOne -> NodeTwo (cycle)\nNodeTwo -> NodeOne (cycle)\nPool (no dependency recorded)")
             #expect(graph.nodes.map { $0.failure != nil } == [true, true, true])
             #expect(graph.nodes[2].failure?.error as? TestError == TestError(code: 5))
         }
@@ -122,7 +122,7 @@ struct GraphRecorderTests {
             _ = try? services.job.getService()
             _ = try? services.job.getService()
             // The pool reads the atOne settings, made with the container: an edge all the same.
-            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (alone)\nhttpLog (alone)")
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (no dependency recorded)\nhttpLog (no dependency recorded)")
         }
     }
 
@@ -141,7 +141,7 @@ struct GraphRecorderTests {
             #expect(
                 graphs.filter { !$0.isEmpty } == Array(repeating: "pool -> settings\njob -> pool\nhttpLog -> log", count: 4)
             )
-            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (alone)\nhttpLog (alone)")
+            #expect(recorder.graph(of: services).description == "pool -> settings\njob -> pool\nlog (no dependency recorded)\nhttpLog (no dependency recorded)")
         }
     }
 
@@ -163,7 +163,7 @@ struct GraphRecorderTests {
             #expect(lines.prefix(2) == ["pool -> settings", "job -> pool"])
             #expect(lines.dropFirst(2).filter { $0 == "Job -> Pool" }.count == 200)
             #expect(lines.dropFirst(2).filter { $0 == "Pool -> AppSettings" }.count == 200)
-            #expect(lines.count == 402 + 2)  // and `log (alone)`, `httpLog (alone)`
+            #expect(lines.count == 402 + 2)  // and `log (no dependency recorded)`, `httpLog (no dependency recorded)`
             #expect(graph.nodes.count == 5 + 600)
             #expect(graph.nodes.filter { $0.path != nil }.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])
             #expect(graph.edges.allSatisfy { $0.from != $0.to })

@@ -575,20 +575,23 @@ struct ScopeTests {
         #expect(report.graph.mermaid().contains("class n2 failed\n"))
     }
 
-    @Test("A validation that awaits makes async scoped providers in its scope, closes it before it returns, and reports an async captive dependency")
-    func awaitedValidation() async throws {
-        struct Services {
+    @Test("A validation including async providers makes async scoped ones in its scope, closes it before it returns, reporting a failed close, and reports an async captive dependency")
+    func asyncValidation() async throws {
+        struct AsyncValidated {
             let pool: ServiceProvider<Closing>
             let log: ServiceProvider<RequestLog>
             let cache: ServiceAsyncProvider<Closing>
             let holder: ServiceAsyncProvider<Cache>
         }
+        let listener = ScopeCloseListener(label: "validation of AsyncValidated")
+        listener.register()
+        defer { listener.unregister() }
         let journal = CloseJournal()
         let report = try await withAsyncTimeLimit {
-            await ServiceValidator.validateAwaiting(building: {
-                let pool = ServiceProvider<Closing>(mode: .scoped) { Closing("pool", journal) }
+            await ServiceValidator.validateIncludingAsync(building: {
+                let pool = ServiceProvider<Closing>(mode: .scoped) { Closing("pool", journal, .fails) }
                 let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
-                return Services(
+                return AsyncValidated(
                     pool: pool,
                     log: log,
                     cache: ServiceAsyncProvider(mode: .scoped) {
@@ -603,6 +606,9 @@ struct ScopeTests {
             })
         }
         #expect(journal.closed == ["cache", "pool"])
+        #expect(listener.reports.withLock { $0 } == [
+            "closed 2 services, 1 failed\n- \(name(Closing.self)): its close() threw: pool could not close"
+        ])
         #expect(report.made == ["pool", "log", "cache"])
         #expect(report.failures.map(\.path) == ["holder"])
         #expect(report.failures.first?.error.description == Self.captiveMessage(Cache.self, "a lazy singleton"))

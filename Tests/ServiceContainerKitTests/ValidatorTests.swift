@@ -166,7 +166,7 @@ struct ValidatorTests {
         // Made last to first: `healthyLazy` is made before `dependent` asks for it.
         let report = ServiceValidator.validate(services)
         #expect(report.isValid)
-        #expect(report.graph.description == "dependent -> healthyLazy\nunrelated (alone)")
+        #expect(report.graph.description == "dependent -> healthyLazy\nunrelated (no dependency recorded)")
     }
 
     @Test("Providers made while the validator builds record every get; others do not")
@@ -225,8 +225,8 @@ struct ValidatorTests {
             #expect(report.graph.nodes.map { $0.failure != nil } == [true, true, false, true])
         }
         // Built by the validator or not, the pool's dependency on the failed settings is drawn.
-        #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings\nfine (alone)\nneedsLog (alone)")
-        #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings\nfine (alone)\nneedsLog (alone)")
+        #expect(ServiceValidator.validate(building: make).graph.description == "pool -> settings\nfine (no dependency recorded)\nneedsLog (no dependency recorded)")
+        #expect(ServiceValidator.validate(make()).graph.description == "pool -> settings\nfine (no dependency recorded)\nneedsLog (no dependency recorded)")
     }
 
     @Test("A provider validated alone is at the path `self`, failed or made")
@@ -246,7 +246,7 @@ struct ValidatorTests {
             #expect(report.failures.map(\.path) == ["first", "second"])
             #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
             #expect(report.made == ["third"])
-            #expect(report.graph.description == "first -> second (cycle)\nsecond -> first (cycle)\nthird (alone)")
+            #expect(report.graph.description == "first -> second (cycle)\nsecond -> first (cycle)\nthird (no dependency recorded)")
             #expect(report.graph.edges.allSatisfy { $0.isCycle })
             let dot = report.graph.dot()
             #expect(dot.contains("n0 -> n1 [color=\"#dc2626\", penwidth=2, label=\"cycle\", fontcolor=\"#dc2626\"];"))
@@ -408,9 +408,9 @@ struct ValidatorTests {
         #expect(report.made == ["plain"])
         #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
         #expect(report.skipped.map(\.reason) == [
-            "made with async: await a get to check it, or validate with ServiceValidator.validateAwaiting(building:)",
+            "made with async: await a get to check it, or validate with ServiceValidator.validateIncludingAsync(building:)",
             "made with async from params of type Swift.Int: await a get with params to check it",
-            "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateAwaiting(building:)",
+            "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateIncludingAsync(building:)",
         ])
         #expect(counter.value == 0)
         #expect(report.graph.nodes.map(\.name) == ["plain"])
@@ -771,7 +771,7 @@ struct AwaitingValidatorTests {
     func asyncAndMainActorGot() async throws {
         let counter = Counter()
         let report = try await withAsyncTimeLimit {
-            await ServiceValidator.validateAwaiting(building: { Mixed.make(counter: counter) })
+            await ServiceValidator.validateIncludingAsync(building: { Mixed.make(counter: counter) })
         }
         #expect(!report.isValid)
         #expect(report.made == ["plain", "loaded", "model"])
@@ -792,7 +792,7 @@ struct AwaitingValidatorTests {
     func containerValue() async throws {
         let counter = Counter()
         let mixed = Mixed.make(counter: counter)
-        let report = try await withAsyncTimeLimit { await ServiceValidator.validateAwaiting(mixed) }
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(mixed) }
         #expect(report.made == ["plain", "loaded", "model"])
         #expect(report.failures.map(\.path) == ["broken"])
         #expect(counter.value == 3)
@@ -804,29 +804,148 @@ struct AwaitingValidatorTests {
         let skipped = ServiceValidator.validate(AsyncCycleServices())
         #expect(skipped.isValid)
         #expect(skipped.skipped.map(\.path) == ["first", "second"])
-        let report = try await withAsyncTimeLimit { await ServiceValidator.validateAwaiting(AsyncCycleServices()) }
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(AsyncCycleServices()) }
         #expect(!report.isValid)
         #expect(report.failures.map(\.path) == ["first", "second"])
         #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
         #expect(report.made == ["plain"])
     }
 
-    @Test("A builder isolated to the main actor is called on it, and what it makes is timed")
+    @Test("A builder isolated to the main actor is called on it, and what its atOne providers make is timed")
     @MainActor
     func mainActorBuilder() async throws {
         let report = try await withAsyncTimeLimit { @MainActor in
-            await ServiceValidator.validateAwaiting(building: ValidatorTests.buildOnTheMainActor)
+            await ServiceValidator.validateIncludingAsync(building: ValidatorTests.buildOnTheMainActor)
         }
         #expect(report.isValid)
         #expect(report.made == ["settings", "pool", "job", "httpLog"])
         #expect(report.timings.map(\.path).sorted() == ["httpLog", "job", "pool", "settings"])
     }
 
-    @Test("What the builder throws is thrown, and nothing is got")
+    @Test("What the builder throws is thrown")
     func builderThrows() async {
         await #expect(throws: TestError(code: 1)) {
-            _ = try await ServiceValidator.validateAwaiting(building: { () throws -> Mixed in throw TestError(code: 1) })
+            _ = try await ServiceValidator.validateIncludingAsync(building: { () throws -> Mixed in throw TestError(code: 1) })
         }
+    }
+
+    @Test("A main-actor provider that fails, and one that cannot be scoped, are failures at their paths")
+    func mainActorFailures() async throws {
+        struct Models {
+            let failing = ServiceMainActorProvider<Service>(mode: .lazy) { throw TestError(code: 4) }
+            let scoped = ServiceMainActorProvider<Service>(mode: .scoped) { Service() }
+        }
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(Models()) }
+        #expect(report.made.isEmpty)
+        #expect(report.failures.map(\.path) == ["failing", "scoped"])
+        #expect((report.failures.first?.error.error as? TestError) == TestError(code: 4))
+        #expect(report.failures.last?.error.description.contains("cannot be scoped on the main actor") == true)
+    }
+
+    @Test("An async atOne provider whose making failed is a failure; one provider held twice is got once, under its first path")
+    func atOneFailureAndOneProviderTwice() async throws {
+        let counter = Counter()
+        let many = ServiceAsyncProvider<Service>(mode: .many) {
+            counter.increment()
+            return Service()
+        }
+        struct Held {
+            let first: ServiceAsyncProvider<Service>
+            let again: [ServiceAsyncProvider<Service>]
+            let broken = ServiceAsyncProvider<Service>(mode: .atOne) { throw TestError(code: 5) }
+        }
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(Held(first: many, again: [many]))
+        }
+        #expect(report.made == ["first"])
+        #expect(report.failures.map(\.path) == ["broken"])
+        #expect((report.failures.first?.error.error as? TestError) == TestError(code: 5))
+        #expect(counter.value == 1)
+    }
+
+    @Test("An async provider of a synchronous provider is that provider: made once, synchronously, timed and drawn at the wrapper's path")
+    func wrappedSynchronousProvider() async throws {
+        struct Wrapped {
+            let settings: ServiceProvider<AppSettings>
+            let pool: ServiceAsyncProvider<Pool>
+            let failing: ServiceAsyncProvider<Job>
+        }
+        struct Both {
+            let sync: ServiceProvider<Pool>
+            let wrapped: ServiceAsyncProvider<Pool>
+        }
+        let counter = Counter()
+        let build = { @Sendable in
+            let settings = ServiceProvider(mode: .lazy) { AppSettings() }
+            let pool = ServiceProvider(mode: .lazy) { () -> Pool in
+                counter.increment()
+                return Pool(url: try settings.getService().url)
+            }
+            let failing = ServiceProvider<Job>(mode: .lazy) {
+                counter.increment()
+                throw TestError(code: 6)
+            }
+            return Wrapped(settings: settings, pool: ServiceAsyncProvider(pool), failing: ServiceAsyncProvider(failing))
+        }
+        let synchronous = ServiceValidator.validate(building: build)
+        let awaited = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(building: build) }
+        for report in [synchronous, awaited] {
+            #expect(report.made == ["settings", "pool"])
+            #expect(report.failures.map(\.path) == ["failing"])
+            #expect(report.skipped.isEmpty)
+            #expect(report.graph.description == "pool -> settings\nfailing (no dependency recorded)")
+            #expect(report.timings.map(\.path).sorted() == ["failing", "pool", "settings"])
+        }
+        #expect(counter.value == 4)  // each factory once a validation
+
+        let pool = ServiceProvider(mode: .lazy) { () -> Pool in
+            counter.increment()
+            return Pool(url: "db://both")
+        }
+        let both = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(Both(sync: pool, wrapped: ServiceAsyncProvider(pool)))
+        }
+        #expect(both.made == ["sync"])
+        #expect(counter.value == 5)
+    }
+
+    @Test("A validation whose task is cancelled fails the async singletons it had not made, and is not valid")
+    func cancelledValidation() async throws {
+        let counter = Counter()
+        let report = try await withAsyncTimeLimit {
+            await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await ServiceValidator.validateIncludingAsync(building: { Mixed.make(counter: counter) })
+            }.value
+        }
+        #expect(!report.isValid)
+        #expect(report.made == ["plain", "model"])
+        #expect(report.failures.map(\.path) == ["loaded", "broken"])
+        #expect(report.failures.allSatisfy { $0.error.error is CancellationError })
+        #expect(counter.value == 2)
+    }
+
+    @Test("A value without a provider is not valid, and the report names the validation's own builder call")
+    func nothingFound() async {
+        let report = await ServiceValidator.validateIncludingAsync(42)
+        #expect(!report.isValid)
+        #expect(report.description.hasSuffix("or the function that builds it as validateIncludingAsync(building:)"))
+    }
+
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
+    @Test("The builder passed without its label is still built and checked")
+    func builderWithoutLabel() async {
+        let report = await ServiceValidator.validateIncludingAsync({ AppServices.make() })
+        #expect(report.isValid)
+        #expect(ObjectIdentifier(report.containerType) == ObjectIdentifier(AppServices.self))
+    }
+
+    @available(*, deprecated, message: "it calls the deprecated form on purpose")
+    @Test("A builder isolated to the main actor, passed without its label, is still built and checked")
+    @MainActor func mainActorBuilderWithoutLabel() async {
+        let report = await ServiceValidator.validateIncludingAsync(ValidatorTests.buildOnTheMainActor)
+        #expect(report.isValid)
+        #expect(ObjectIdentifier(report.containerType) == ObjectIdentifier(AppServices.self))
     }
 }
 
@@ -911,7 +1030,7 @@ struct ServiceGraphRenderingTests {
             app -> \(module).Billing.Config
             app -> \(module).Shipping.Config
             app -> \(module).Wrap<Swift.String>.Node
-            node (alone)
+            node (no dependency recorded)
             """)
         #expect(graph.dot().contains(#"n0 [label="app\nAppSettings (lazy)""#))
         #expect(graph.dot().contains(#"n1 [label="node\n\#(module).Wrap<Swift.Int>.Node (lazy)""#))
@@ -978,7 +1097,7 @@ struct ServiceGraphRenderingTests {
         )
         #expect(graph.mermaid().contains("    n0\(mermaidOpening)\"p<br/>"))
         #expect(graph.dot().contains(dotAttribute))
-        #expect(graph.description == "p (alone)")
+        #expect(graph.description == "p (no dependency recorded)")
     }
 }
 

@@ -79,10 +79,10 @@ struct ServiceLocatorDiagnosticsTests {
         let report = ServiceValidator.validate(building: { makeLocator(counter: Counter()) })
         #expect(report.graph.description == """
             [ServiceLocatorKitTests.DependentService] -> parent[ServiceLocatorKitTests.FirstService]
-            [LocatorTestSupport.LazyService] (alone)
-            [LocatorTestSupport.ManyService] (alone)
-            [LocatorTestSupport.ParamsService] (alone)
-            [named] (alone)
+            [LocatorTestSupport.LazyService] (no dependency recorded)
+            [LocatorTestSupport.ManyService] (no dependency recorded)
+            [LocatorTestSupport.ParamsService] (no dependency recorded)
+            [named] (no dependency recorded)
             """)
     }
 

@@ -42,10 +42,17 @@ package protocol ServiceValidationListing: AnyObject {
 /// A provider the validator cannot get by itself: it is listed as skipped, with the reason.
 protocol UngettableProvider: FoundProvider {
     static var validationSkipReason: String { get }
+    /// The synchronous provider it gets its service from, if any: the walk finds that one in
+    /// its place, which every get of it is.
+    var wrappedProvider: (any GraphedProvider)? { get }
+}
+
+extension UngettableProvider {
+    var wrappedProvider: (any GraphedProvider)? { nil }
 }
 
 /// A provider that a synchronous validation skips and one that awaits
-/// (``ServiceValidator/validateAwaiting(building:)``) gets: an async provider, awaited, and a
+/// (``ServiceValidator/validateIncludingAsync(building:)``) gets: an async provider, awaited, and a
 /// main-actor provider, got on the main actor.
 protocol AwaitedProvider: UngettableProvider, Sendable {
     /// Gets the service once; the error when it cannot be had.
@@ -55,11 +62,15 @@ protocol AwaitedProvider: UngettableProvider, Sendable {
 extension ServiceAsyncProvider: AwaitedProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
     static var validationSkipReason: String {
-        "made with async: await a get to check it, or validate with ServiceValidator.validateAwaiting(building:)"
+        "made with async: await a get to check it, or validate with ServiceValidator.validateIncludingAsync(building:)"
     }
 
     func awaitedValidationGet() async -> ServiceObtainError? {
         await getServiceAsResult().obtainError
+    }
+
+    var wrappedProvider: (any GraphedProvider)? {
+        if case .sync(let provider) = source { provider } else { nil }
     }
 }
 
@@ -74,7 +85,7 @@ extension ServiceAsyncParamsProvider: UngettableProvider {
 extension ServiceMainActorProvider: AwaitedProvider {
     nonisolated static var graphServiceType: Any.Type { ServiceType.self }
     nonisolated static var validationSkipReason: String {
-        "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateAwaiting(building:)"
+        "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateIncludingAsync(building:)"
     }
 
     func awaitedValidationGet() async -> ServiceObtainError? {
@@ -113,7 +124,9 @@ extension Optional: LazyStorage {
 struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {
-        case provider(any GraphedProvider)
+        /// A provider got synchronously, and the one a shutdown shuts down when it is another: a
+        /// `ServiceAsyncProvider` that gets its service from this one.
+        case provider(any GraphedProvider, wrapper: (any ShutdownProvider)? = nil)
         /// A provider that is not made (an async one, a `lazy var` never read), with its service
         /// type, the reason, and the provider when there is one.
         case skipped(Any.Type, reason: String, provider: (any ShutdownProvider)?)
@@ -123,7 +136,7 @@ struct ContainerWalk {
         /// The provider found, which a shutdown shuts down.
         var shutdownProvider: (any ShutdownProvider)? {
             switch self {
-            case .provider(let provider): provider
+            case .provider(let provider, let wrapper): wrapper ?? provider
             case .skipped(_, _, let provider): provider
             case .absent: nil
             }
@@ -155,7 +168,7 @@ struct ContainerWalk {
     /// The providers found, in the order of the properties.
     var providers: [(path: String, provider: any GraphedProvider)] {
         found.compactMap { path, found in
-            guard case .provider(let provider) = found else { return nil }
+            guard case .provider(let provider, _) = found else { return nil }
             return (path, provider)
         }
     }
@@ -258,7 +271,13 @@ struct ContainerWalk {
             return true
         }
         if let ungettable = value as? any UngettableProvider {
-            if seen.insert(ObjectIdentifier(ungettable)).inserted {
+            if let provider = ungettable.wrappedProvider {
+                // `ServiceAsyncProvider(provider)`: found as that provider, which a
+                // synchronous validation gets, and taken once with it.
+                if seen.insert(ObjectIdentifier(provider)).inserted {
+                    add(path, .provider(provider, wrapper: ungettable))
+                }
+            } else if seen.insert(ObjectIdentifier(ungettable)).inserted {
                 let kind = type(of: ungettable)
                 add(path, .skipped(kind.graphServiceType, reason: kind.validationSkipReason, provider: ungettable))
             }

@@ -179,10 +179,11 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     public let edges: [Edge]
 
     /// The dependencies as text, one `asker -> asked` a line, cycles marked; then each provider
-    /// that asked for nothing and that nothing asked for, as `name (alone)`.
+    /// on none of them, as `name (no dependency recorded)`: none was seen, which is not to say
+    /// it has none (a get that was not recorded, an async one, draws no edge).
     ///
     /// ```swift
-    /// print(graph)  // connectionPool -> settings, then reportJob -> connectionPool, one dependency a line
+    /// print(graph)  // connectionPool -> settings, then reportJob -> connectionPool, one dependency a line, then the others
     /// ```
     public var description: String {
         var onEdges = Set<Int>()
@@ -190,8 +191,10 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             onEdges.insert(edge.from)
             onEdges.insert(edge.to)
         }
-        let alone = nodes.indices.filter { !onEdges.contains($0) }.map { "\(nodes[$0].name) (alone)" }
-        return (edgeLines + alone).joined(separator: "\n")
+        let unconnected = nodes.indices.filter { !onEdges.contains($0) }.map {
+            "\(nodes[$0].name) (no dependency recorded)"
+        }
+        return (edgeLines + unconnected).joined(separator: "\n")
     }
 
     /// The dependencies, one `asker -> asked` a line; cycles are marked.

@@ -148,6 +148,9 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
     /// print(report.graph.edges.count)  // 3: connectionPool -> settings, reportJob -> connectionPool, httpLog -> log
     /// ```
     public let graph: ServiceGraph
+    /// How the validation that made this report takes a builder: the advice of a report of a
+    /// value that holds no provider.
+    var buildingCall = "validate(building:)"
 
     /// Whether every provider could give its service. A value in which the validator found no
     /// provider at all (not even a skipped one) is not valid either: it is not a container, or
@@ -182,7 +185,7 @@ public struct ServiceValidationReport: Sendable, CustomStringConvertible {
             lines.append(
                 "No provider found in a value of type \(TypeName.of(containerType)): pass a container "
                     + "(a struct or class of providers, or a locator), or the function that builds it as "
-                    + "validate(building:)"
+                    + buildingCall
             )
         } else if checkedNothing {
             lines.append("Nothing checked: every provider found was skipped, for the reason given with it")

@@ -14,13 +14,13 @@
 /// a `ServiceLocator` or `ServiceEasyLocator`, every key (and its parent's). Gets that depend on
 /// a session are made for the mediator's current session. A params provider is skipped, as it
 /// cannot be made without params, and so are async and main-actor providers, which a
-/// synchronous validation cannot get: ``validateAwaiting(building:)`` gets them too.
+/// synchronous validation cannot get: ``validateIncludingAsync(building:)`` gets them too.
 ///
-/// Scoped providers are made in a ``ServiceScope`` of the validation's own. Their `close()` is
-/// not awaited by the validation, which is synchronous: a detached task closes that scope once
-/// the validation is over, and reports close failures to the ``ProvidersLogger``s. A singleton
-/// whose making gets a scoped service is a failure at the singleton's path (a captive
-/// dependency).
+/// Scoped providers are made in a ``ServiceScope`` of the validation's own. The synchronous
+/// validation does not await their `close()`: a detached task closes that scope once the
+/// validation is over, and reports close failures to the ``ProvidersLogger``s;
+/// ``validateIncludingAsync(building:)`` awaits it. A singleton whose making gets a scoped
+/// service is a failure at the singleton's path (a captive dependency).
 ///
 /// Validate at start-up or in a test, not on a hot path: it makes every service.
 public enum ServiceValidator {
@@ -97,56 +97,89 @@ public enum ServiceValidator {
     }
 
     /// Makes every provider of `container` once, as ``validate(_:)`` does, then awaits a get of
-    /// each async provider and gets each main-actor provider on the main actor.
+    /// each async provider and gets each main-actor provider on the main actor, as
+    /// ``validateIncludingAsync(building:)`` does.
     ///
     /// ```swift
     /// let services = Services.makeDefault()
-    /// let report = await ServiceValidator.validateAwaiting(services)
+    /// let report = await ServiceValidator.validateIncludingAsync(services)
     /// ```
-    ///
-    /// Call it where the container's async services can be made: the main actor must run (an
-    /// `async` `main`, or a main loop) for a main-actor provider.
-    public nonisolated(nonsending) static func validateAwaiting(_ container: Any) async -> ServiceValidationReport {
+    public nonisolated(nonsending) static func validateIncludingAsync(_ container: Any) async -> ServiceValidationReport {
         let log = GetLog()
-        var validation = GetRecording.withThreadLog(log) { Validation(container) }
-        await validation.getAwaited()
-        await validation.closeScope()
-        return validation.report(log.snapshot)
+        var validation = GetRecording.withThreadLog(log) { Validation(container, log: log, call: asyncCall) }
+        return await validation.awaitedReport()
+    }
+
+    /// Validates the container that `makeContainer` builds, as
+    /// ``validateIncludingAsync(building:)`` does; a function passed without the `building:`
+    /// label lands here.
+    ///
+    /// ```swift
+    /// let report = await ServiceValidator.validateIncludingAsync(building: Services.makeDefault)
+    /// ```
+    @available(*, deprecated, message: "this is the function that builds the container: pass it as validateIncludingAsync(building:)")
+    public nonisolated(nonsending) static func validateIncludingAsync<Container>(
+        _ makeContainer: () throws -> Container
+    ) async rethrows -> ServiceValidationReport {
+        try await validateIncludingAsync(building: makeContainer)
+    }
+
+    /// The same for a function isolated to the main actor, which would otherwise land in
+    /// `validateIncludingAsync(_:)` as a value that holds no provider.
+    ///
+    /// ```swift
+    /// let report = await ServiceValidator.validateIncludingAsync(building: Services.makeDefault)
+    /// ```
+    @available(*, deprecated, message: "this is the function that builds the container: pass it as validateIncludingAsync(building:)")
+    @MainActor
+    public static func validateIncludingAsync<Container>(
+        _ makeContainer: @MainActor () throws -> Container
+    ) async rethrows -> ServiceValidationReport {
+        try await validateIncludingAsync(building: makeContainer)
     }
 
     /// Builds a container with `makeContainer` and validates it as ``validate(building:)`` does,
     /// then awaits a get of each async provider and gets each main-actor provider on the main
-    /// actor, which a synchronous validation skips.
+    /// actor, which a synchronous validation skips, and reports their failures at their paths.
     ///
     /// ```swift
-    /// let report = await ServiceValidator.validateAwaiting(building: Services.makeDefault)
+    /// let report = await ServiceValidator.validateIncludingAsync(building: Services.makeDefault)
     /// if !report.isValid {
     ///     print(report)  // the async providers' failures too, each at its path
     /// }
     /// ```
     ///
-    /// It runs on the caller's actor, and waits for the `close()` of the scoped services it
-    /// made. The async gets are not recorded: the graph and the creation times are those of the
-    /// synchronous providers. The main actor must run (an `async` `main`, or a main loop) for a
-    /// main-actor provider.
+    /// The synchronous part runs on the caller's actor; an async singleton is made in a task of
+    /// its provider's, and a main-actor service on the main actor. The async gets are not
+    /// recorded: the graph and the creation times are those of the synchronous providers. The
+    /// validation awaits the `close()` of the scoped services it made (each within 10 seconds),
+    /// and reports close failures to the ``ProvidersLogger``s.
+    ///
+    /// A main-actor provider is got on the main actor, which must run: in a program whose
+    /// main thread blocks waiting for the validation, that get, and so the validation, waits for
+    /// ever. When the validation's task is cancelled, each async singleton not made yet fails
+    /// with the cancellation: a validation cut short is not valid.
     ///
     /// - Throws: what `makeContainer` throws.
-    public nonisolated(nonsending) static func validateAwaiting<Container>(
+    public nonisolated(nonsending) static func validateIncludingAsync<Container>(
         building makeContainer: () throws -> Container
     ) async rethrows -> ServiceValidationReport {
         let log = GetLog()
-        var validation = try GetRecording.withThreadLog(log) { Validation(try makeContainer()) }
-        await validation.getAwaited()
-        await validation.closeScope()
-        return validation.report(log.snapshot)
+        var validation = try GetRecording.withThreadLog(log) {
+            Validation(try makeContainer(), log: log, call: asyncCall)
+        }
+        return await validation.awaitedReport()
     }
+
+    /// How a builder is passed to the validation that awaits, for its report's advice.
+    private static let asyncCall = "validateIncludingAsync(building:)"
 
     /// Makes the providers of `container` once, with `log` recording on this thread.
     static func check(_ container: Any, log: GetLog) -> ServiceValidationReport {
-        let validation = Validation(container)
+        let validation = Validation(container, log: log, call: "validate(building:)")
         let scope = validation.scope
         Task.detached { await Validation.close(scope) }
-        return validation.report(log.snapshot)
+        return validation.report()
     }
 }
 
@@ -160,10 +193,19 @@ private struct Validation {
     var errors: [Int: ServiceObtainError] = [:]
     /// The indices of the async and main-actor providers that were got.
     var awaited: Set<Int> = []
+    /// What the log recorded of the synchronous gets, read while it records: the identities it
+    /// names are not reused meanwhile (`GetRecording.retire`).
+    private(set) var state = GetLog.State()
+    /// What the graph shows of each provider got synchronously, by index, read then too.
+    private(set) var facts: [Int: ProviderFacts] = [:]
+    /// How the validation is called with a builder, for the report's advice.
+    let call: String
 
-    /// Finds the providers of `container` and makes those that a synchronous get makes.
-    init(_ container: Any) {
+    /// Finds the providers of `container` and makes those that a synchronous get makes, with
+    /// `log` recording on this thread.
+    init(_ container: Any, log: GetLog, call: String) {
         self.container = container
+        self.call = call
         walk = ContainerWalk(container)
         scope = ServiceScope(label: "validation of \(type(of: container))")
         // Made last to first: a container usually lists a provider after those it depends on,
@@ -172,16 +214,30 @@ private struct Validation {
         var errors: [Int: ServiceObtainError] = [:]
         scope.run {
             for (index, entry) in walk.found.enumerated().reversed() {
-                if case .provider(let provider) = entry.found, let error = provider.validationGet() {
+                if case .provider(let provider, _) = entry.found, let error = provider.validationGet() {
                     errors[index] = error
                 }
             }
         }
         self.errors = errors
+        for (index, entry) in walk.found.enumerated() {
+            if case .provider(let provider, _) = entry.found {
+                facts[index] = provider.graphFacts
+            }
+        }
+        state = log.snapshot
+    }
+
+    /// Awaits the gets of the async and main-actor providers, closes the scope, and gives the
+    /// report.
+    nonisolated(nonsending) mutating func awaitedReport() async -> ServiceValidationReport {
+        await getAwaited()
+        await Self.close(scope)
+        return report()
     }
 
     /// Awaits a get of each async and main-actor provider, last to first, in the scope.
-    nonisolated(nonsending) mutating func getAwaited() async {
+    private nonisolated(nonsending) mutating func getAwaited() async {
         var errors = errors
         var awaited = awaited
         await scope.run {
@@ -197,11 +253,7 @@ private struct Validation {
         self.awaited = awaited
     }
 
-    /// Closes the scope, and reports what failed to close to the ``ProvidersLogger``s.
-    nonisolated(nonsending) func closeScope() async {
-        await Self.close(scope)
-    }
-
+    /// Closes `scope`, and reports what failed to close to the ``ProvidersLogger``s.
     static func close(_ scope: ServiceScope) async {
         let report = await scope.close()
         if !report.isClean {
@@ -209,8 +261,8 @@ private struct Validation {
         }
     }
 
-    /// The report, with what `log` recorded of the synchronous gets.
-    func report(_ state: GetLog.State) -> ServiceValidationReport {
+    /// The report, with what the log recorded of the synchronous gets.
+    func report() -> ServiceValidationReport {
         var made: [String] = []
         var failures: [ServiceValidationReport.Failure] = []
         var skipped: [ServiceValidationReport.Skipped] = []
@@ -230,8 +282,8 @@ private struct Validation {
                 skipped.append(.init(path: path, serviceType: service, reason: reason))
             case .absent(let service):
                 skipped.append(.init(path: path, serviceType: service, reason: "nil: no provider to make", isAbsent: true))
-            case .provider(let provider):
-                let facts = provider.graphFacts
+            case .provider:
+                guard let facts = facts[index] else { continue }
                 providers.append((path, facts))
                 if let params = facts.params {
                     let reason = "needs params of type \(TypeName.of(params)): get it with params to check it"
@@ -257,7 +309,8 @@ private struct Validation {
             failures: failures,
             skipped: skipped,
             timings: timings.sorted { ($1.duration, $0.path) < ($0.duration, $1.path) },
-            graph: graph
+            graph: graph,
+            buildingCall: call
         )
     }
 }
