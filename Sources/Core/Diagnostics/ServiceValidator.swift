@@ -197,7 +197,7 @@ private struct Validation {
     /// names are not reused meanwhile (`GetRecording.retire`).
     private(set) var state = GetLog.State()
     /// What the graph shows of each provider got synchronously, by index, read then too.
-    private(set) var facts: [Int: ProviderFacts] = [:]
+    private(set) var facts: [ProviderFacts?] = []
     /// How the validation is called with a builder, for the report's advice.
     let call: String
 
@@ -220,10 +220,8 @@ private struct Validation {
             }
         }
         self.errors = errors
-        for (index, entry) in walk.found.enumerated() {
-            if case .provider(let provider, _) = entry.found {
-                facts[index] = provider.graphFacts
-            }
+        facts = walk.found.map { entry in
+            if case .provider(let provider, _) = entry.found { provider.graphFacts } else { nil }
         }
         state = log.snapshot
     }
