@@ -376,6 +376,31 @@ struct AsyncCancellationTests {
         }
     }
 
+    @Test("A waiter cancelled once the service was handed over, before its task ran again, gets the service")
+    func cancelledAfterHandOver() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let counter = Counter()
+            let gate = AsyncGate()
+            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
+            let starter = Task { await provider.getServiceAsResult() }
+            await eventually { counter.value == 1 }
+            let caller = SuspendableCaller()
+            let entered = Counter()
+            let waiter = Task { await caller.get(provider, entered: entered) }
+            await eventually { entered.value == 1 }
+            caller.executor.queue.sync {}  // the job that entered ran on: the get waits for the making
+            caller.executor.queue.suspend()
+            gate.open()
+            // The starter has the service once it is handed over, to the waiter too, whose task
+            // cannot run before its executor is resumed.
+            let made = try await starter.value.get()
+            waiter.cancel()
+            caller.executor.queue.resume()
+            #expect(try await waiter.value.get() === made)
+            #expect(counter.value == 1)
+        }
+    }
+
     @Test("A cancelled task gets a ready service, but does not start a making")
     func cancelledTask() async throws {
         let counter = Counter()
@@ -788,6 +813,48 @@ struct AsyncCycleTests {
             if mode == .many {  // a loop of waits is closed by whichever wait comes last
                 #expect(typeList(error?.pathServices ?? []) == typeList([NodeA.self, NodeB.self, NodeA.self]))
             }
+        }
+    }
+
+    @Test("A wait that a cancelled get gave up is no link of a later loop")
+    func cancelledWaitIsNoLink() async throws {
+        try await withAsyncTimeLimit { () async throws in
+            let graph = AsyncGraph()
+            let aStarted = AsyncGate()
+            let letAGo = AsyncGate()
+            let probed = AsyncGate()
+            let asked = Counter()
+            let probe = Locked<Result<NodeA, ServiceObtainError>?>(nil)
+            graph.a = ServiceAsyncProvider(mode: .lazy) {
+                aStarted.open()
+                await letAGo.wait()
+                asked.increment()
+                _ = try await graph.b.getService()
+                return NodeA()
+            }
+            graph.b = ServiceAsyncProvider(mode: .lazy) {
+                // A task of B's making waits for A's making, and stops waiting at once: cancelled.
+                let result = await Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return await graph.a.getServiceAsResult()
+                }.value
+                probe.withLock { $0 = result }
+                probed.open()
+                // B is made once A's making has asked for it: A waits for B, which waits for nothing.
+                await eventually { asked.value == 1 }
+                try? await Task.sleep(for: .milliseconds(50))
+                return NodeB()
+            }
+            let aGet = Task { await graph.a.getServiceAsResult() }
+            await aStarted.wait()
+            let bGet = Task { await graph.b.getServiceAsResult() }
+            await probed.wait()
+            letAGo.open()
+            let a = await aGet.value
+            let b = await bGet.value
+            #expect(probe.withLock { $0 }?.failure?.error is CancellationError)
+            #expect(a.failure == nil, "\(a.failure?.fatalMessage ?? "")")
+            #expect(b.failure == nil, "\(b.failure?.fatalMessage ?? "")")
         }
     }
 }

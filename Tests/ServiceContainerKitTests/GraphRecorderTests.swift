@@ -114,6 +114,23 @@ struct GraphRecorderTests {
         }
     }
 
+    @Test("A provider got by no making is a node all the same, after the container's, in the order they were got")
+    func getsOutsideMakings() async {
+        await #expect(processExitsWith: .success) {
+            let settings = ServiceProvider(mode: .lazy) { AppSettings() }
+            let pool = ServiceProvider(mode: .lazy) { Pool(url: "db://outside") }
+            let job = ServiceProvider(mode: .lazy) { Job(pool: Pool(url: "db://job")) }
+            let recorder = ServiceGraphRecorder()
+            _ = try? pool.getService()
+            _ = try? settings.getService()
+            recorder.stop()
+            #expect(recorder.graph().nodes.map(\.name) == ["Pool", "AppSettings"])
+            let graph = recorder.graph(of: (job: job, settings: settings))
+            #expect(graph.nodes.map(\.name) == ["job", "settings", "Pool"])
+            #expect(graph.edges.isEmpty)
+        }
+    }
+
     @Test("A recorder started after the container was built draws every get a making asks for")
     func startedLate() async {
         await #expect(processExitsWith: .success) {

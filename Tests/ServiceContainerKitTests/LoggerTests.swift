@@ -14,7 +14,7 @@ final class RefusingDependent: Sendable {}
 /// The gets the package refuses before any factory runs, each provoked through a `many`
 /// dependent, whose get only adds itself to the error's path.
 enum RefusedGet: String, CaseIterable, Sendable {
-    case scopeRequired, asyncScopeRequired, scopeClosed, dependencyCycle, captiveDependency, wrongParams
+    case scopeRequired, asyncScopeRequired, scopeClosed, asyncScopeClosed, dependencyCycle, captiveDependency, wrongParams
     case scopedOnMainActor
 
     /// The dependent's error: the refused get of a `RefusedService` made it.
@@ -31,6 +31,20 @@ enum RefusedGet: String, CaseIterable, Sendable {
             let scope = ServiceScope(label: "request 7")
             _ = await scope.close()
             return scope.run { Self.dependent { _ = try scoped.getService() }.getServiceAsResult().failure }
+        case .asyncScopeClosed:
+            // The cell is found while the scope is open; the scope closes before its making begins.
+            let source = AsyncScopedSource<RefusedService> { RefusedService() }
+            let scope = ServiceScope(label: "request 8")
+            guard let cell = try? scope.cell(for: source, service: RefusedService.self, { AsyncScopedCell(source: source) }) else {
+                return nil
+            }
+            _ = await scope.close()
+            do throws(ServiceObtainError) {
+                _ = try await cell.get(in: scope)
+                return nil
+            } catch {
+                return error
+            }
         case .dependencyCycle:
             let cycle = Locked<ServiceProvider<RefusedService>?>(nil)
             let provider = ServiceProvider<RefusedService>(mode: .many) {
@@ -345,6 +359,41 @@ struct LoggerTests {
         // The drain scheduled for the first event finds nothing left to deliver.
         for drain in scheduled.withLock({ $0 }) { drain() }
         #expect(logger.failures(of: MainQueuedService.self).count == 2)
+    }
+
+    @Test("Events raised after a drain of the main queue schedule the next drain")
+    func mainQueueDrainedAgain() {
+        let logger = RecordingLogger(queue: .main)
+        let scheduled = Locked<[@Sendable () -> Void]>([])
+        let recorder = LogRecorder(scheduleOnMain: { drain in scheduled.withLock { $0.append(drain) } })
+        recorder.register(logger)
+        let record: @Sendable (Int) -> Void = { code in
+            let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
+            recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error) }
+        }
+        record(1)
+        record(2)
+        #expect(scheduled.withLock { $0.count } == 1)
+        scheduled.withLock { $0 }[0]()  // the main queue runs
+        record(3)
+        let drains = scheduled.withLock { $0 }
+        #expect(drains.count == 2)
+        drains.last?()
+        let codes = logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
+        #expect(codes == [1, 2, 3])
+        #expect(recorder.pendingMainQueueEvents == 0)
+    }
+
+    @Test("An event is not queued for a logger that does not adopt its protocol")
+    func eventOfAnotherProtocol() {
+        final class OtherEvents: Logger {
+            let queue: DispatchQueue? = .main
+        }
+        let recorder = LogRecorder(scheduleOnMain: { _ in })
+        recorder.register(OtherEvents())
+        let error = ServiceObtainError(service: MainQueuedService.self, error: TestError())
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error) }
+        #expect(recorder.pendingMainQueueEvents == 0)
     }
 
     @Test("Events for the main queue are delivered when it runs")

@@ -614,6 +614,30 @@ struct ScopeTests {
         #expect(report.failures.first?.error.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
     }
 
+    @Test("The validator closes its scope once the validation is over, and logs a close that failed")
+    func validationClosesItsScope() async throws {
+        struct ValidatedClosings {
+            let fine: ServiceProvider<Closing>
+            let failing: ServiceProvider<Closing>
+        }
+        let journal = CloseJournal()
+        let listener = ScopeCloseListener(label: "validation of ValidatedClosings")
+        listener.register()
+        defer { listener.unregister() }
+        let report = ServiceValidator.validate(
+            ValidatedClosings(
+                fine: ServiceProvider(mode: .scoped) { Closing("fine", journal) },
+                failing: ServiceProvider(mode: .scoped) { Closing("failing", journal, .fails) }
+            )
+        )
+        #expect(report.made == ["fine", "failing"])
+        // The validation does not await the close: a task of its own closes the scope after it.
+        try await withAsyncTimeLimit { await eventually { !listener.reports.withLock { $0 }.isEmpty } }
+        #expect(listener.reports.withLock { $0 } == ["closed 2 services, 1 failed\n- \(name(Closing.self)): its close() threw: failing could not close"])
+        // Made last to first, closed in reverse order of the end of their makings.
+        #expect(journal.closed == ["fine", "failing"])
+    }
+
     // MARK: Closing
 
     @Test("Closing awaits each closable service once, in reverse order of the end of their makings")

@@ -702,6 +702,113 @@ struct ValidatorTests {
         #expect(report.graph.nodes.map(\.name).sorted() == ["byID[1]", "byID[1] (2)"])
     }
 
+    @Test("An existing container's providers are made last to first")
+    func madeLastToFirst() {
+        struct Three {
+            let first: ServiceProvider<Int>
+            let second: ServiceProvider<Int>
+            let third: ServiceProvider<Int>
+        }
+        let order = Locked<[String]>([])
+        func provider(_ name: String) -> ServiceProvider<Int> {
+            ServiceProvider(mode: .lazy) {
+                order.withLock { $0.append(name) }
+                return 1
+            }
+        }
+        let report = ServiceValidator.validate(Three(first: provider("first"), second: provider("second"), third: provider("third")))
+        #expect(report.made == ["first", "second", "third"])
+        #expect(order.withLock { $0 } == ["third", "second", "first"])
+    }
+
+    @Test("The creation times line up, whatever the length of each name")
+    func creationTimesLineUp() throws {
+        struct Aligned {
+            let a: ServiceProvider<Service>
+            let longer: ServiceProvider<Service>
+        }
+        let report = ServiceValidator.validate(
+            Aligned(a: ServiceProvider(mode: .lazy) { Service() }, longer: ServiceProvider(mode: .lazy) { Service() })
+        )
+        #expect(Set(report.timings.map(\.path)) == ["a", "longer"])
+        let expected = report.timings.map { timing in
+            let name = timing.path == "a"
+                ? "a (ServiceContainerKitTests.Service)     " : "longer (ServiceContainerKitTests.Service)"
+            return "  \(name)  \(ServiceValidationReport.milliseconds(timing.duration))"
+        }
+        let lines = report.description.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Creation times, slowest first:"))
+        #expect(Array(lines.dropFirst(heading + 1).prefix(2)) == expected)
+    }
+
+    @Test("A creation time of a second or more is in milliseconds too")
+    func millisecondsOfSeconds() {
+        #expect(ServiceValidationReport.milliseconds(.seconds(2) + .microseconds(1_500)) == "2001.500 ms")
+    }
+
+    @Test("A provider made more than once in a validation is timed for all its makings", .offThePool)
+    func everyMakingTimed() throws {
+        struct Repeated {
+            let first: ServiceProvider<Int>
+            let second: ServiceProvider<Int>
+            let stamp: ServiceProvider<Int>
+        }
+        // Made three times: by the validator, and for each of the two others.
+        let stamp = ServiceProvider<Int>(mode: .many) {
+            Thread.sleep(forTimeInterval: 0.03)
+            return 1
+        }
+        let report = ServiceValidator.validate(
+            Repeated(
+                first: ServiceProvider(mode: .lazy) { try stamp.getService() },
+                second: ServiceProvider(mode: .lazy) { try stamp.getService() },
+                stamp: stamp
+            )
+        )
+        #expect(report.isValid)
+        let timing = try #require(report.timings.first { $0.path == "stamp" })
+        #expect(timing.duration >= .milliseconds(90))
+    }
+
+    @Test("A provider outside the container that failed more than once is drawn with its last failure")
+    func lastFailureOfAnOutsideProvider() throws {
+        struct Askers {
+            let first: ServiceProvider<Job>
+            let second: ServiceProvider<Job>
+        }
+        let calls = Counter()
+        let pool = ServiceProvider<Pool>(mode: .lazy) { throw TestError(code: calls.increment()) }
+        let report = ServiceValidator.validate(
+            Askers(
+                first: ServiceProvider(mode: .lazy) { Job(pool: try pool.getService()) },
+                second: ServiceProvider(mode: .lazy) { Job(pool: try pool.getService()) }
+            )
+        )
+        // Made last to first: the second's making asked first.
+        #expect(report.failures.map { $0.error.error as? TestError } == [TestError(code: 2), TestError(code: 1)])
+        let outside = try #require(report.graph.nodes.first { $0.path == nil })
+        #expect(outside.name == "Pool")
+        #expect(outside.failure?.error as? TestError == TestError(code: 2))
+    }
+
+    @Test("An object or a skipped provider reached twice is listed once, under the first path")
+    func reachedTwiceListedOnce() {
+        final class Holder {
+            let none: ServiceProvider<Service>? = nil
+        }
+        struct Twice {
+            let loaded: ServiceAsyncProvider<Service>
+            let holder: Holder
+            let again: ServiceAsyncProvider<Service>
+            let sameHolder: Holder
+        }
+        let loaded = ServiceAsyncProvider<Service>(mode: .lazy) { Service() }
+        let holder = Holder()
+        let report = ServiceValidator.validate(Twice(loaded: loaded, holder: holder, again: loaded, sameHolder: holder))
+        #expect(report.skipped.map(\.path) == ["loaded", "holder.none"])
+        #expect(report.description.split(separator: "\n").first == "Invalid: 0 providers made, 0 failed, 2 skipped")
+    }
+
     @Test("Validations on several threads at once each see their own gets", .offThePool)
     func concurrentValidations() throws {
         let reports = try raceOnThreads(4) { _ in
