@@ -818,7 +818,7 @@ struct ValidatorTests {
     }
 }
 
-// MARK: - Awaiting
+// MARK: - Including async providers
 
 /// Async providers wired after they are made, so that they can await each other.
 final class AsyncCycleServices: @unchecked Sendable {
@@ -839,8 +839,8 @@ final class AsyncCycleServices: @unchecked Sendable {
     }
 }
 
-@Suite("ServiceValidator, awaiting async and main-actor gets")
-struct AwaitingValidatorTests {
+@Suite("ServiceValidator, including async and main-actor providers")
+struct IncludingAsyncValidatorTests {
     struct Mixed {
         let plain: ServiceProvider<Pool>
         let loaded: ServiceAsyncProvider<Service>

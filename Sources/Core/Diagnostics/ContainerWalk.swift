@@ -51,9 +51,9 @@ extension UngettableProvider {
     var wrappedProvider: (any GraphedProvider)? { nil }
 }
 
-/// A provider that a synchronous validation skips and one that awaits
-/// (``ServiceValidator/validateIncludingAsync(building:)``) gets: an async provider, awaited, and a
-/// main-actor provider, got on the main actor.
+/// A provider that a synchronous validation skips and one including async providers
+/// (``ServiceValidator/validateIncludingAsync(building:)``) gets: an async provider, awaited,
+/// and a main-actor provider, got on the main actor.
 protocol AwaitedProvider: UngettableProvider, Sendable {
     /// Gets the service once; the error when it cannot be had.
     func awaitedValidationGet() async -> ServiceObtainError?
@@ -120,7 +120,8 @@ extension Optional: LazyStorage {
 /// properties of structs, classes and tuples, nested containers, optionals, arrays and
 /// dictionaries, and what a ``ServiceValidationListing`` lists. A provider or an object reached
 /// twice is taken once, under the first path. Async and main-actor providers are found as
-/// skipped: only a validation that awaits gets them.
+/// skipped: only a validation including async providers gets them. An async provider of a
+/// synchronous provider is found as that provider.
 struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {

@@ -171,7 +171,8 @@ public enum ServiceValidator {
         return await validation.awaitedReport()
     }
 
-    /// How a builder is passed to the validation that awaits, for its report's advice.
+    /// How a builder is passed to the validation including async providers, for its report's
+    /// advice.
     private static let asyncCall = "validateIncludingAsync(building:)"
 
     /// Makes the providers of `container` once, with `log` recording on this thread.
