@@ -288,6 +288,34 @@ private actor SuspendableCaller {
         entered.increment()
         return await provider.getServiceAsResult()
     }
+
+    /// A get of `provider` on a new caller, whose executor is suspended once the get waits for
+    /// the making: the get's task cannot run again before `caller.executor.queue.resume()`.
+    static func heldGet(
+        of provider: ServiceAsyncProvider<Service>
+    ) async -> (caller: SuspendableCaller, get: Task<Result<Service, ServiceObtainError>, Never>) {
+        let caller = SuspendableCaller()
+        let entered = Counter()
+        let get = Task { await caller.get(provider, entered: entered) }
+        await eventually { entered.value == 1 }
+        caller.executor.queue.sync {}  // the job that entered ran on: the get waits for the making
+        caller.executor.queue.suspend()
+        return (caller, get)
+    }
+}
+
+/// A `lazy` provider whose making a task started and that waits for `gate`; `counter` counts
+/// its makings.
+private func startedLazyMaking() async -> (
+    provider: ServiceAsyncProvider<Service>, counter: Counter, gate: AsyncGate,
+    starter: Task<Result<Service, ServiceObtainError>, Never>
+) {
+    let counter = Counter()
+    let gate = AsyncGate()
+    let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
+    let starter = Task { await provider.getServiceAsResult() }
+    await eventually { counter.value == 1 }
+    return (provider, counter, gate, starter)
 }
 
 @Suite("Async providers: cancellation")
@@ -295,11 +323,7 @@ struct AsyncCancellationTests {
     @Test("Cancelling the task that started a making fails only that task; the others get the service")
     func starterCancelled() async throws {
         try await withAsyncTimeLimit { () async throws in
-            let counter = Counter()
-            let gate = AsyncGate()
-            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
-            let starter = Task { await provider.getServiceAsResult() }
-            await eventually { counter.value == 1 }
+            let (provider, counter, gate, starter) = await startedLazyMaking()
             let others = (0..<5).map { _ in Task { await provider.getServiceAsResult() } }
             try? await Task.sleep(for: .milliseconds(20))  // let the others start waiting
             starter.cancel()
@@ -351,12 +375,7 @@ struct AsyncCancellationTests {
             }
             let starter = Task { await provider.getServiceAsResult() }
             await eventually { counter.value == 1 }
-            let caller = SuspendableCaller()
-            let entered = Counter()
-            let waiter = Task { await caller.get(provider, entered: entered) }
-            await eventually { entered.value == 1 }
-            caller.executor.queue.sync {}  // the job that entered ran on: the get waits for the making
-            caller.executor.queue.suspend()
+            let (caller, waiter) = await SuspendableCaller.heldGet(of: provider)
             waiter.cancel()
             starter.cancel()
             #expect(isCancellation(await starter.value.failure))
@@ -379,17 +398,8 @@ struct AsyncCancellationTests {
     @Test("A waiter cancelled once the service was handed over, before its task ran again, gets the service")
     func cancelledAfterHandOver() async throws {
         try await withAsyncTimeLimit { () async throws in
-            let counter = Counter()
-            let gate = AsyncGate()
-            let provider = ServiceAsyncProvider(mode: .lazy, factory: asyncFactory(counter, gate: gate))
-            let starter = Task { await provider.getServiceAsResult() }
-            await eventually { counter.value == 1 }
-            let caller = SuspendableCaller()
-            let entered = Counter()
-            let waiter = Task { await caller.get(provider, entered: entered) }
-            await eventually { entered.value == 1 }
-            caller.executor.queue.sync {}  // the job that entered ran on: the get waits for the making
-            caller.executor.queue.suspend()
+            let (provider, counter, gate, starter) = await startedLazyMaking()
+            let (caller, waiter) = await SuspendableCaller.heldGet(of: provider)
             gate.open()
             // The starter has the service once it is handed over, to the waiter too, whose task
             // cannot run before its executor is resumed.

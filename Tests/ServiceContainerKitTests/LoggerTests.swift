@@ -83,6 +83,39 @@ enum RefusedGet: String, CaseIterable, Sendable {
 
 // Loggers are registered process-wide: the tests that count one service type's failures run one
 // at a time, or each would count the other's.
+/// A main queue that is not served: the drains a recorder schedules on it wait in `scheduled`
+/// until a test runs them, as the main queue would. `logger` is registered with `recorder`.
+private final class HeldMainQueue: Sendable {
+    final class Drains: Sendable {
+        let list = Locked<[@Sendable () -> Void]>([])
+    }
+
+    let logger = RecordingLogger(queue: .main)
+    let recorder: LogRecorder
+    private let drains: Drains
+
+    init() {
+        let drains = Drains()
+        self.drains = drains
+        recorder = LogRecorder(scheduleOnMain: { drain in drains.list.withLock { $0.append(drain) } })
+        recorder.register(logger)
+    }
+
+    /// The drains scheduled so far, in order.
+    var scheduled: [@Sendable () -> Void] { drains.list.withLock { $0 } }
+
+    /// Raises the make failure of a `MainQueuedService` whose error has `code`.
+    func record(_ code: Int) {
+        let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
+        recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error) }
+    }
+
+    /// The codes of the failures the logger got, in order.
+    var codes: [Int?] {
+        logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
+    }
+}
+
 @Suite("Logging", .serialized)
 struct LoggerTests {
     @Test("A factory failure is reported once, by the provider where it started")
@@ -294,94 +327,70 @@ struct LoggerTests {
 
     @Test("Events for the main queue stay bounded when the main queue is never serviced, the oldest dropped", .offThePool)
     func mainQueueBounded() throws {
-        let logger = RecordingLogger(queue: .main)
-        let scheduled = Locked<[@Sendable () -> Void]>([])
-        // A main queue that is not serviced: the drains scheduled on it wait here.
-        let recorder = LogRecorder(scheduleOnMain: { drain in scheduled.withLock { $0.append(drain) } })
-        recorder.register(logger)
+        let main = HeldMainQueue()
         let total = MainQueueMailbox.capacity + 10
         let finished = DispatchSemaphore(value: 0)
         Thread {
             for code in 0..<total {
-                let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
-                recorder.record(ProvidersLogger.self) {
-                    $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error)
-                }
+                main.record(code)
             }
             finished.signal()
         }.start()
         try waitWithTimeLimit(finished, "recording waited for the main queue")
-        #expect(logger.failures(of: MainQueuedService.self).isEmpty)
-        #expect(recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
-        #expect(recorder.droppedMainQueueEvents == 10)
-        let drains = scheduled.withLock { $0 }
+        #expect(main.codes.isEmpty)
+        #expect(main.recorder.pendingMainQueueEvents == MainQueueMailbox.capacity)
+        #expect(main.recorder.droppedMainQueueEvents == 10)
+        let drains = main.scheduled
         #expect(drains.count == 1)
         // The main queue runs at last: the newest events arrive, in the order they were raised.
         for drain in drains { drain() }
-        let codes = logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
-        #expect(codes == Array(10..<total))
-        #expect(recorder.pendingMainQueueEvents == 0)
+        #expect(main.codes == Array(10..<total))
+        #expect(main.recorder.pendingMainQueueEvents == 0)
     }
 
     @Test("An event raised on the main queue arrives at once, after those still waiting for it")
     func mainQueueEventAfterBuffered() async throws {
-        let logger = RecordingLogger(queue: .main)
-        // A drain scheduled on the main queue that has not run yet: it waits here.
-        let scheduled = Locked<[@Sendable () -> Void]>([])
-        let recorder = LogRecorder(scheduleOnMain: { drain in scheduled.withLock { $0.append(drain) } })
-        recorder.register(logger)
-        let record: @Sendable (Int) -> Void = { code in
-            let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
-            recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error) }
-        }
+        // A drain scheduled on the main queue that has not run yet waits in `main.scheduled`.
+        let main = HeldMainQueue()
         try await withAsyncTimeLimit {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
-                    record(1)
+                    main.record(1)
                     done.resume()
                 }
             }
         }
-        #expect(recorder.pendingMainQueueEvents == 1)
+        #expect(main.recorder.pendingMainQueueEvents == 1)
         // On Linux a block of the main queue may run on a thread other than the main one: the
         // main actor is told by the queue.
         try await withAsyncTimeLimit {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.main.async {
-                    record(2)
+                    main.record(2)
                     done.resume()
                 }
             }
         }
-        let codes = logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
-        #expect(codes == [1, 2])
-        #expect(recorder.pendingMainQueueEvents == 0)
+        #expect(main.codes == [1, 2])
+        #expect(main.recorder.pendingMainQueueEvents == 0)
         // The drain scheduled for the first event finds nothing left to deliver.
-        for drain in scheduled.withLock({ $0 }) { drain() }
-        #expect(logger.failures(of: MainQueuedService.self).count == 2)
+        for drain in main.scheduled { drain() }
+        #expect(main.codes.count == 2)
     }
 
     @Test("Events raised after a drain of the main queue schedule the next drain")
     func mainQueueDrainedAgain() {
-        let logger = RecordingLogger(queue: .main)
-        let scheduled = Locked<[@Sendable () -> Void]>([])
-        let recorder = LogRecorder(scheduleOnMain: { drain in scheduled.withLock { $0.append(drain) } })
-        recorder.register(logger)
-        let record: @Sendable (Int) -> Void = { code in
-            let error = ServiceObtainError(service: MainQueuedService.self, error: TestError(code: code))
-            recorder.record(ProvidersLogger.self) { $0.serviceProviderMakeFailure(type: MainQueuedService.self, error: error) }
-        }
-        record(1)
-        record(2)
-        #expect(scheduled.withLock { $0.count } == 1)
-        scheduled.withLock { $0 }[0]()  // the main queue runs
-        record(3)
-        let drains = scheduled.withLock { $0 }
+        let main = HeldMainQueue()
+        main.record(1)
+        main.record(2)
+        #expect(main.scheduled.count == 1)
+        main.scheduled[0]()  // the main queue runs
+        main.record(3)
+        let drains = main.scheduled
         #expect(drains.count == 2)
         drains.last?()
-        let codes = logger.failures(of: MainQueuedService.self).map { ($0.error as? TestError)?.code }
-        #expect(codes == [1, 2, 3])
-        #expect(recorder.pendingMainQueueEvents == 0)
+        #expect(main.codes == [1, 2, 3])
+        #expect(main.recorder.pendingMainQueueEvents == 0)
     }
 
     @Test("An event is not queued for a logger that does not adopt its protocol")

@@ -383,36 +383,20 @@ struct ValidatorTests {
     @Test("Async and main-actor providers are listed as skipped, with the reason, and not made")
     @MainActor
     func asyncAndMainActorSkipped() {
-        struct Mixed {
-            let plain: ServiceProvider<Service>
-            let loaded: ServiceAsyncProvider<Service>
-            let reports: ServiceAsyncParamsProvider<Service, Int>
-            let model: ServiceMainActorProvider<Service>
-        }
         let counter = Counter()
-        let report = ServiceValidator.validate(
-            Mixed(
-                plain: ServiceProvider(Service()),
-                loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
-                    counter.increment()
-                    return Service()
-                },
-                reports: ServiceAsyncParamsProvider { Service(number: $0) },
-                model: ServiceMainActorProvider(mode: .lazy) {
-                    counter.increment()
-                    return Service()
-                }
-            )
-        )
+        let report = ServiceValidator.validate(MixedServices.make(counter: counter))
         #expect(report.isValid)
         #expect(report.made == ["plain"])
-        #expect(report.skipped.map(\.path) == ["loaded", "reports", "model"])
+        #expect(report.skipped.map(\.path) == ["loaded", "reports", "model", "broken", "none"])
+        let async = "made with async: await a get to check it, or validate with ServiceValidator.validateIncludingAsync(building:)"
         #expect(report.skipped.map(\.reason) == [
-            "made with async: await a get to check it, or validate with ServiceValidator.validateIncludingAsync(building:)",
+            async,
             "made with async from params of type Swift.Int: await a get with params to check it",
             "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateIncludingAsync(building:)",
+            async,
+            "nil: no provider to make",
         ])
-        #expect(counter.value == 0)
+        #expect(counter.value == 1)  // the plain one
         #expect(report.graph.nodes.map(\.name) == ["plain"])
     }
 
@@ -839,46 +823,48 @@ final class AsyncCycleServices: @unchecked Sendable {
     }
 }
 
+/// A plain provider beside an async, an async params, a main-actor and a failing async one, and
+/// a `nil` optional one; `counter` counts the makings.
+struct MixedServices {
+    let plain: ServiceProvider<Pool>
+    let loaded: ServiceAsyncProvider<Service>
+    let reports: ServiceAsyncParamsProvider<Service, Int>
+    let model: ServiceMainActorProvider<Service>
+    let broken: ServiceAsyncProvider<Job>
+    let none: ServiceAsyncProvider<Service>?
+
+    static func make(counter: Counter) -> MixedServices {
+        let plain = ServiceProvider(mode: .lazy) { () -> Pool in
+            counter.increment()
+            return Pool(url: "db://plain")
+        }
+        return MixedServices(
+            plain: plain,
+            loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
+                counter.increment()
+                return Service()
+            },
+            reports: ServiceAsyncParamsProvider { Service(number: $0) },
+            model: ServiceMainActorProvider(mode: .lazy) {
+                counter.increment()
+                return Service()
+            },
+            broken: ServiceAsyncProvider(mode: .lazy) { () async throws -> Job in
+                _ = try plain.getService()
+                throw TestError(code: 7)
+            },
+            none: nil
+        )
+    }
+}
+
 @Suite("ServiceValidator, including async and main-actor providers")
 struct IncludingAsyncValidatorTests {
-    struct Mixed {
-        let plain: ServiceProvider<Pool>
-        let loaded: ServiceAsyncProvider<Service>
-        let reports: ServiceAsyncParamsProvider<Service, Int>
-        let model: ServiceMainActorProvider<Service>
-        let broken: ServiceAsyncProvider<Job>
-        let none: ServiceAsyncProvider<Service>?
-
-        static func make(counter: Counter) -> Mixed {
-            let plain = ServiceProvider(mode: .lazy) { () -> Pool in
-                counter.increment()
-                return Pool(url: "db://plain")
-            }
-            return Mixed(
-                plain: plain,
-                loaded: ServiceAsyncProvider(mode: .lazy) { () async -> Service in
-                    counter.increment()
-                    return Service()
-                },
-                reports: ServiceAsyncParamsProvider { Service(number: $0) },
-                model: ServiceMainActorProvider(mode: .lazy) {
-                    counter.increment()
-                    return Service()
-                },
-                broken: ServiceAsyncProvider(mode: .lazy) { () async throws -> Job in
-                    _ = try plain.getService()
-                    throw TestError(code: 7)
-                },
-                none: nil
-            )
-        }
-    }
-
     @Test("Async and main-actor providers are got once each, their failures reported at their paths; params providers are still skipped")
     func asyncAndMainActorGot() async throws {
         let counter = Counter()
         let report = try await withAsyncTimeLimit {
-            await ServiceValidator.validateIncludingAsync(building: { Mixed.make(counter: counter) })
+            await ServiceValidator.validateIncludingAsync(building: { MixedServices.make(counter: counter) })
         }
         #expect(!report.isValid)
         #expect(report.made == ["plain", "loaded", "model"])
@@ -898,7 +884,7 @@ struct IncludingAsyncValidatorTests {
     @Test("A container given as a value is validated the same")
     func containerValue() async throws {
         let counter = Counter()
-        let mixed = Mixed.make(counter: counter)
+        let mixed = MixedServices.make(counter: counter)
         let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(mixed) }
         #expect(report.made == ["plain", "loaded", "model"])
         #expect(report.failures.map(\.path) == ["broken"])
@@ -932,7 +918,7 @@ struct IncludingAsyncValidatorTests {
     @Test("What the builder throws is thrown")
     func builderThrows() async {
         await #expect(throws: TestError(code: 1)) {
-            _ = try await ServiceValidator.validateIncludingAsync(building: { () throws -> Mixed in throw TestError(code: 1) })
+            _ = try await ServiceValidator.validateIncludingAsync(building: { () throws -> MixedServices in throw TestError(code: 1) })
         }
     }
 
@@ -1022,7 +1008,7 @@ struct IncludingAsyncValidatorTests {
         let report = try await withAsyncTimeLimit {
             await Task {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return await ServiceValidator.validateIncludingAsync(building: { Mixed.make(counter: counter) })
+                return await ServiceValidator.validateIncludingAsync(building: { MixedServices.make(counter: counter) })
             }.value
         }
         #expect(!report.isValid)
