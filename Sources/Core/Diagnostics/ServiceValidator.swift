@@ -96,8 +96,8 @@ public enum ServiceValidator {
         }
     }
 
-    /// Makes every provider of `container` once, as ``validate(_:)`` does, then awaits a get of
-    /// each async provider and gets each main-actor provider on the main actor, as
+    /// Makes every provider of `container` once, as ``validate(_:)-(Any)`` does, then awaits a
+    /// get of each async provider and gets each main-actor provider on the main actor, as
     /// ``validateIncludingAsync(building:)`` does.
     ///
     /// ```swift
