@@ -125,9 +125,7 @@ extension Optional: LazyStorage {
 struct ContainerWalk {
     /// What the walk finds at a path.
     enum Found {
-        /// A provider got synchronously, and the one a shutdown shuts down when it is another: a
-        /// `ServiceAsyncProvider` that gets its service from this one.
-        case provider(any GraphedProvider, wrapper: (any ShutdownProvider)? = nil)
+        case provider(any GraphedProvider)
         /// A provider that is not made (an async one, a `lazy var` never read), with its service
         /// type, the reason, and the provider when there is one.
         case skipped(Any.Type, reason: String, provider: (any ShutdownProvider)?)
@@ -137,7 +135,7 @@ struct ContainerWalk {
         /// The provider found, which a shutdown shuts down.
         var shutdownProvider: (any ShutdownProvider)? {
             switch self {
-            case .provider(let provider, let wrapper): wrapper ?? provider
+            case .provider(let provider): provider
             case .skipped(_, _, let provider): provider
             case .absent: nil
             }
@@ -146,6 +144,15 @@ struct ContainerWalk {
 
     /// What was found, in the order of the properties.
     private(set) var found: [(path: String, found: Found)] = []
+    /// The `ServiceAsyncProvider` found where `found` has the synchronous provider it gets from,
+    /// by index: a shutdown shuts it down (and that provider with it). Kept aside, so that an
+    /// entry of `found` stays as small as it is, which every pass over them copies.
+    private var wrappers: [Int: any ShutdownProvider] = [:]
+
+    /// The provider found at `index`, which a shutdown shuts down.
+    func shutdownProvider(at index: Int) -> (any ShutdownProvider)? {
+        wrappers[index] ?? found[index].found.shutdownProvider
+    }
     private var seen: Set<ObjectIdentifier> = []
     /// How many entries were found at each path as printed.
     private var pathCounts: [String: Int] = [:]
@@ -169,7 +176,7 @@ struct ContainerWalk {
     /// The providers found, in the order of the properties.
     var providers: [(path: String, provider: any GraphedProvider)] {
         found.compactMap { path, found in
-            guard case .provider(let provider, _) = found else { return nil }
+            guard case .provider(let provider) = found else { return nil }
             return (path, provider)
         }
     }
@@ -276,7 +283,8 @@ struct ContainerWalk {
                 // `ServiceAsyncProvider(provider)`: found as that provider, which a
                 // synchronous validation gets, and taken once with it.
                 if seen.insert(ObjectIdentifier(provider)).inserted {
-                    add(path, .provider(provider, wrapper: ungettable))
+                    wrappers[found.count] = ungettable
+                    add(path, .provider(provider))
                 }
             } else if seen.insert(ObjectIdentifier(ungettable)).inserted {
                 let kind = type(of: ungettable)

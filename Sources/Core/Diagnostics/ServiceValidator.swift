@@ -197,8 +197,6 @@ private struct Validation {
     /// What the log recorded of the synchronous gets, read while it records: the identities it
     /// names are not reused meanwhile (`GetRecording.retire`).
     private(set) var state = GetLog.State()
-    /// What the graph shows of each provider got synchronously, by index, read then too.
-    private(set) var facts: [ProviderFacts?] = []
     /// How the validation is called with a builder, for the report's advice.
     let call: String
 
@@ -215,15 +213,12 @@ private struct Validation {
         var errors: [Int: ServiceObtainError] = [:]
         scope.run {
             for (index, entry) in walk.found.enumerated().reversed() {
-                if case .provider(let provider, _) = entry.found, let error = provider.validationGet() {
+                if case .provider(let provider) = entry.found, let error = provider.validationGet() {
                     errors[index] = error
                 }
             }
         }
         self.errors = errors
-        facts = walk.found.map { entry in
-            if case .provider(let provider, _) = entry.found { provider.graphFacts } else { nil }
-        }
         state = log.snapshot
     }
 
@@ -281,8 +276,10 @@ private struct Validation {
                 skipped.append(.init(path: path, serviceType: service, reason: reason))
             case .absent(let service):
                 skipped.append(.init(path: path, serviceType: service, reason: "nil: no provider to make", isAbsent: true))
-            case .provider:
-                guard let facts = facts[index] else { continue }
+            case .provider(let provider):
+                // The identities it names are those of the provider and its sources, which the
+                // container keeps.
+                let facts = provider.graphFacts
                 providers.append((path, facts))
                 if let params = facts.params {
                     let reason = "needs params of type \(TypeName.of(params)): get it with params to check it"

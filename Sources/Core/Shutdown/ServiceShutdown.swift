@@ -110,7 +110,8 @@ public enum ServiceShutdown {
     ) async -> (made: [MadeService], failures: [ServiceCloseReport.Failure], earlier: [ShutdownRun]) {
         // The providers found, and those they wrap at their paths (most wrap none: no array is
         // made for them).
-        let found = ContainerWalk(container, includesParents: false).found
+        let walk = ContainerWalk(container, includesParents: false)
+        let found = walk.found
         if found.isEmpty {
             let valueType = type(of: container)
             let failure = ServiceCloseReport.Failure(
@@ -129,8 +130,8 @@ public enum ServiceShutdown {
                 add(inner, at: path)
             }
         }
-        for (path, found) in found {
-            if let provider = found.shutdownProvider {
+        for (index, (path, _)) in found.enumerated() {
+            if let provider = walk.shutdownProvider(at: index) {
                 add(provider, at: path)
             }
         }
