@@ -183,7 +183,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     /// it has none (a get that was not recorded, an async one, draws no edge).
     ///
     /// ```swift
-    /// print(graph)  // connectionPool -> settings, then reportJob -> connectionPool, one dependency a line, then the others
+    /// print(graph)  // connectionPool -> settings, reportJob -> connectionPool, a line each, then the others
     /// ```
     public var description: String {
         var onEdges = Set<Int>()

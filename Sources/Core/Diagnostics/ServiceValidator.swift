@@ -104,7 +104,9 @@ public enum ServiceValidator {
     /// let services = Services.makeDefault()
     /// let report = await ServiceValidator.validateIncludingAsync(services)
     /// ```
-    public nonisolated(nonsending) static func validateIncludingAsync(_ container: Any) async -> ServiceValidationReport {
+    public nonisolated(nonsending) static func validateIncludingAsync(
+        _ container: Any
+    ) async -> ServiceValidationReport {
         let log = GetLog()
         var validation = GetRecording.withThreadLog(log) { Validation(container, log: log, call: asyncCall) }
         return await validation.awaitedReport()
