@@ -149,8 +149,7 @@ package enum GetRecording {
         if !recording.frames.isEmpty {
             recording.frames[recording.frames.count - 1].asked += total
         }
-        let failure: ServiceObtainError?
-        if case .failure(let error) = result { failure = error } else { failure = nil }
+        let failure = result.obtainError
         if isMaking || failure != nil {
             let own = isMaking ? total - frame.asked : nil
             for log in logs {

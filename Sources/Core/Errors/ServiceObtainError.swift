@@ -226,7 +226,8 @@ extension Result where Failure == ServiceObtainError {
         }
     }
 
-    /// The error of a failure, `nil` for a service: what a validation keeps of a get.
+    /// The error of a failure, `nil` for a service: what a validation or a recording keeps of
+    /// a get.
     var obtainError: ServiceObtainError? {
         if case .failure(let error) = self { error } else { nil }
     }
