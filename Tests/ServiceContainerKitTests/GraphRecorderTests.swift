@@ -225,8 +225,8 @@ struct GraphRecorderTests {
         }
     }
 
-    @Test("A main-actor provider's making is not recorded, as the validator skips such providers")
-    func mainActorMakingNotRecorded() async {
+    @Test("A main-actor provider's making is recorded: what its factory gets is its dependency")
+    func mainActorMakingRecorded() async {
         await #expect(processExitsWith: .success) {
             await MainActor.run {
                 let token = ServiceProvider<NetToken>(mode: .lazy) { NetToken() }
@@ -235,8 +235,9 @@ struct GraphRecorderTests {
                 _ = try? model.getService()
                 recorder.stop()
                 let graph = recorder.graph(of: (token: token, model: model))
-                #expect(graph.edges.isEmpty)
-                #expect(graph.nodes.map(\.name) == ["token"])
+                #expect(graph.description == "model -> token")
+                #expect(graph.nodes.map { graph.detail(of: $0) } == ["NetToken (lazy)", "ScreenModel (lazy, main actor)"])
+                #expect(graph.nodes.map(\.name) == ["token", "model"])
             }
         }
     }

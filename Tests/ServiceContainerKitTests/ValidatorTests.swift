@@ -876,8 +876,12 @@ struct IncludingAsyncValidatorTests {
             "nil: no provider to make",
         ])
         #expect(counter.value == 3)
-        // The async gets are not recorded: the graph has the synchronous providers.
-        #expect(report.graph.nodes.map(\.name) == ["plain"])
+        // The async and main-actor gets are recorded too: `broken` asked for `plain`.
+        #expect(report.graph.nodes.map(\.name) == ["plain", "loaded", "model", "broken"])
+        #expect(report.graph.description == "broken -> plain\nloaded (no dependency recorded)\nmodel (no dependency recorded)")
+        #expect(report.graph.nodes.map(\.mode) == [.lazy, .lazy, .lazy, .lazy])
+        #expect((report.graph.nodes.last?.failure?.error as? TestError) == TestError(code: 7))
+        #expect(report.timings.map(\.path).sorted() == ["broken", "loaded", "model", "plain"])
         #expect(report.description.hasPrefix("Invalid: 3 providers made, 1 failed, 2 skipped\nFailures:\n  broken: "))
     }
 
@@ -890,6 +894,8 @@ struct IncludingAsyncValidatorTests {
         #expect(report.failures.map(\.path) == ["broken"])
         #expect(counter.value == 3)
         #expect(ServiceValidator.validate(mixed).made == ["plain"])
+        // A synchronous validation draws none of the providers it skips.
+        #expect(ServiceValidator.validate(mixed).graph.nodes.map(\.name) == ["plain"])
     }
 
     @Test("A cycle of async providers, which a synchronous validation skips, fails each provider on it at its path")

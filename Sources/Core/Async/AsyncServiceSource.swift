@@ -49,6 +49,32 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
         }
     }
 
+    /// The identity the gets and makings of a provider of this source are recorded under
+    /// (`GetRecording`): the source's, which its makings are tracked under; `nil` for an
+    /// instance (the provider's own) and a wrapped synchronous provider (which records its own).
+    var recordingIdentity: ObjectIdentifier? {
+        switch self {
+        case .holdsService, .sync: nil
+        case .atOne(let source): ObjectIdentifier(source)
+        case .lazy(let source): ObjectIdentifier(source)
+        case .weak(let source): ObjectIdentifier(source)
+        case .many(let source): ObjectIdentifier(source)
+        case .scoped(let source): ObjectIdentifier(source)
+        }
+    }
+
+    /// The mode a graph draws a provider of this source with.
+    var graphMode: ServiceGraph.Mode {
+        switch self {
+        case .holdsService, .atOne: .atOne
+        case .lazy: .lazy
+        case .weak: .weak
+        case .many: .many
+        case .scoped: .scoped
+        case .sync(let provider): provider.source.graphMode.mode
+        }
+    }
+
     /// The service, or why it cannot be had.
     ///
     /// Specialized for the service type in the module that gets it, but not inlined into each
@@ -79,6 +105,8 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
     private let making = AsyncMaking<Service>()
     /// When the making ended (`MakingClock`), stored before the service is published.
     let madeAt = Atomic<UInt64>(0)
+
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     init(factory: @escaping @Sendable () async throws -> Service) {
         // The code that made the provider may not await its making (another factory, which
@@ -293,21 +321,24 @@ final class AsyncManySource<Service: Sendable>: Sendable {
         self.countsAs = countsAs
     }
 
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
+
     // Inlinable, so that the factory's call and its result are compiled for the service type:
     // only what does not depend on it (the cycle check and the task's context) is called.
     @inlinable
     nonisolated(nonsending) func get() async throws(ServiceObtainError) -> Service {
-        try await Self.make(id: countsAs.map(ObjectIdentifier.init) ?? ObjectIdentifier(self), factory)
+        try await Self.make(id: countsAs.map(ObjectIdentifier.init) ?? ObjectIdentifier(self), node: ObjectIdentifier(self), factory)
     }
 
     /// Runs `factory` in the current task with `id` being obtained.
     @inlinable
     nonisolated(nonsending) static func make(
         id: ObjectIdentifier,
+        node: ObjectIdentifier? = nil,
         _ factory: () async throws -> Service
     ) async throws(ServiceObtainError) -> Service {
         var made: Result<Service, ServiceObtainError>?
-        try await TaskContext.whileObtaining(id, service: Service.self) {
+        try await TaskContext.whileObtaining(id, service: Service.self, node: node) {
             made = await FactoryCall.asyncResult(Service.self, factory)
         }
         return try made!.get()  // `whileObtaining` ran the body, once
@@ -328,6 +359,8 @@ final class AsyncScopedSource<Service: Sendable>: Sendable {
         self.factory = factory
         ServiceScope.noteUsed()
     }
+
+    deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
     // Inlinable, as `ScopedSource.get()` is, so that a get of a made service finds its cell in
     // code compiled for the service type; the making stays out of line (`AsyncScopedCell`).
@@ -469,8 +502,13 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         // `weak` source holds its service weakly, so a `weak` service dies with its last user,
         // as a synchronous one does.
         let waiters = waiters
+        // While a validation or a recorder runs, the making is recorded under `provider`.
+        let isRecording = GetRecording.isOn
+        let recording = isRecording ? TaskRecording.making(provider) : nil
         Task { [weak self] in
-            let outcome = await ServiceScope.$bound.withValue(scope) { await TaskContext.with(inner, make) }
+            let outcome = await ServiceScope.$bound.withValue(scope) {
+                await TaskContext.with(inner) { isRecording ? await TaskRecording.run(recording, make) : await make() }
+            }
             inner.end()
             finish(outcome)
             Self.keep(consume outcome, in: self)

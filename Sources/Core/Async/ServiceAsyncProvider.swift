@@ -102,12 +102,34 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     @inlinable @inline(__always)
     public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
         if GetRecording.isOn {
-            try checkGet()
+            return try await recordedGet()
         }
+        return try await unrecordedGet()
+    }
+
+    /// The get itself: the service held ready, or the source's get.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) func unrecordedGet() async throws(ServiceObtainError) -> ServiceType {
         if let service = ready?.value ?? held?.service {
             return service
         }
         return try await source.get()
+    }
+
+    /// The slow path of a get, on while a validation or a graph recorder runs, or once a
+    /// container was shut down in this process: refused when this provider was shut down, and
+    /// recorded when something records.
+    @usableFromInline @inline(never)
+    nonisolated(nonsending) func recordedGet() async throws(ServiceObtainError) -> ServiceType {
+        try checkGet()
+        if case .sync(let provider) = source {
+            // The wrapped provider records its own gets, a read of a service held ready included.
+            return try provider.getService()
+        }
+        return try await GetRecording.recordAsync(of: source.recordingIdentity ?? ObjectIdentifier(self), service: ServiceType.self) {
+            () async throws(ServiceObtainError) -> ServiceType in
+            try await unrecordedGet()
+        }
     }
 
     /// Fails the get when this provider was shut down (`ServiceShutdown`): the slow path of a

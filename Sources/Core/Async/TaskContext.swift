@@ -92,7 +92,8 @@ struct TaskContext: Sendable {
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task with
-    /// `provider` being obtained. Not generic, so that a get compiled for its service type calls
+    /// `provider` being obtained; while a validation or a recorder runs, recorded as a making of
+    /// `node`, when one is given. Not generic, so that a get compiled for its service type calls
     /// it without handing it any metadata.
     ///
     /// - Throws: a dependency cycle when `provider` is already being obtained in this chain of
@@ -101,9 +102,11 @@ struct TaskContext: Sendable {
     nonisolated(nonsending) static func whileObtaining(
         _ provider: ObjectIdentifier,
         service: Any.Type,
+        node: ObjectIdentifier? = nil,
         _ body: () async -> Void
     ) async throws(ServiceObtainError) {
-        if GetRecording.isOn {
+        let isRecording = GetRecording.isOn
+        if isRecording {
             try ShutdownRegistry.check(provider, service)
         }
         let context = current
@@ -111,7 +114,12 @@ struct TaskContext: Sendable {
             throw cycle
         }
         let inner = context.entering(provider)
-        await $current.withValue(inner, operation: body)
+        if isRecording {
+            let recording = node.flatMap(TaskRecording.making)
+            await $current.withValue(inner) { await TaskRecording.run(recording, body) }
+        } else {
+            await $current.withValue(inner, operation: body)
+        }
         inner.end()
     }
 

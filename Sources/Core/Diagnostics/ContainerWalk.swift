@@ -55,6 +55,8 @@ extension UngettableProvider {
 /// (``ServiceValidator/validateIncludingAsync(building:)``) gets: an async provider, awaited,
 /// and a main-actor provider, got on the main actor.
 protocol AwaitedProvider: UngettableProvider, Sendable {
+    /// What the graph shows of it.
+    var graphFacts: ProviderFacts { get }
     /// Gets the service once; the error when it cannot be had.
     func awaitedValidationGet() async -> ServiceObtainError?
 }
@@ -63,6 +65,13 @@ extension ServiceAsyncProvider: AwaitedProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
     static var validationSkipReason: String {
         "made with async: await a get to check it, or validate with ServiceValidator.validateIncludingAsync(building:)"
+    }
+
+    var graphFacts: ProviderFacts {
+        ProviderFacts(
+            service: ServiceType.self, mode: source.graphMode, kind: .async, params: nil,
+            identities: [source.recordingIdentity, ObjectIdentifier(self)].compactMap { $0 }
+        )
     }
 
     func awaitedValidationGet() async -> ServiceObtainError? {
@@ -86,6 +95,13 @@ extension ServiceMainActorProvider: AwaitedProvider {
     nonisolated static var graphServiceType: Any.Type { ServiceType.self }
     nonisolated static var validationSkipReason: String {
         "bound to the main actor: get it there to check it, or validate with ServiceValidator.validateIncludingAsync(building:)"
+    }
+
+    nonisolated var graphFacts: ProviderFacts {
+        ProviderFacts(
+            service: ServiceType.self, mode: ServiceGraph.Mode(mode), kind: .mainActor, params: nil,
+            identities: [ObjectIdentifier(self)]
+        )
     }
 
     func awaitedValidationGet() async -> ServiceObtainError? {
@@ -173,11 +189,17 @@ struct ContainerWalk {
         found.append((unique, what))
     }
 
-    /// The providers found, in the order of the properties.
-    var providers: [(path: String, provider: any GraphedProvider)] {
+    /// What the graph shows of each provider it finds, in the order of the properties: those it
+    /// gets, and the async and main-actor ones, whose gets are recorded too.
+    var graphFacts: [(path: String, facts: ProviderFacts)] {
         found.compactMap { path, found in
-            guard case .provider(let provider) = found else { return nil }
-            return (path, provider)
+            if case .provider(let provider) = found {
+                return (path, provider.graphFacts)
+            }
+            if case .skipped(_, _, let provider?) = found, let awaited = provider as? any AwaitedProvider {
+                return (path, awaited.graphFacts)
+            }
+            return nil
         }
     }
 
@@ -387,7 +409,7 @@ extension ServiceProvider: GraphedProvider {
     var graphFacts: ProviderFacts {
         let (mode, isSafe) = source.graphMode
         return ProviderFacts(
-            service: ServiceType.self, mode: mode, isSafe: isSafe, params: nil,
+            service: ServiceType.self, mode: mode, kind: isSafe ? .safe : .plain, params: nil,
             identities: source.recordingIdentities + [ObjectIdentifier(self)]
         )
     }
@@ -402,7 +424,7 @@ extension ServiceParamsProvider: GraphedProvider {
 
     var graphFacts: ProviderFacts {
         ProviderFacts(
-            service: ServiceType.self, mode: .params, isSafe: serializer != nil, params: ParamsType.self,
+            service: ServiceType.self, mode: .params, kind: serializer != nil ? .safe : .plain, params: ParamsType.self,
             identities: [ObjectIdentifier(maker)]
         )
     }

@@ -13,7 +13,9 @@ import Synchronization
 ///   provider's identity, whatever its state: a read of a service held ready is an edge too.
 ///
 /// Each thread keeps the gets it is in (`ThreadRecording.frames`), so the get that asked for a
-/// service is the innermost one when it starts.
+/// service is the innermost one when it starts. An async get is recorded the same way, under the
+/// identity of its provider's source: its task keeps the making it runs (`TaskRecording`),
+/// which asks for what its factory gets, async or not.
 @usableFromInline
 package enum GetRecording {
     /// Whether any validation or recorder runs, or a container was ever shut down: the one
@@ -56,6 +58,9 @@ package enum GetRecording {
     /// How many recorders run.
     static var runningRecorders: Int { recorders.withLock { $0.count } }
 
+    /// Whether a recorder runs, read without the lock.
+    static var recordersRun: Bool { recorderCount.load(ordering: .acquiring) > 0 }
+
     /// Starts sending every thread's gets to `log` (`ServiceGraphRecorder`).
     static func addRecorder(_ log: GetLog) {
         recorders.withLock { recorders in
@@ -72,13 +77,13 @@ package enum GetRecording {
         }
     }
 
-    /// The logs a get on the current thread goes to: the validation running on it, else the
-    /// running recorders.
+    /// The logs a get on the current thread goes to: the validation running on it or on its
+    /// task, else the running recorders.
     static func logs() -> [GetLog] {
-        if let log = ThreadContext.recording?.log {
+        if let log = ThreadContext.recording?.log ?? TaskRecording.current?.log {
             return [log]
         }
-        guard recorderCount.load(ordering: .acquiring) > 0 else { return [] }
+        guard recordersRun else { return [] }
         return recorders.withLock { $0 }
     }
 
@@ -98,6 +103,37 @@ package enum GetRecording {
             recording.log = outer
         }
         return try body()
+    }
+
+    /// Runs `body` with `log` recording the gets of this task and of the tasks it starts (the
+    /// async part of a validation), as `withThreadLog` does for a thread.
+    nonisolated(nonsending) static func withTaskLog<Result>(_ log: GetLog, _ body: () async -> Result) async -> Result {
+        validations.withLock { $0.append(log) }
+        count(1)
+        defer {
+            count(-1)
+            validations.withLock { logs in logs.removeAll { $0 === log } }
+        }
+        return await TaskRecording.$current.withValue(TaskRecording(log: log, node: nil), operation: body)
+    }
+
+    /// The making whose gets this thread records now: the innermost get of the thread, else the
+    /// making its task runs (`asksInTask`).
+    @inline(__always)
+    static var asker: ObjectIdentifier? {
+        let recording = ThreadContext.recording
+        if let frame = recording?.frames.last {
+            return frame.node
+        }
+        return asksInTask(recording) ? TaskRecording.current?.node : nil
+    }
+
+    /// Whether a get outside every get of this thread, which has `recording`, belongs to the
+    /// making its task runs: not on a thread that runs a synchronous validation, whose gets are
+    /// its own (and which reads no task-local value for each of them), nor while the thread
+    /// delivers a log event, whose gets are the logger's (`ThreadContext.withLogDelivery(_:)`).
+    private static func asksInTask(_ recording: ThreadRecording?) -> Bool {
+        recording?.log == nil && !ThreadContext.isDeliveringLogEvent
     }
 
     /// Renames `identity`, whose object is being released, in every running log
@@ -135,7 +171,7 @@ package enum GetRecording {
             return try body()
         }
         let recording = ThreadContext.recordingState
-        let asker = recording.frames.last?.node
+        let asker = asker
         for log in logs {
             log.asked(by: asker, for: node, service: service, isCycle: false, covering: covering)
             if let other {
@@ -148,6 +184,8 @@ package enum GetRecording {
         let total = frame.start.duration(to: .now)
         if !recording.frames.isEmpty {
             recording.frames[recording.frames.count - 1].asked += total
+        } else if asksInTask(recording) {
+            TaskRecording.current?.add(asked: total)
         }
         let failure = result.obtainError
         if isMaking || failure != nil {
@@ -164,9 +202,37 @@ package enum GetRecording {
     /// held ready included, which runs nothing else that records).
     @usableFromInline @inline(never)
     static func recordGet(of node: ObjectIdentifier, service: Any.Type) {
-        guard let asker = ThreadContext.recording?.frames.last?.node else { return }
+        guard let asker else { return }
         for log in logs() {
             log.asked(by: asker, for: node, service: service, isCycle: false)
+        }
+    }
+
+    /// Records an async get of `node`, a `service`, that `body` makes: its asker (the making
+    /// that runs in this task, if any), its time, as the asker's, and its failure. The making it
+    /// may start records its own time (`TaskRecording.run`).
+    nonisolated(nonsending) static func recordAsync<Value>(
+        of node: ObjectIdentifier,
+        service: Any.Type,
+        _ body: () async throws(ServiceObtainError) -> Value
+    ) async throws(ServiceObtainError) -> Value {
+        let logs = logs()
+        if logs.isEmpty {
+            return try await body()
+        }
+        let asker = TaskRecording.current?.node
+        for log in logs {
+            log.asked(by: asker, for: node, service: service, isCycle: false)
+        }
+        let start = ContinuousClock.now
+        defer { TaskRecording.current?.add(asked: start.duration(to: .now)) }
+        do {
+            return try await body()
+        } catch {
+            for log in logs {
+                log.finished(node, own: nil, failure: error)
+            }
+            throw error
         }
     }
 
@@ -218,6 +284,53 @@ package enum GetRecording {
                 try FactoryCall.make(Service.self, factory)
             }
         }
+    }
+}
+
+/// What a task records, a task-local value: the validation it runs, if any, and the async
+/// making it runs, whose own time it keeps (`GetRecording.recordAsyncGet`). A task started in
+/// it inherits it, as a child task does; a making's task gets one of its own.
+final class TaskRecording: Sendable {
+    /// The log of the validation this task runs for; `nil` for the running recorders.
+    let log: GetLog?
+    /// The identity the making this task runs is recorded under; `nil` outside any making.
+    let node: ObjectIdentifier?
+    /// The time of the gets the making asked for, from its task and its child tasks.
+    private let asked = Locked(Duration.zero)
+
+    @TaskLocal static var current: TaskRecording?
+
+    init(log: GetLog?, node: ObjectIdentifier?) {
+        self.log = log
+        self.node = node
+    }
+
+    func add(asked time: Duration) {
+        asked.withLock { $0 += time }
+    }
+
+    /// The recording of a making of `node` that starts now, on this thread or task: `nil` when
+    /// nothing records it.
+    static func making(_ node: ObjectIdentifier) -> TaskRecording? {
+        let log = ThreadContext.recording?.log ?? current?.log
+        guard log != nil || GetRecording.recordersRun else { return nil }
+        return TaskRecording(log: log, node: node)
+    }
+
+    /// Runs `body`, a making, in `recording`, then records the making's own time: not counting
+    /// the gets it asked for. Without a recording, `body` runs outside the recording of the task
+    /// that started it, whose gets its are not.
+    nonisolated(nonsending) static func run<Value>(_ recording: TaskRecording?, _ body: () async -> Value) async -> Value {
+        guard let recording, let node = recording.node else {
+            return await $current.withValue(nil, operation: body)
+        }
+        let start = ContinuousClock.now
+        let value = await $current.withValue(recording, operation: body)
+        let own = start.duration(to: .now) - recording.asked.withLock { $0 }
+        for log in recording.log.map({ [$0] }) ?? GetRecording.logs() {
+            log.finished(node, own: own, failure: nil)
+        }
+        return value
     }
 }
 

@@ -98,6 +98,8 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             }
             return !failure.isNested
         }
+        /// Where its service is made.
+        let madeIn: MadeIn
         /// The names of the graph's service types, and this node's place among them.
         let typeNames: (names: TypeNames, index: Int)
 
@@ -107,6 +109,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             serviceType: Any.Type,
             mode: Mode,
             isSafe: Bool,
+            madeIn: MadeIn = .caller,
             failure: ServiceObtainError?,
             in names: TypeNames
         ) {
@@ -114,6 +117,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             self.serviceType = serviceType
             self.mode = mode
             self.isSafe = isSafe
+            self.madeIn = madeIn
             self.failure = failure
             typeNames = (names, names.add(serviceType))
         }
@@ -180,7 +184,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
 
     /// The dependencies as text, one `asker -> asked` a line, cycles marked; then each provider
     /// on none of them, as `name (no dependency recorded)`: none was seen, which is not to say
-    /// it has none (a get that was not recorded, an async one, draws no edge).
+    /// it has none (a get that was not recorded draws no edge).
     ///
     /// ```swift
     /// print(graph)  // connectionPool -> settings, reportJob -> connectionPool, a line each, then the others
@@ -260,6 +264,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     func detail(of node: Node) -> String {
         var mode = node.mode == .unknown ? "not in the container" : node.mode.rawValue
         if node.isSafe { mode += ", safe" }
+        if node.madeIn != .caller { mode += ", \(node.madeIn.rawValue)" }
         return "\(node.typeName) (\(mode))"
     }
 }
@@ -400,15 +405,67 @@ extension ServiceGraph {
 
 // MARK: - Assembling
 
+extension ServiceGraph {
+    /// Where a provider's service is made, which a drawing names after its mode. A plain value,
+    /// so that copying the facts of a provider retains nothing more.
+    enum MadeIn: String {
+        /// In the get that asks for it, on the caller's thread.
+        case caller
+        /// By a `ServiceAsyncProvider`, in the caller's task or a task of its own.
+        case async
+        /// By a `ServiceMainActorProvider`, on the main actor.
+        case mainActor = "main actor"
+    }
+}
+
+extension ServiceGraph.Mode {
+    /// How the graph draws a provider made in `mode`.
+    init(_ mode: ServiceFactoryMode) {
+        switch mode {
+        case .atOne: self = .atOne
+        case .lazy: self = .lazy
+        case .weak: self = .weak
+        case .many: self = .many
+        case .scoped: self = .scoped
+        }
+    }
+}
+
 /// What the graph knows of a provider of the container.
 struct ProviderFacts {
     let service: Any.Type
     let mode: ServiceGraph.Mode
-    let isSafe: Bool
+    /// By which kind of provider its service is made. One field, where `isSafe` was: a field more
+    /// made the copies of the facts that a validation's report makes, one per provider, cost 2%
+    /// of the validation.
+    let kind: Kind
     /// The type of its params, for a provider that needs them.
     let params: Any.Type?
     /// The identities its gets are recorded under (`GetRecording`).
     let identities: [ObjectIdentifier]
+
+    enum Kind {
+        /// A synchronous provider, its gets not serialized.
+        case plain
+        /// A safe provider, its gets serialized.
+        case safe
+        /// A `ServiceAsyncProvider`.
+        case async
+        /// A `ServiceMainActorProvider`.
+        case mainActor
+    }
+
+    /// Whether its gets are serialized (a safe provider).
+    var isSafe: Bool { kind == .safe }
+
+    /// Where its service is made.
+    var madeIn: ServiceGraph.MadeIn {
+        switch kind {
+        case .plain, .safe: .caller
+        case .async: .async
+        case .mainActor: .mainActor
+        }
+    }
 }
 
 extension ServiceGraph {
@@ -430,8 +487,8 @@ extension ServiceGraph {
             let failure = failures.map { $0[path] } ?? facts.identities.lazy.compactMap { log.failures[$0] }.first
             nodes.append(
                 Node(
-                    path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe, failure: failure,
-                    in: typeNames
+                    path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe,
+                    madeIn: facts.madeIn, failure: failure, in: typeNames
                 )
             )
         }

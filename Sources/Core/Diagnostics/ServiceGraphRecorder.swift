@@ -18,8 +18,8 @@
 /// per get.
 ///
 /// The gets of async and main-actor providers (`ServiceAsyncProvider`,
-/// `ServiceMainActorProvider`) are not recorded: the recorder sees synchronous gets, as
-/// ``ServiceValidator`` makes synchronous providers only.
+/// `ServiceMainActorProvider`) are recorded too, from any task: what an async making gets, and
+/// what a `Task { }` it starts gets, are its dependencies.
 public final class ServiceGraphRecorder: Sendable {
     private let log = GetLog()
     private let running = Locked(false)
@@ -81,9 +81,8 @@ public final class ServiceGraphRecorder: Sendable {
     ///   nodes; every provider of it is a node, asked for or not. Without it, the nodes are named
     ///   by their service types.
     public func graph(of container: Any? = nil) -> ServiceGraph {
-        let providers = container.map { ContainerWalk($0).providers } ?? []
-        return ServiceGraph(
-            providers: providers.map { ($0.path, $0.provider.graphFacts) },
+        ServiceGraph(
+            providers: container.map { ContainerWalk($0).graphFacts } ?? [],
             log: log.snapshot
         )
     }

@@ -152,10 +152,11 @@ public enum ServiceValidator {
     /// ```
     ///
     /// The synchronous part runs on the caller's actor; an async singleton is made in a task of
-    /// its provider's, and a main-actor service on the main actor. The async gets are not
-    /// recorded: the graph and the creation times are those of the synchronous providers. The
-    /// validation awaits the `close()` of the scoped services it made (each within 10 seconds),
-    /// and reports close failures to the ``ProvidersLogger``s.
+    /// its provider's, and a main-actor service on the main actor. Their gets are recorded as the
+    /// synchronous ones are: what an async making gets is its dependency in the graph, and its
+    /// time, less the time it waited for those, is its creation time. The validation awaits the
+    /// `close()` of the scoped services it made (each within 10 seconds), and reports close
+    /// failures to the ``ProvidersLogger``s.
     ///
     /// A main-actor provider is got on the main actor, which must run: in a program whose
     /// main thread blocks waiting for the validation, that get, and so the validation, waits for
@@ -196,8 +197,10 @@ private struct Validation {
     var errors: [Int: ServiceObtainError] = [:]
     /// The indices of the async and main-actor providers that were got.
     var awaited: Set<Int> = []
-    /// What the log recorded of the synchronous gets, read while it records: the identities it
-    /// names are not reused meanwhile (`GetRecording.retire`).
+    /// What the validation records.
+    let log: GetLog
+    /// What the log recorded, read while it records: the identities it names are not reused
+    /// meanwhile (`GetRecording.retire`).
     private(set) var state = GetLog.State()
     /// How the validation is called with a builder, for the report's advice.
     let call: String
@@ -207,6 +210,7 @@ private struct Validation {
     init(_ container: Any, log: GetLog, call: String) {
         self.container = container
         self.call = call
+        self.log = log
         walk = ContainerWalk(container)
         scope = ServiceScope(label: "validation of \(type(of: container))")
         // Made last to first: a container usually lists a provider after those it depends on,
@@ -224,10 +228,13 @@ private struct Validation {
         state = log.snapshot
     }
 
-    /// Awaits the gets of the async and main-actor providers, closes the scope, and gives the
-    /// report.
+    /// Awaits the gets of the async and main-actor providers, with the log recording in this
+    /// task, closes the scope, and gives the report.
     nonisolated(nonsending) mutating func awaitedReport() async -> ServiceValidationReport {
-        await getAwaited()
+        await GetRecording.withTaskLog(log) {
+            await getAwaited()
+            state = log.snapshot
+        }
         await Self.close(scope)
         return report()
     }
@@ -257,6 +264,14 @@ private struct Validation {
         }
     }
 
+    /// What the graph draws of `provider`, skipped at `index` by the synchronous gets: an async
+    /// or main-actor provider when it was got, or asked for.
+    private func drawnFacts(of provider: (any ShutdownProvider)?, at index: Int) -> ProviderFacts? {
+        guard let facts = (provider as? any AwaitedProvider)?.graphFacts else { return nil }
+        let isSeen = awaited.contains(index) || facts.identities.contains { state.services[$0] != nil }
+        return isSeen ? facts : nil
+    }
+
     /// The report, with what the log recorded of the synchronous gets.
     func report() -> ServiceValidationReport {
         var made: [String] = []
@@ -272,10 +287,15 @@ private struct Validation {
         }
         for (index, (path, found)) in walk.found.enumerated() {
             switch found {
-            case .skipped where awaited.contains(index):
-                outcome(at: index, path: path)
-            case .skipped(let service, let reason, _):
-                skipped.append(.init(path: path, serviceType: service, reason: reason))
+            case .skipped(let service, let reason, let provider):
+                if let facts = drawnFacts(of: provider, at: index) {
+                    providers.append((path, facts))
+                }
+                if awaited.contains(index) {
+                    outcome(at: index, path: path)
+                } else {
+                    skipped.append(.init(path: path, serviceType: service, reason: reason))
+                }
             case .absent(let service):
                 skipped.append(.init(path: path, serviceType: service, reason: "nil: no provider to make", isAbsent: true))
             case .provider(let provider):

@@ -33,7 +33,7 @@ import Foundation
 @MainActor
 public final class ServiceMainActorProvider<ServiceType> {
     // The mode and the factory never change, and are `Sendable`: any thread may make a provider.
-    private let mode: ServiceFactoryMode
+    let mode: ServiceFactoryMode
     private let factory: (@MainActor () throws -> ServiceType)?
     private var state: State = .unmade
 
@@ -95,6 +95,7 @@ public final class ServiceMainActorProvider<ServiceType> {
     public func getService() throws(ServiceObtainError) -> ServiceType {
         if GetRecording.isOn {
             try ShutdownRegistry.check(self, ServiceType.self)
+            GetRecording.recordGet(of: ObjectIdentifier(self), service: ServiceType.self)
         }
         switch state {
         case .ready(let service):
@@ -181,8 +182,7 @@ public final class ServiceMainActorProvider<ServiceType> {
 
     private func makeMarked(_ factory: () throws -> ServiceType) -> Result<ServiceType, ServiceObtainError> {
         Result { () throws(ServiceObtainError) -> ServiceType in
-            // Not recorded: a validation or a recorder skips main-actor providers.
-            try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self, recorded: false) {
+            try ThreadContext.withEntered(ObjectIdentifier(self), service: ServiceType.self) {
                 () throws(ServiceObtainError) -> ServiceType in
                 try FactoryCall.make(ServiceType.self, factory)
             }

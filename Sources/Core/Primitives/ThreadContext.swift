@@ -101,15 +101,11 @@ package struct ThreadContext {
     ///
     /// - Throws: a `ServiceObtainError` with `ServiceFactoryError.dependencyCycle` when `id` is
     ///   already being obtained on this thread; `body` is not run then.
-    ///
-    /// `recorded: false` leaves the making out of what a validation or recorder sees (a
-    /// main-actor provider's, which they skip).
     @inlinable
     static func withEntered<Service, Value>(
         _ id: ObjectIdentifier,
         service: Service.Type,
         node: ObjectIdentifier? = nil,
-        recorded: Bool = true,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
         let context = current
@@ -118,7 +114,7 @@ package struct ThreadContext {
         }
         context.pointee.push(id)
         defer { context.pointee.count &-= 1 }
-        if recorded, GetRecording.isOn {
+        if GetRecording.isOn {
             return try GetRecording.recordMaking(id, node: node, service: Service.self, body)
         }
         return try body()
