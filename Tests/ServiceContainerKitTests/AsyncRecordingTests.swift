@@ -95,6 +95,44 @@ struct AsyncRecordingTests {
         #expect(report.timings.map(\.path) == ["slow", "quick"])
     }
 
+    @Test("The time an async making waits for a synchronous get is not its own either")
+    func ownTimeLeavesOutSynchronousGets() async throws {
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                let slow = ServiceProvider(mode: .lazy) { () -> Settings in
+                    Thread.sleep(forTimeInterval: 0.2)
+                    return Settings()
+                }
+                return (slow: slow, quick: ServiceAsyncProvider(mode: .lazy) { Connection(try slow.getService()) })
+            })
+        }
+        #expect(report.graph.description == "quick -> slow")
+        let times = Dictionary(uniqueKeysWithValues: report.timings.map { ($0.path, $0.duration) })
+        #expect(try #require(times["slow"]) >= .milliseconds(200))
+        #expect(try #require(times["quick"]) < .milliseconds(100))
+    }
+
+    @Test("A main-actor service made before is a dependency of the async making that reads it")
+    func mainActorReadIsADependency() async throws {
+        struct Screens {
+            let consumer: ServiceAsyncProvider<Connection>
+            let settings: ServiceMainActorProvider<Settings>
+        }
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                let settings = ServiceMainActorProvider(mode: .lazy) { Settings() }
+                let consumer = ServiceAsyncProvider(mode: .lazy) {
+                    Connection(try await MainActor.run { try settings.getService() })
+                }
+                return Screens(consumer: consumer, settings: settings)
+            })
+        }
+        // Made last to first: `settings` is made before `consumer` reads it.
+        #expect(report.made == ["consumer", "settings"])
+        #expect(report.graph.description == "consumer -> settings")
+        #expect(report.graph.nodes.map { report.graph.detail(of: $0) } == ["Connection (lazy, async)", "Settings (lazy, main actor)"])
+    }
+
     @Test("A validation records the gets of its own task only: the gets of another task meanwhile are not its")
     func validationIsItsTasksOnly() async throws {
         let outside = ServiceAsyncProvider(mode: .many) { Settings() }
