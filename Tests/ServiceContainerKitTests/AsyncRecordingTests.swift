@@ -134,6 +134,23 @@ struct AsyncRecordingTests {
         #expect(report.graph.nodes.map { report.graph.detail(of: $0) } == ["Connection (lazy, async)", "Settings (lazy, main actor)"])
     }
 
+    @Test("A synchronous validation draws a main-actor provider that a synchronous making asked for at its path")
+    @MainActor
+    func mainActorAskedBySynchronousMaking() {
+        struct Screens {
+            let model: ServiceMainActorProvider<Settings>
+            let user: ServiceProvider<Connection>
+        }
+        let report = ServiceValidator.validate(building: {
+            let model = ServiceMainActorProvider(mode: .lazy) { Settings() }
+            return Screens(model: model, user: ServiceProvider(mode: .lazy) { Connection(try MainActor.assumeIsolated { try model.getService() }) })
+        })
+        #expect(report.made == ["user"])
+        #expect(report.skipped.map(\.path) == ["model"])
+        #expect(report.graph.description == "user -> model")
+        #expect(report.graph.nodes.map(\.name) == ["model", "user"])
+    }
+
     @Test("A validation records the gets of its own task only: the gets of another task meanwhile are not its")
     func validationIsItsTasksOnly() async throws {
         let outside = ServiceAsyncProvider(mode: .many) { Settings() }

@@ -318,11 +318,10 @@ final class TaskRecording: Sendable {
     }
 
     /// Runs `body`, a making, in `recording`, then records the making's own time: not counting
-    /// the gets it asked for. Without a recording, `body` runs outside the recording of the task
-    /// that started it, whose gets its are not.
+    /// the gets it asked for.
     nonisolated(nonsending) static func run<Value>(_ recording: TaskRecording?, _ body: () async -> Value) async -> Value {
         guard let recording, let node = recording.node else {
-            return await $current.withValue(nil, operation: body)
+            return await body()
         }
         let start = ContinuousClock.now
         let value = await $current.withValue(recording, operation: body)
