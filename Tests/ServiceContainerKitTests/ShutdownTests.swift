@@ -483,6 +483,40 @@ struct ShutdownTests {
         }
     }
 
+    @Test("A making past the time limit is listed before the failures of the closes that follow it")
+    func makingFailureBeforeCloseFailures() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.makingFailureBeforeCloseFailuresInItsOwnProcess() }
+    }
+
+    static func makingFailureBeforeCloseFailuresInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal, .fails) }
+        let repository = ServiceProvider<Closing>(mode: .lazy) {
+            started.signal()
+            proceed.wait()
+            return Closing("repository", journal)
+        }
+        _ = try pool.getService()
+        let got = Task { try await onThread { repository.getServiceAsResult() } }
+        try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+        let report = try await withAsyncTimeLimit(seconds: 60) {
+            await ServiceShutdown.close(Repositories(pool: pool, repository: repository), timeout: .milliseconds(200))
+        }
+        proceed.signal()
+        #expect(try await got.value.get().name == "repository")
+        #expect(journal.closed == ["pool"])
+        #expect(report.failures.map(\.path) == ["repository", "pool"])
+        #expect(
+            report.description == """
+                closed 1 service, 1 failed; 1 other failure
+                - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.2 seconds
+                - pool (\(typeName(Closing.self))): its close() threw: pool could not close
+                """
+        )
+    }
+
     /// A container whose `repository` is being made, after its factory got `pool`, when the
     /// shutdown begins.
     private struct Repositories<Provider: Sendable>: Sendable {
