@@ -517,6 +517,44 @@ struct ShutdownTests {
         )
     }
 
+    @Test("A shutdown from a cancelled task waits for a making that runs past its time limit by pausing, not by spinning")
+    func cancelledShutdownPausesWhileItWaits() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.cancelledShutdownPausesInItsOwnProcess() }
+    }
+
+    static func cancelledShutdownPausesInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let repository = ServiceProvider<Closing>(mode: .lazy) {
+            started.signal()
+            proceed.wait()
+            return Closing("repository", journal)
+        }
+        let got = Task { try await onThread { repository.getServiceAsResult() } }
+        try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+        let before = processorTime()
+        let shutdown = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await ServiceShutdown.close(Repositories(pool: pool, repository: repository), timeout: .seconds(2))
+        }
+        let report = try await withAsyncTimeLimit(seconds: 60) { await shutdown.value }
+        let spent = processorTime() - before
+        proceed.signal()
+        _ = try await got.value
+        #expect(report.failures.map(\.path) == ["repository"])
+        // Two seconds of waiting cost the process a small part of a second of processor time.
+        #expect(spent < .milliseconds(500), "the wait took \(spent) of processor time")
+    }
+
+    /// The processor time the process has used so far, on all its threads.
+    private static func processorTime() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
+
     /// A container whose `repository` is being made, after its factory got `pool`, when the
     /// shutdown begins.
     private struct Repositories<Provider: Sendable>: Sendable {
