@@ -144,6 +144,42 @@ struct SafeProviderTests {
         #expect(ServiceParamsSafeProvider<Service, Int> { Service(number: $0) }.serializer != nil)
     }
 
+    @Test("Every way of making a safe provider serializes with the kind it is given")
+    func everySpellingTakesItsKind() throws {
+        struct Many: ServiceFactory {
+            let mode: ServiceFactoryMode = .many
+            func makeService() throws -> Service { Service() }
+        }
+        struct Params: ServiceParamsFactory {
+            func makeService(params: Int) throws -> Service { Service(number: params) }
+        }
+        struct Session: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: ServiceVoidSession) throws -> Service { Service() }
+        }
+        let mediator = ServiceVoidSessionMediator()
+        let kind = ServiceSafeProviderKind.queue(label: "given")
+        let providers: [ServiceProvider<Service>] = [
+            ServiceSafeProvider(Service(), safeThread: kind),
+            ServiceSafeProvider(factory: Many(), safeThread: kind),
+            try ServiceSafeProvider(tryFactory: Many(), safeThread: kind),
+            try ServiceSafeProvider<Service>(castingFactory: Many(), safeThread: kind),
+            ServiceSafeProvider(factory: Params(), params: 1, safeThread: kind),
+            ServiceSafeProvider(factory: Session(), mediator: mediator, safeThread: kind),
+            ServiceSafeProvider(mode: .many, safeThread: kind) { Service() },
+            ServiceParamsSafeProvider(factory: Params(), safeThread: kind).convert(params: 1),
+            ServiceParamsSafeProvider<Service, Int>(safeThread: kind) { Service(number: $0) }.convert(params: 2),
+        ]
+        for (index, provider) in providers.enumerated() {
+            guard case .safe(let source) = provider.source else {
+                Issue.record("provider \(index) is not serialized")
+                continue
+            }
+            #expect((source.serializer.primitive as? DispatchQueue)?.label == "given", "provider \(index)")
+        }
+    }
+
+
     @Test("The default kind is lock")
     func defaultKind() {
         guard case .lock = ServiceSafeProviderKind.default else {
