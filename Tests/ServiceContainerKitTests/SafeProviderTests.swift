@@ -179,6 +179,49 @@ struct SafeProviderTests {
         }
     }
 
+    @Test("A get without the serialization runs while a serialized get of the same provider runs")
+    func notSafeGetRunsBesideASerializedOne() async throws {
+        let inside = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        let calls = Counter()
+        let late = Counter()
+        let provider = ServiceSafeProvider<Service>(mode: .many) {
+            let number = calls.increment()
+            if number == 1 {
+                inside.signal()
+                if leave.wait(timeout: .now() + 5) == .timedOut { late.increment() }
+            }
+            return Service(number: number)
+        }
+        let serialized = Task { try await onThread { try provider.getService().number } }
+        try await onThread { try waitWithTimeLimit(inside) }
+        let unserialized = try await onThread { provider.getServiceAsResultNotSafe() }
+        leave.signal()
+        #expect(try unserialized.get().number == 2)
+        #expect(try await serialized.value == 1)
+        #expect(late.value == 0, "the unserialized get waited for the serialized one")
+    }
+
+    @Test("A params get without the serialization runs while a serialized get of the same provider runs")
+    func notSafeParamsGetRunsBesideASerializedOne() async throws {
+        let inside = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        let late = Counter()
+        let provider = ServiceParamsSafeProvider<Service, Int>(safeThread: .lock) { number in
+            if number == 1 {
+                inside.signal()
+                if leave.wait(timeout: .now() + 5) == .timedOut { late.increment() }
+            }
+            return Service(number: number)
+        }
+        let serialized = Task { try await onThread { try provider.getService(params: 1).number } }
+        try await onThread { try waitWithTimeLimit(inside) }
+        let unserialized = try await onThread { provider.getServiceAsResultNotSafe(params: 2) }
+        leave.signal()
+        #expect(try unserialized.get().number == 2)
+        #expect(try await serialized.value == 1)
+        #expect(late.value == 0, "the unserialized get waited for the serialized one")
+    }
 
     @Test("The default kind is lock")
     func defaultKind() {
