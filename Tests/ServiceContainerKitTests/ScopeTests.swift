@@ -460,6 +460,28 @@ struct ScopeTests {
         #expect(counter.value == 0)
     }
 
+    @Test("A singleton's factory that made another singleton, then the process's first scoped provider, cannot keep its service")
+    func captiveAfterAnInnerSingletonInAProcessWithoutScopes() async {
+        // In a process of its own, in which no scope or scoped provider was made before the making began.
+        await #expect(processExitsWith: .success) { try await ScopeTests.expectCaptiveAfterAnInnerSingleton() }
+    }
+
+    /// Gets a singleton whose factory first gets another singleton, then makes a scope and a
+    /// scoped provider and gets its service, and expects the get refused as captive.
+    static func expectCaptiveAfterAnInnerSingleton() async throws {
+        let counter = Counter()
+        let settings = ServiceProvider<Int>(mode: .lazy) { 7 }
+        let cache = ServiceProvider<Cache>(mode: .lazy) {
+            _ = try settings.getService()
+            let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog(number: counter.increment()) }
+            _ = try ServiceScope(label: "the factory's").run { try log.getService() }
+            return Cache()
+        }
+        let result = try await withAsyncTimeLimit { try await onThread { cache.getServiceAsResult() } }
+        #expect(result.failure?.description == Self.captiveMessage(Cache.self, "a lazy singleton"))
+        #expect(counter.value == 0)
+    }
+
     @Test("A Task {} that a synchronous singleton's factory starts gets the scope's services once the making ended")
     func taskOfASyncSingletonAfterItsMaking() async throws {
         let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }
