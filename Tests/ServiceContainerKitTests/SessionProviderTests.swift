@@ -261,6 +261,12 @@ struct SessionProviderTests {
         #expect(sameType(received, Guest.self))
         #expect(sameType(error?.service, String.self))
         #expect(error?.fatalMessage.contains("Guest") == true)
+        #expect(error?.isWrongSession == true)
+        #expect(error?.isDependencyCycle == false)
+        // Also through a service that depends on it.
+        let greeting = ServiceProvider(mode: .many) { "hello, " + (try provider.getService()) }
+        #expect(greeting.getServiceAsResult().obtainError?.isWrongSession == true)
+        #expect(greeting.getServiceAsResult().obtainError?.isNested == true)
         #expect(logger.failures(of: String.self).contains { $0.isFactoryError })
         mediator.updateSession(SignedIn(key: 2))
         #expect(try provider.getService() == "user 2")

@@ -63,11 +63,15 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
         case let .wrongParams(expected, nil):
             return "no params given, expected \(TypeName.of(expected)); give params of that type"
         case let .wrongSession(expected, received):
-            // The mediator's session type may never hold `expected` (two unrelated types), so
-            // the advice to update it says when it applies.
-            return "wrong session type \(TypeName.of(received)), expected \(TypeName.of(expected)): give the provider "
-                + "a factory that takes \(TypeName.of(received)), or, where the mediator's sessions can be "
-                + "\(TypeName.of(expected)), update the mediator with one"
+            // Most often the session is meant to be another type for a while (a guest's, after a
+            // sign-out), so the message says first what the provider waits for. The mediator's
+            // session type may never hold `expected` (two unrelated types), so the advice to
+            // update it says when it applies.
+            let (expected, received) = (TypeName.of(expected), TypeName.of(received))
+            return "wrong session type \(received), expected \(expected): the provider makes its service only while "
+                + "the session is a \(expected); where the mediator's sessions can be \(expected), update the mediator "
+                + "with one (as a sign-in does), or, to serve \(received) sessions too, give the provider a factory "
+                + "that takes \(received)"
         case let .invalidFactory(expected, made):
             return "invalid factory: it made \(TypeName.of(made)), which is not \(TypeName.of(expected)); let the "
                 + "factory make values of that type, or declare the provider with the type it makes"

@@ -113,6 +113,20 @@ public struct ServiceObtainError: Error, LocalizedError, CustomStringConvertible
         return false
     }
 
+    /// `true` when the cause is a session of another type than the factory takes
+    /// (`ServiceFactoryError.wrongSession`): a service of signed-in users asked for while a guest
+    /// session is current, say, also through a service that depends on it.
+    ///
+    /// ```swift
+    /// if case .failure(let error) = cartProvider.getServiceAsResult(), error.isWrongSession {
+    ///     print("sign in to see your cart")  // not a failure: nobody is signed in
+    /// }
+    /// ```
+    public var isWrongSession: Bool {
+        if case .wrongSession? = cause as? ServiceFactoryError { return true }
+        return false
+    }
+
     /// `true` when the cause is a ``ServiceFactoryError`` rather than an error thrown by a factory.
     ///
     /// ```swift

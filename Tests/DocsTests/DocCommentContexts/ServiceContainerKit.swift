@@ -143,6 +143,7 @@ final class FailurePrinter: ProvidersLogger {
 final class MyLogger: Logger {}
 
 let mediator = ServiceSessionMediator(session: User(id: "ann"))
+let cartProvider = CartFactory().serviceProvider(mediator: mediator)
 let services = Services.makeDefault()
 let recorder = ServiceGraphRecorder()
 let report = ServiceValidator.validate(building: Services.makeDefault)
