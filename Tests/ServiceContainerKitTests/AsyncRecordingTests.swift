@@ -50,6 +50,29 @@ private struct SlowDependency {
     }
 }
 
+/// Two async providers that get each other, and one that gets the first of them.
+private final class AsyncLoop: @unchecked Sendable {
+    // Written once, before any get.
+    var outer: ServiceAsyncProvider<Report>!
+    var first: ServiceAsyncProvider<Settings>!
+    var second: ServiceAsyncProvider<Connection>!
+
+    init() {
+        outer = ServiceAsyncProvider(mode: .lazy) { [unowned self] in
+            _ = try await self.first.getService()
+            throw Unreachable()
+        }
+        first = ServiceAsyncProvider(mode: .lazy) { [unowned self] in
+            _ = try await self.second.getService()
+            return Settings()
+        }
+        second = ServiceAsyncProvider(mode: .lazy) { [unowned self] in
+            _ = try await self.first.getService()
+            return Connection(Settings())
+        }
+    }
+}
+
 @Suite("Recording of async gets")
 struct AsyncRecordingTests {
     @Test("A validation including async providers draws what their makings get, async or not, and times them")
@@ -76,6 +99,15 @@ struct AsyncRecordingTests {
         // The atOne connection was made as the container was built, in a task of its own.
         #expect(report.timings.map(\.path).sorted() == ["connection", "failing", "report", "repository", "settings"])
         #expect(report.description.contains("Dependencies:\n  connection -> settings\n"))
+    }
+
+    @Test("A loop of async makings is drawn as a cycle; an edge to it from outside is not on it")
+    func asyncLoopIsACycle() async throws {
+        let loop = AsyncLoop()
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(loop) }
+        #expect(report.failures.map(\.path) == ["outer", "first", "second"])
+        #expect(report.failures.allSatisfy { $0.error.isDependencyCycle })
+        #expect(report.graph.description == "outer -> first\nfirst -> second (cycle)\nsecond -> first (cycle)")
     }
 
     @Test("A synchronous validation of the same container draws its synchronous providers only")

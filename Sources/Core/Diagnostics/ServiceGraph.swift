@@ -522,7 +522,38 @@ extension ServiceGraph {
         let edges = isCycle.map { Edge(from: $0.key.from, to: $0.key.to, isCycle: $0.value) }
             .sorted { ($0.from, $0.to) < ($1.from, $1.to) }
         self.nodes = nodes
-        self.edges = Self.markingCycles(edges)
+        self.edges = Self.markingCycles(Self.markingLoopsOfFailedNodes(edges, nodes: nodes))
+    }
+
+    /// `edges` with each edge marked that closes a loop among providers that failed on a
+    /// dependency cycle: an edge between them whose end leads back to its start. A cycle of
+    /// async makings that wait for each other is refused where no recorded get is the one that
+    /// closes it; the loop is drawn all the same. A provider that failed on a cycle it only
+    /// depends on leads back to none of them.
+    static func markingLoopsOfFailedNodes(_ edges: [Edge], nodes: [Node]) -> [Edge] {
+        let failed = Set(nodes.indices.filter { nodes[$0].failure?.isDependencyCycle == true })
+        guard !failed.isEmpty else { return edges }
+        var next: [Int: [Int]] = [:]
+        for edge in edges where failed.contains(edge.from) && failed.contains(edge.to) {
+            next[edge.from, default: []].append(edge.to)
+        }
+        func leads(from start: Int, backTo goal: Int) -> Bool {
+            var reached: Set<Int> = [start]
+            var pending = [start]
+            while let node = pending.popLast() {
+                if node == goal { return true }
+                for to in next[node] ?? [] where reached.insert(to).inserted {
+                    pending.append(to)
+                }
+            }
+            return false
+        }
+        return edges.map { edge in
+            guard !edge.isCycle, next[edge.from]?.contains(edge.to) == true, leads(from: edge.to, backTo: edge.from) else {
+                return edge
+            }
+            return Edge(from: edge.from, to: edge.to, isCycle: true)
+        }
     }
 
     /// `edges` with every edge on a cycle marked: a recorded cycle edge `a -> b` closes the
