@@ -503,7 +503,7 @@ final class AsyncMaking<Service: Sendable>: Sendable {
         // as a synchronous one does.
         let waiters = waiters
         // While a validation or a recorder runs, the making is recorded under `provider`.
-        let isRecording = GetRecording.isOn
+        let isRecording = GetRecording.isRecording
         let recording = isRecording ? TaskRecording.making(provider) : nil
         Task { [weak self] in
             let outcome = await ServiceScope.$bound.withValue(scope) {

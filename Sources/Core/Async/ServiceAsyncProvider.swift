@@ -126,6 +126,9 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
             // The wrapped provider records its own gets, a read of a service held ready included.
             return try provider.getService()
         }
+        guard GetRecording.isRecording else {
+            return try await unrecordedGet()
+        }
         return try await GetRecording.recordAsync(of: source.recordingIdentity ?? ObjectIdentifier(self), service: ServiceType.self) {
             () async throws(ServiceObtainError) -> ServiceType in
             try await unrecordedGet()

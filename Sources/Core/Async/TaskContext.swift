@@ -105,8 +105,8 @@ struct TaskContext: Sendable {
         node: ObjectIdentifier? = nil,
         _ body: () async -> Void
     ) async throws(ServiceObtainError) {
-        let isRecording = GetRecording.isOn
-        if isRecording {
+        let isOn = GetRecording.isOn
+        if isOn {
             try ShutdownRegistry.check(provider, service)
         }
         let context = current
@@ -114,7 +114,7 @@ struct TaskContext: Sendable {
             throw cycle
         }
         let inner = context.entering(provider)
-        if isRecording {
+        if isOn, GetRecording.isRecording {
             let recording = node.flatMap(TaskRecording.making)
             await $current.withValue(inner) { await TaskRecording.run(recording, body) }
         } else {

@@ -80,12 +80,20 @@ package enum GetRecording {
     /// The logs a get on the current thread goes to: the validation running on it or on its
     /// task, else the running recorders.
     static func logs() -> [GetLog] {
-        if let log = ThreadContext.recording?.log ?? TaskRecording.current?.log {
+        if let log = ThreadContext.recording?.log {
+            return [log]
+        }
+        // Once a container was shut down, every get asks: one load, not a task-local look-up.
+        guard isRecording else { return [] }
+        if let log = TaskRecording.current?.log {
             return [log]
         }
         guard recordersRun else { return [] }
         return recorders.withLock { $0 }
     }
+
+    /// Whether a validation or a recorder runs (not only a shutdown that happened).
+    static var isRecording: Bool { users > 0 }
 
     /// The logs of the validations running on every thread.
     private static let validations = Locked<[GetLog]>([])
@@ -202,7 +210,7 @@ package enum GetRecording {
     /// held ready included, which runs nothing else that records).
     @usableFromInline @inline(never)
     static func recordGet(of node: ObjectIdentifier, service: Any.Type) {
-        guard let asker else { return }
+        guard isRecording, let asker else { return }
         for log in logs() {
             log.asked(by: asker, for: node, service: service, isCycle: false)
         }
