@@ -183,6 +183,53 @@ struct AsyncRecordingTests {
         #expect(report.graph.nodes.map(\.name) == ["model", "user"])
     }
 
+    @Test("Gets a making waits for side by side count once: its own time is what is left, never less than zero")
+    func sideBySideWaitsCountOnce() async throws {
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                let slowSettings = ServiceAsyncProvider(mode: .lazy) { () async throws -> Settings in
+                    try await Task.sleep(for: .milliseconds(200))
+                    return Settings()
+                }
+                let slowConnection = ServiceAsyncProvider(mode: .many) { () async throws -> Connection in
+                    try await Task.sleep(for: .milliseconds(200))
+                    return Connection(Settings())
+                }
+                let both = ServiceAsyncProvider(mode: .lazy) { () async throws -> Report in
+                    async let settings = slowSettings.getService()
+                    async let connection = slowConnection.getService()
+                    let repository = Repository(try await connection)
+                    let made = Report(repository, try await settings)
+                    try await Task.sleep(for: .milliseconds(100))
+                    return made
+                }
+                return (slowSettings: slowSettings, slowConnection: slowConnection, both: both)
+            })
+        }
+        #expect(report.graph.description == "both -> slowSettings\nboth -> slowConnection")
+        let own = try #require(Dictionary(uniqueKeysWithValues: report.timings.map { ($0.path, $0.duration) })["both"])
+        #expect(own >= .milliseconds(100))
+        #expect(own < .milliseconds(200))
+    }
+
+    @Test("A plain validation records no async making, not even one that starts as the container is built")
+    func plainValidationLeavesAsyncMakingsOut() throws {
+        let report = try withTimeLimit {
+            ServiceValidator.validate(building: {
+                let got = DispatchSemaphore(value: 0)
+                let settings = ServiceProvider(mode: .lazy) { Settings() }
+                let connection = ServiceAsyncProvider(mode: .atOne) { () -> Connection in
+                    defer { got.signal() }
+                    return Connection(try settings.getService())
+                }
+                got.wait()  // the atOne making asked for settings while the validation records
+                return (settings: settings, connection: connection)
+            })
+        }
+        #expect(report.graph.description == "settings (no dependency recorded)")
+        #expect(report.graph.nodes.count == 1)
+    }
+
     @Test("A validation records the gets of its own task only: the gets of another task meanwhile are not its")
     func validationIsItsTasksOnly() async throws {
         let outside = ServiceAsyncProvider(mode: .many) { Settings() }
@@ -237,6 +284,89 @@ struct AsyncRecordingTests {
             later.stop()
             _ = try? await services.report.getService()
             #expect(later.graph(of: services).edges.isEmpty)
+        }
+    }
+
+    @Test("A task a making starts records for it only while the making runs; a later recorder sees its gets as no one's")
+    func startedTaskOutlivesTheValidation() async {
+        await #expect(processExitsWith: .success) {
+            let gate = AsyncGate()
+            let done = AsyncGate()
+            let metrics = ServiceProvider(mode: .many) { Settings() }
+            let pool = ServiceAsyncProvider(mode: .lazy) { () -> Connection in
+                Task {
+                    await gate.wait()
+                    _ = try? metrics.getService()
+                    done.open()
+                }
+                return Connection(Settings())
+            }
+            let services = (metrics: metrics, pool: pool)
+            let report = await ServiceValidator.validateIncludingAsync(services)
+            #expect(report.isValid)
+            #expect(report.graph.description == "metrics (no dependency recorded)\npool (no dependency recorded)")
+            let recorder = ServiceGraphRecorder()
+            gate.open()
+            await done.wait()
+            recorder.stop()
+            // The get reached the recorder, not the validation that ended, and no making asked.
+            #expect(recorder.graph(of: services).description == "metrics (no dependency recorded)\npool (no dependency recorded)")
+            #expect(recorder.graph(of: services).nodes.count == 2)
+            #expect(recorder.graph().nodes.map(\.name) == ["Settings"])
+        }
+    }
+
+    @Test("A get cancelled while it waits is not a failure of the making it waited for")
+    func cancelledWaitIsNoFailure() async {
+        await #expect(processExitsWith: .success) {
+            let started = AsyncGate()
+            let pool = ServiceAsyncProvider(mode: .lazy) { () async throws -> Settings in
+                started.open()
+                try await Task.sleep(for: .milliseconds(200))
+                return Settings()
+            }
+            let recorder = ServiceGraphRecorder()
+            let kept = Task { try await pool.getService() }
+            await started.wait()
+            let cancelled = Task { try await pool.getService() }
+            try? await Task.sleep(for: .milliseconds(20))
+            cancelled.cancel()
+            #expect((try? await cancelled.value) == nil)
+            _ = try? await kept.value
+            recorder.stop()
+            let graph = recorder.graph(of: (pool: pool, other: pool))
+            #expect(graph.nodes.map(\.name) == ["pool"])
+            #expect(graph.nodes.first?.failure == nil)
+        }
+    }
+
+    @Test("The gets of a task that a logger starts are the logger's, not the failed making's")
+    func loggerTaskIsNotTheMakings() async {
+        await #expect(processExitsWith: .success) {
+            final class AuditingLogger: ProvidersLogger {
+                let audit: ServiceProvider<Settings>
+                let done = DispatchSemaphore(value: 0)
+                init(audit: ServiceProvider<Settings>) { self.audit = audit }
+                func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
+                    let (audit, done) = (audit, done)
+                    Task {
+                        _ = try? audit.getService()
+                        done.signal()
+                    }
+                }
+            }
+            let audit = ServiceProvider(mode: .many) { Settings() }
+            let payments = ServiceAsyncProvider<Connection>(mode: .lazy) { throw Unreachable() }
+            let logger = AuditingLogger(audit: audit)
+            logger.register()
+            let recorder = ServiceGraphRecorder()
+            _ = try? await payments.getService()
+            await Task.detached { logger.done.wait() }.value
+            recorder.stop()
+            logger.unregister()
+            let graph = recorder.graph(of: (audit: audit, payments: payments))
+            #expect(graph.edges.isEmpty, "\(graph)")
+            #expect(graph.nodes.last?.failure != nil)
         }
     }
 

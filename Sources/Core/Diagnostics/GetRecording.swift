@@ -85,7 +85,7 @@ package enum GetRecording {
         }
         // Once a container was shut down, every get asks: one load, not a task-local look-up.
         guard isRecording else { return [] }
-        if let log = TaskRecording.current?.log {
+        if let log = TaskRecording.active?.log {
             return [log]
         }
         guard recordersRun else { return [] }
@@ -113,16 +113,23 @@ package enum GetRecording {
         return try body()
     }
 
-    /// Runs `body` with `log` recording the gets of this task and of the tasks it starts (the
-    /// async part of a validation), as `withThreadLog` does for a thread.
-    nonisolated(nonsending) static func withTaskLog<Result>(_ log: GetLog, _ body: () async -> Result) async -> Result {
+    /// Runs `body`, the async part of a validation, with `recording` (of its log) recording the
+    /// gets of this task and of the tasks it starts, as `withThreadLog` does for a thread; then
+    /// ends `recording`, so that a task started meanwhile that outlives the validation records
+    /// for it no more.
+    nonisolated(nonsending) static func withTaskLog<Result>(
+        _ recording: TaskRecording,
+        _ body: () async -> Result
+    ) async -> Result {
+        guard let log = recording.log else { return await body() }
         validations.withLock { $0.append(log) }
         count(1)
         defer {
             count(-1)
             validations.withLock { logs in logs.removeAll { $0 === log } }
+            _ = recording.end()
         }
-        return await TaskRecording.$current.withValue(TaskRecording(log: log, node: nil), operation: body)
+        return await TaskRecording.$current.withValue(recording, operation: body)
     }
 
     /// The making whose gets this thread records now: the innermost get of the thread, else the
@@ -133,7 +140,7 @@ package enum GetRecording {
         if let frame = recording?.frames.last {
             return frame.node
         }
-        return asksInTask(recording) ? TaskRecording.current?.node : nil
+        return asksInTask(recording) ? TaskRecording.active?.node : nil
     }
 
     /// Whether a get outside every get of this thread, which has `recording`, belongs to the
@@ -186,14 +193,16 @@ package enum GetRecording {
                 log.asked(by: node, for: other, service: service, isCycle: false)
             }
         }
+        // The outermost get of the thread is a wait of the making its task runs, if any.
+        let waiting = recording.frames.isEmpty && asksInTask(recording) ? TaskRecording.active : nil
+        waiting?.beginWait()
         recording.frames.append(ThreadRecording.Frame(node: node, covering: covering, start: .now))
         let result = Result { () throws(ServiceObtainError) -> Value in try body() }
         let frame = recording.frames.removeLast()
         let total = frame.start.duration(to: .now)
+        waiting?.endWait()
         if !recording.frames.isEmpty {
             recording.frames[recording.frames.count - 1].asked += total
-        } else if asksInTask(recording) {
-            TaskRecording.current?.add(asked: total)
         }
         let failure = result.obtainError
         if isMaking || failure != nil {
@@ -217,8 +226,9 @@ package enum GetRecording {
     }
 
     /// Records an async get of `node`, a `service`, that `body` makes: its asker (the making
-    /// that runs in this task, if any), its time, as the asker's, and its failure. The making it
-    /// may start records its own time (`TaskRecording.run`).
+    /// that runs in this task, if any), its time, as a wait of the asker, and its failure, but
+    /// not a cancelled get's (the making it waited for goes on). The making it may start records
+    /// its own time (`TaskRecording.run`).
     nonisolated(nonsending) static func recordAsync<Value>(
         of node: ObjectIdentifier,
         service: Any.Type,
@@ -228,17 +238,19 @@ package enum GetRecording {
         if logs.isEmpty {
             return try await body()
         }
-        let asker = TaskRecording.current?.node
+        let asker = TaskRecording.active
         for log in logs {
-            log.asked(by: asker, for: node, service: service, isCycle: false)
+            log.asked(by: asker?.node, for: node, service: service, isCycle: false)
         }
-        let start = ContinuousClock.now
-        defer { TaskRecording.current?.add(asked: start.duration(to: .now)) }
+        asker?.beginWait()
+        defer { asker?.endWait() }
         do {
             return try await body()
         } catch {
-            for log in logs {
-                log.finished(node, own: nil, failure: error)
+            if !(error.error is CancellationError && Task.isCancelled) {
+                for log in logs {
+                    log.finished(node, own: nil, failure: error)
+                }
             }
             throw error
         }
@@ -296,48 +308,102 @@ package enum GetRecording {
 }
 
 /// What a task records, a task-local value: the validation it runs, if any, and the async
-/// making it runs, whose own time it keeps (`GetRecording.recordAsyncGet`). A task started in
-/// it inherits it, as a child task does; a making's task gets one of its own.
+/// making it runs, whose own time it keeps (`GetRecording.recordAsync`). A task started in it
+/// inherits it, as a child task does; a making's task gets one of its own. It ends with its
+/// making (or its validation): a task started meanwhile that outlives it records no more for it.
 final class TaskRecording: Sendable {
-    /// The log of the validation this task runs for; `nil` for the running recorders.
-    let log: GetLog?
     /// The identity the making this task runs is recorded under; `nil` outside any making.
     let node: ObjectIdentifier?
-    /// The time of the gets the making asked for, from its task and its child tasks.
-    private let asked = Locked(Duration.zero)
+    private let state: Locked<State>
 
-    @TaskLocal static var current: TaskRecording?
+    private struct State {
+        /// The log of the validation this task runs for; `nil` for the running recorders, and
+        /// once the recording ended.
+        var log: GetLog?
+        var hasEnded = false
+        /// The gets the making waits for now, from its task and the tasks it started.
+        var waits = 0
+        var waitsBegan = ContinuousClock.now
+        /// The time during which the making waited for at least one get: gets that ran side by
+        /// side (`async let`, a task group) count once.
+        var waited = Duration.zero
+    }
+
+    @TaskLocal fileprivate static var current: TaskRecording?
 
     init(log: GetLog?, node: ObjectIdentifier?) {
-        self.log = log
         self.node = node
+        state = Locked(State(log: log))
     }
 
-    func add(asked time: Duration) {
-        asked.withLock { $0 += time }
+    /// The recording of this task, while it has not ended.
+    static var active: TaskRecording? {
+        guard let recording = current, !recording.hasEnded else { return nil }
+        return recording
     }
 
-    /// The recording of a making of `node` that starts now, on this thread or task: `nil` when
-    /// nothing records it.
+    private var hasEnded: Bool { state.withLock { $0.hasEnded } }
+
+    /// The log of the validation this task runs for, while the recording runs.
+    var log: GetLog? { state.withLock { $0.log } }
+
+    func beginWait() {
+        state.withLock { state in
+            if state.waits == 0 { state.waitsBegan = .now }
+            state.waits += 1
+        }
+    }
+
+    func endWait() {
+        state.withLock { state in
+            state.waits -= 1
+            if state.waits == 0 { state.waited += state.waitsBegan.duration(to: .now) }
+        }
+    }
+
+    /// Ends the recording: its log is let go of. The time it waited.
+    func end() -> Duration {
+        state.withLock { state in
+            state.hasEnded = true
+            state.log = nil
+            return state.waited
+        }
+    }
+
+    /// The recording of a making of `node` that starts now, on this task: `nil` when nothing
+    /// records it.
     static func making(_ node: ObjectIdentifier) -> TaskRecording? {
-        let log = ThreadContext.recording?.log ?? current?.log
+        let log = active?.log
         guard log != nil || GetRecording.recordersRun else { return nil }
         return TaskRecording(log: log, node: node)
     }
 
+    /// Runs `body` with `recording` as this task's (a validation's synchronous part).
+    static func with<Value>(_ recording: TaskRecording, _ body: () throws -> Value) rethrows -> Value {
+        try $current.withValue(recording, operation: body)
+    }
+
     /// Runs `body`, a making, in `recording`, then records the making's own time: not counting
-    /// the gets it asked for.
+    /// the time it waited for the gets it asked for. The recording ends with the making.
     nonisolated(nonsending) static func run<Value>(_ recording: TaskRecording?, _ body: () async -> Value) async -> Value {
         guard let recording, let node = recording.node else {
             return await body()
         }
         let start = ContinuousClock.now
         let value = await $current.withValue(recording, operation: body)
-        let own = start.duration(to: .now) - recording.asked.withLock { $0 }
-        for log in recording.log.map({ [$0] }) ?? GetRecording.logs() {
+        let logs = recording.log.map { [$0] } ?? GetRecording.logs()
+        let own = max(.zero, start.duration(to: .now) - recording.end())
+        for log in logs {
             log.finished(node, own: own, failure: nil)
         }
         return value
+    }
+
+    /// Runs `body`, which delivers a log event, outside the recording of this task: the gets of
+    /// a logger, and of a task it starts, are its own.
+    static func outside(_ body: () -> Void) {
+        guard current != nil else { return body() }
+        $current.withValue(nil, operation: body)
     }
 }
 

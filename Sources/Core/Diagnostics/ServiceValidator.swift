@@ -107,9 +107,7 @@ public enum ServiceValidator {
     public nonisolated(nonsending) static func validateIncludingAsync(
         _ container: Any
     ) async -> ServiceValidationReport {
-        let log = GetLog()
-        var validation = GetRecording.withThreadLog(log) { Validation(container, log: log, call: asyncCall) }
-        return await validation.awaitedReport()
+        await including(async: { log in Validation(container, log: log, call: asyncCall) })
     }
 
     /// Validates the container that `makeContainer` builds, as
@@ -167,11 +165,22 @@ public enum ServiceValidator {
     public nonisolated(nonsending) static func validateIncludingAsync<Container>(
         building makeContainer: () throws -> Container
     ) async rethrows -> ServiceValidationReport {
+        try await including(async: { log in Validation(try makeContainer(), log: log, call: asyncCall) })
+    }
+
+    /// The validation that `validate` makes, with `log` recording on this thread, then the gets
+    /// of the async and main-actor providers, recorded in this task. The task records for the
+    /// validation from the start: an async `atOne` provider starts its making as its container
+    /// is built.
+    private nonisolated(nonsending) static func including(
+        async validate: (GetLog) throws -> Validation
+    ) async rethrows -> ServiceValidationReport {
         let log = GetLog()
-        var validation = try GetRecording.withThreadLog(log) {
-            Validation(try makeContainer(), log: log, call: asyncCall)
+        let recording = TaskRecording(log: log, node: nil)
+        var validation = try TaskRecording.with(recording) {
+            try GetRecording.withThreadLog(log) { try validate(log) }
         }
-        return await validation.awaitedReport()
+        return await validation.awaitedReport(recording)
     }
 
     /// How a builder is passed to the validation including async providers, for its report's
@@ -228,10 +237,10 @@ private struct Validation {
         state = log.snapshot
     }
 
-    /// Awaits the gets of the async and main-actor providers, with the log recording in this
-    /// task, closes the scope, and gives the report.
-    nonisolated(nonsending) mutating func awaitedReport() async -> ServiceValidationReport {
-        await GetRecording.withTaskLog(log) {
+    /// Awaits the gets of the async and main-actor providers, with `recording` (of the log)
+    /// recording in this task, closes the scope, and gives the report.
+    nonisolated(nonsending) mutating func awaitedReport(_ recording: TaskRecording) async -> ServiceValidationReport {
+        await GetRecording.withTaskLog(recording) {
             await getAwaited()
             state = log.snapshot
         }

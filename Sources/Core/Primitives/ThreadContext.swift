@@ -204,8 +204,9 @@ package struct ThreadContext {
 
     /// Runs `body`, which delivers a log event, with this thread marked as delivering one. The
     /// gets a logger makes are its own, not those of the making whose failure it logs: the
-    /// thread's recording frames are set aside while it runs, so that a validation or a recorder
-    /// does not take them for that making's dependencies.
+    /// thread's recording frames are set aside while it runs, and its task's recording, so that a
+    /// validation or a recorder does not take them (or those of a task it starts) for that
+    /// making's dependencies.
     static func withLogDelivery(_ body: () -> Void) {
         let context = current
         let outer = context.pointee.deliveringLogEvent
@@ -217,7 +218,7 @@ package struct ThreadContext {
             context.pointee.deliveringLogEvent = outer
             recording?.frames = frames
         }
-        body()
+        TaskRecording.outside(body)
     }
 }
 
