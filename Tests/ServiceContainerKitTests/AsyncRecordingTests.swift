@@ -340,33 +340,37 @@ struct AsyncRecordingTests {
         }
     }
 
-    @Test("The gets of a task that a logger starts are the logger's, not the failed making's")
+    @Test("The gets of a task that a logger starts are the logger's, not those of the making that runs")
     func loggerTaskIsNotTheMakings() async {
         await #expect(processExitsWith: .success) {
             final class AuditingLogger: ProvidersLogger {
                 let audit: ServiceProvider<Settings>
-                let done = DispatchSemaphore(value: 0)
+                let done = AsyncGate()
                 init(audit: ServiceProvider<Settings>) { self.audit = audit }
                 func serviceProviderMakeFailure(type: Any.Type, error: ServiceObtainError) {
                     let (audit, done) = (audit, done)
                     Task {
                         _ = try? audit.getService()
-                        done.signal()
+                        done.open()
                     }
                 }
             }
             let audit = ServiceProvider(mode: .many) { Settings() }
-            let payments = ServiceAsyncProvider<Connection>(mode: .lazy) { throw Unreachable() }
             let logger = AuditingLogger(audit: audit)
+            let broken = ServiceProvider<Connection>(mode: .lazy) { throw Unreachable() }
+            // Its making goes on until the logger's task has got its service.
+            let payments = ServiceAsyncProvider<Connection>(mode: .lazy) {
+                _ = try? broken.getService()
+                await logger.done.wait()
+                throw Unreachable()
+            }
             logger.register()
             let recorder = ServiceGraphRecorder()
             _ = try? await payments.getService()
-            await Task.detached { logger.done.wait() }.value
             recorder.stop()
             logger.unregister()
-            let graph = recorder.graph(of: (audit: audit, payments: payments))
-            #expect(graph.edges.isEmpty, "\(graph)")
-            #expect(graph.nodes.last?.failure != nil)
+            let graph = recorder.graph(of: (audit: audit, broken: broken, payments: payments))
+            #expect(graph.description == "payments -> broken\naudit (no dependency recorded)")
         }
     }
 
