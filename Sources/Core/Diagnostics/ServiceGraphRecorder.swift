@@ -19,7 +19,7 @@
 ///
 /// The gets of async and main-actor providers (`ServiceAsyncProvider`,
 /// `ServiceMainActorProvider`) are recorded too, from any task: what an async making gets, and
-/// what a `Task { }` it starts gets, are its dependencies.
+/// what a `Task { }` it starts gets while it runs, are its dependencies.
 public final class ServiceGraphRecorder: Sendable {
     private let log = GetLog()
     private let running = Locked(false)
