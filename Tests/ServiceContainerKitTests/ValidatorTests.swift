@@ -1061,17 +1061,17 @@ struct ServiceGraphRenderingTests {
         return ServiceGraph(
             nodes: [
                 .init(
-                    path: "settings", serviceType: AppSettings.self, mode: .atOne, isSafe: false,
+                    path: "settings", serviceType: AppSettings.self, mode: .atOne, kind: .plain,
                     failure: ServiceObtainError(service: AppSettings.self, error: TestError()), in: names
                 ),
                 .init(
-                    path: "pool \"main\"", serviceType: Pool.self, mode: .lazy, isSafe: true,
+                    path: "pool \"main\"", serviceType: Pool.self, mode: .lazy, kind: .safe,
                     failure: ServiceObtainError(service: AppSettings.self, error: TestError())
                         .withAddedToPath(service: Pool.self),
                     in: names
                 ),
                 .init(
-                    path: nil, serviceType: ServiceProvider<Job>.self, mode: .unknown, isSafe: false, failure: nil,
+                    path: nil, serviceType: ServiceProvider<Job>.self, mode: .unknown, kind: .plain, failure: nil,
                     in: names
                 ),
             ],
@@ -1193,7 +1193,7 @@ struct ServiceGraphRenderingTests {
     ])
     func shapes(mode: ServiceGraph.Mode, mermaidOpening: String, dotAttribute: String) {
         let graph = ServiceGraph(
-            nodes: [.init(path: "p", serviceType: Service.self, mode: mode, isSafe: false, failure: nil, in: .init())],
+            nodes: [.init(path: "p", serviceType: Service.self, mode: mode, kind: .plain, failure: nil, in: .init())],
             edges: []
         )
         #expect(graph.mermaid().contains("    n0\(mermaidOpening)\"p<br/>"))

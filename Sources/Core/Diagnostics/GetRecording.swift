@@ -83,8 +83,6 @@ package enum GetRecording {
         if let log = ThreadContext.recording?.log {
             return [log]
         }
-        // Once a container was shut down, every get asks: one load, not a task-local look-up.
-        guard isRecording else { return [] }
         if let log = TaskRecording.active?.log {
             return [log]
         }
@@ -137,8 +135,8 @@ package enum GetRecording {
     @inline(__always)
     static var asker: ObjectIdentifier? {
         let recording = ThreadContext.recording
-        if let frame = recording?.frames.last {
-            return frame.node
+        if let node = recording?.frames.last?.node {  // not the whole frame, which a binding copies
+            return node
         }
         return asksInTask(recording) ? TaskRecording.active?.node : nil
     }
@@ -219,7 +217,7 @@ package enum GetRecording {
     /// held ready included, which runs nothing else that records).
     @usableFromInline @inline(never)
     static func recordGet(of node: ObjectIdentifier, service: Any.Type) {
-        guard isRecording, let asker else { return }
+        guard let asker else { return }
         for log in logs() {
             log.asked(by: asker, for: node, service: service, isCycle: false)
         }
@@ -336,9 +334,10 @@ final class TaskRecording: Sendable {
         state = Locked(State(log: log))
     }
 
-    /// The recording of this task, while it has not ended.
+    /// The recording of this task, while it has not ended. Once a container was shut down,
+    /// every get asks while nothing records: one load then, not a task-local look-up.
     static var active: TaskRecording? {
-        guard let recording = current, !recording.hasEnded else { return nil }
+        guard GetRecording.isRecording, let recording = current, !recording.hasEnded else { return nil }
         return recording
     }
 

@@ -73,7 +73,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         /// ```swift
         /// let serialized = graph.nodes.filter(\.isSafe).map(\.name)  // the safe providers, by name
         /// ```
-        public let isSafe: Bool
+        public var isSafe: Bool { kind == .safe }
         /// Why its get failed, when it did.
         ///
         /// ```swift
@@ -98,8 +98,9 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             }
             return !failure.isNested
         }
-        /// Where its service is made.
-        let madeIn: MadeIn
+        /// By which kind of provider its service is made: one field for that and `isSafe`, as
+        /// for the facts of a provider (`ProviderFacts.kind`).
+        let kind: ProviderFacts.Kind
         /// The names of the graph's service types, and this node's place among them.
         let typeNames: (names: TypeNames, index: Int)
 
@@ -108,16 +109,14 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             path: String?,
             serviceType: Any.Type,
             mode: Mode,
-            isSafe: Bool,
-            madeIn: MadeIn = .caller,
+            kind: ProviderFacts.Kind,
             failure: ServiceObtainError?,
             in names: TypeNames
         ) {
             self.path = path
             self.serviceType = serviceType
             self.mode = mode
-            self.isSafe = isSafe
-            self.madeIn = madeIn
+            self.kind = kind
             self.failure = failure
             typeNames = (names, names.add(serviceType))
         }
@@ -264,7 +263,7 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
     func detail(of node: Node) -> String {
         var mode = node.mode == .unknown ? "not in the container" : node.mode.rawValue
         if node.isSafe { mode += ", safe" }
-        if node.madeIn != .caller { mode += ", \(node.madeIn.rawValue)" }
+        if let madeIn = node.kind.madeIn { mode += ", \(madeIn)" }
         return "\(node.typeName) (\(mode))"
     }
 }
@@ -405,19 +404,6 @@ extension ServiceGraph {
 
 // MARK: - Assembling
 
-extension ServiceGraph {
-    /// Where a provider's service is made, which a drawing names after its mode. A plain value,
-    /// so that copying the facts of a provider retains nothing more.
-    enum MadeIn: String {
-        /// In the get that asks for it, on the caller's thread.
-        case caller
-        /// By a `ServiceAsyncProvider`, in the caller's task or a task of its own.
-        case async
-        /// By a `ServiceMainActorProvider`, on the main actor.
-        case mainActor = "main actor"
-    }
-}
-
 extension ServiceGraph.Mode {
     /// How the graph draws a provider made in `mode`.
     init(_ mode: ServiceFactoryMode) {
@@ -453,19 +439,20 @@ struct ProviderFacts {
         case async
         /// A `ServiceMainActorProvider`.
         case mainActor
+
+        /// Where its service is made, as a drawing names it after the mode: `nil` in the get that
+        /// asks for it.
+        var madeIn: String? {
+            switch self {
+            case .plain, .safe: nil
+            case .async: "async"
+            case .mainActor: "main actor"
+            }
+        }
     }
 
     /// Whether its gets are serialized (a safe provider).
     var isSafe: Bool { kind == .safe }
-
-    /// Where its service is made.
-    var madeIn: ServiceGraph.MadeIn {
-        switch kind {
-        case .plain, .safe: .caller
-        case .async: .async
-        case .mainActor: .mainActor
-        }
-    }
 }
 
 extension ServiceGraph {
@@ -487,8 +474,8 @@ extension ServiceGraph {
             let failure = failures.map { $0[path] } ?? facts.identities.lazy.compactMap { log.failures[$0] }.first
             nodes.append(
                 Node(
-                    path: path, serviceType: facts.service, mode: facts.mode, isSafe: facts.isSafe,
-                    madeIn: facts.madeIn, failure: failure, in: typeNames
+                    path: path, serviceType: facts.service, mode: facts.mode, kind: facts.kind, failure: failure,
+                    in: typeNames
                 )
             )
         }
@@ -506,7 +493,7 @@ extension ServiceGraph {
             index[canonical] = nodes.count
             let service = chain.reversed().lazy.compactMap { log.services[$0] }.first ?? Any.self
             let failure = chain.reversed().lazy.compactMap { log.failures[$0] }.first
-            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, isSafe: false, failure: failure, in: typeNames))
+            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, kind: .plain, failure: failure, in: typeNames))
             return nodes.count - 1
         }
         for identity in log.order {
