@@ -277,6 +277,55 @@ struct ShutdownTests {
         #expect(report.closedCount == 0)
     }
 
+    @Test("An instance handed to a provider made while a recorder ran is not closed either")
+    func handedInWhileRecordingIsNotClosed() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.handedInWhileRecordingIsNotClosedInItsOwnProcess() }
+    }
+
+    static func handedInWhileRecordingIsNotClosedInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let recorder = ServiceGraphRecorder()
+        let handedIn = ServiceProvider(Closing("handed in", journal))  // recorded: it records every get
+        recorder.stop()
+        let alias = ServiceProvider<Closing>(mode: .lazy) { try handedIn.getService() }
+        _ = try alias.getService()
+        let report = await ServiceShutdown.close((handedIn: handedIn, alias: alias))
+        #expect(journal.closed.isEmpty)
+        #expect(report.closedCount == 0)
+    }
+
+    @Test("A shutdown waits for every making that runs when it begins, not only for the first to end")
+    func waitsForEveryMaking() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.waitsForEveryMakingInItsOwnProcess() }
+    }
+
+    static func waitsForEveryMakingInItsOwnProcess() async throws {
+        let journal = CloseJournal()
+        let (firstStarted, secondStarted, firstProceeds, secondProceeds) = (AsyncGate(), AsyncGate(), AsyncGate(), AsyncGate())
+        let first = ServiceAsyncProvider<Closing>(mode: .lazy) {
+            firstStarted.open()
+            await firstProceeds.wait()
+            return Closing("first", journal)
+        }
+        let second = ServiceAsyncProvider<Closing>(mode: .lazy) {
+            secondStarted.open()
+            await secondProceeds.wait()
+            return Closing("second", journal)
+        }
+        let gets = [Task { _ = try? await first.getService() }, Task { _ = try? await second.getService() }]
+        await firstStarted.wait()
+        await secondStarted.wait()
+        let shutdown = Task { await ServiceShutdown.close((first: first, second: second), timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(100))
+        firstProceeds.open()
+        try await Task.sleep(for: .milliseconds(300))
+        secondProceeds.open()
+        let report = try await withAsyncTimeLimit(seconds: 60) { await shutdown.value }
+        for get in gets { await get.value }
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(Set(journal.closed) == ["first", "second"])
+    }
+
     @Test("A service a provider made, then handed to another provider, closes at the place of its making")
     func madeThenHandedInCloses() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.madeThenHandedInClosesInItsOwnProcess() }
