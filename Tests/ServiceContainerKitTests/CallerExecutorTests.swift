@@ -49,6 +49,35 @@ struct CallerExecutorTests {
         #expect(runs == [true, true])
     }
 
+    @Test("While a recorder runs, a get that records goes on on the caller's executor too")
+    func recordedGet() async {
+        // In a process of its own: a recorder puts the gets of every test on their slow path.
+        await #expect(processExitsWith: .success) { try await CallerExecutorTests.recordedGetInItsOwnProcess() }
+    }
+
+    static func recordedGetInItsOwnProcess() async throws {
+        let recorder = ServiceGraphRecorder()
+        defer { recorder.stop() }
+        for mode in modes {
+            for fails in [false, true] {
+                let inner = ServiceAsyncProvider<Service>(mode: mode) {
+                    if fails { throw Refusal() }
+                    return Service(number: 1)
+                }
+                let outer = ServiceAsyncProvider<Service>(mode: mode) { try await inner.getService() }
+                let caller = Caller()
+                let runs = try await withAsyncTimeLimit {
+                    await caller.runs {
+                        #expect((try? await outer.getService()) == nil ? fails : !fails)
+                        _ = await inner.getServiceAsOptional()
+                    }
+                }
+                #expect(runs == [true, true], "\(mode), fails: \(fails)")
+            }
+        }
+        #expect(recorder.graph().edges.count == modes.count * 2)
+    }
+
     @Test("A get whose task is cancelled while it waits for the making", arguments: [ServiceFactoryMode.atOne, .lazy, .weak])
     func cancelledWait(mode: ServiceFactoryMode) async throws {
         let gate = AsyncGate()

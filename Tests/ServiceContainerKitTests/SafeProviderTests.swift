@@ -41,6 +41,21 @@ private final class StatefulParamsFactory: ServiceParamsFactory, @unchecked Send
 
 let safeKinds: [ServiceSafeProviderKind] = [.lock, .semaphore, .queue(), .queue(qos: .userInitiated, label: "test")]
 
+/// Factories of every kind, for the tests of the ways to make a safe provider.
+private struct SpellingMany: ServiceFactory {
+    let mode: ServiceFactoryMode = .many
+    func makeService() throws -> Service { Service() }
+}
+
+private struct SpellingParams: ServiceParamsFactory {
+    func makeService(params: Int) throws -> Service { Service(number: params) }
+}
+
+private struct SpellingSession: ServiceSessionFactory {
+    let mode: ServiceSessionFactoryMode = .lazy
+    func makeService(session: ServiceVoidSession) throws -> Service { Service() }
+}
+
 @Suite("Safe providers")
 struct SafeProviderTests {
     @Test("A safe provider serializes a many factory with mutable state", .offThePool, arguments: safeKinds)
@@ -109,28 +124,17 @@ struct SafeProviderTests {
 
     @Test("Every way of making a safe provider serializes it, the default kind included")
     func everySpellingIsSafe() {
-        struct Many: ServiceFactory {
-            let mode: ServiceFactoryMode = .many
-            func makeService() throws -> Service { Service() }
-        }
-        struct Params: ServiceParamsFactory {
-            func makeService(params: Int) throws -> Service { Service(number: params) }
-        }
-        struct Session: ServiceSessionFactory {
-            let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: ServiceVoidSession) throws -> Service { Service() }
-        }
         let mediator = ServiceVoidSessionMediator()
         let providers: [ServiceProvider<Service>] = [
             ServiceSafeProvider(mode: .many) { Service() },
-            ServiceSafeProvider(factory: Many()),
-            ServiceSafeProvider(factory: Params(), params: 1),
-            ServiceSafeProvider(factory: Session(), mediator: mediator),
-            Many().serviceSafeProvider(),
-            Params().serviceSafeProvider(params: 1),
-            Session().serviceSafeProvider(mediator: mediator),
-            ServiceParamsSafeProvider(factory: Params()).convert(params: 1),
-            Params().serviceSafeProvider().convert(params: 2),
+            ServiceSafeProvider(factory: SpellingMany()),
+            ServiceSafeProvider(factory: SpellingParams(), params: 1),
+            ServiceSafeProvider(factory: SpellingSession(), mediator: mediator),
+            SpellingMany().serviceSafeProvider(),
+            SpellingParams().serviceSafeProvider(params: 1),
+            SpellingSession().serviceSafeProvider(mediator: mediator),
+            ServiceParamsSafeProvider(factory: SpellingParams()).convert(params: 1),
+            SpellingParams().serviceSafeProvider().convert(params: 2),
         ]
         for (index, provider) in providers.enumerated() {
             guard case .safe = provider.source else {
@@ -139,35 +143,24 @@ struct SafeProviderTests {
             }
             #expect(provider is ServiceSafeProvider<Service>)
         }
-        let params: ServiceParamsProvider<Service, Int> = ServiceParamsSafeProvider(factory: Params())
+        let params: ServiceParamsProvider<Service, Int> = ServiceParamsSafeProvider(factory: SpellingParams())
         #expect(params.serializer != nil)
         #expect(ServiceParamsSafeProvider<Service, Int> { Service(number: $0) }.serializer != nil)
     }
 
     @Test("Every way of making a safe provider serializes with the kind it is given")
     func everySpellingTakesItsKind() throws {
-        struct Many: ServiceFactory {
-            let mode: ServiceFactoryMode = .many
-            func makeService() throws -> Service { Service() }
-        }
-        struct Params: ServiceParamsFactory {
-            func makeService(params: Int) throws -> Service { Service(number: params) }
-        }
-        struct Session: ServiceSessionFactory {
-            let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: ServiceVoidSession) throws -> Service { Service() }
-        }
         let mediator = ServiceVoidSessionMediator()
         let kind = ServiceSafeProviderKind.queue(label: "given")
         let providers: [ServiceProvider<Service>] = [
             ServiceSafeProvider(Service(), safeThread: kind),
-            ServiceSafeProvider(factory: Many(), safeThread: kind),
-            try ServiceSafeProvider(tryFactory: Many(), safeThread: kind),
-            try ServiceSafeProvider<Service>(castingFactory: Many(), safeThread: kind),
-            ServiceSafeProvider(factory: Params(), params: 1, safeThread: kind),
-            ServiceSafeProvider(factory: Session(), mediator: mediator, safeThread: kind),
+            ServiceSafeProvider(factory: SpellingMany(), safeThread: kind),
+            try ServiceSafeProvider(tryFactory: SpellingMany(), safeThread: kind),
+            try ServiceSafeProvider<Service>(castingFactory: SpellingMany(), safeThread: kind),
+            ServiceSafeProvider(factory: SpellingParams(), params: 1, safeThread: kind),
+            ServiceSafeProvider(factory: SpellingSession(), mediator: mediator, safeThread: kind),
             ServiceSafeProvider(mode: .many, safeThread: kind) { Service() },
-            ServiceParamsSafeProvider(factory: Params(), safeThread: kind).convert(params: 1),
+            ServiceParamsSafeProvider(factory: SpellingParams(), safeThread: kind).convert(params: 1),
             ServiceParamsSafeProvider<Service, Int>(safeThread: kind) { Service(number: $0) }.convert(params: 2),
         ]
         for (index, provider) in providers.enumerated() {

@@ -117,7 +117,7 @@ package enum GetRecording {
     /// for it no more.
     nonisolated(nonsending) static func withTaskLog<Result>(
         _ recording: TaskRecording,
-        _ body: () async -> Result
+        _ body: nonisolated(nonsending) () async -> Result
     ) async -> Result {
         guard let log = recording.log else { return await body() }
         validations.withLock { $0.append(log) }
@@ -230,7 +230,7 @@ package enum GetRecording {
     nonisolated(nonsending) static func recordAsync<Value>(
         of node: ObjectIdentifier,
         service: Any.Type,
-        _ body: () async throws(ServiceObtainError) -> Value
+        _ body: nonisolated(nonsending) () async throws(ServiceObtainError) -> Value
     ) async throws(ServiceObtainError) -> Value {
         let logs = logs()
         if logs.isEmpty {
@@ -384,7 +384,10 @@ final class TaskRecording: Sendable {
 
     /// Runs `body`, a making, in `recording`, then records the making's own time: not counting
     /// the time it waited for the gets it asked for. The recording ends with the making.
-    nonisolated(nonsending) static func run<Value>(_ recording: TaskRecording?, _ body: () async -> Value) async -> Value {
+    nonisolated(nonsending) static func run<Value>(
+        _ recording: TaskRecording?,
+        _ body: nonisolated(nonsending) () async -> Value
+    ) async -> Value {
         guard let recording, let node = recording.node else {
             return await body()
         }
