@@ -49,15 +49,39 @@ struct CallerExecutorTests {
         #expect(runs == [true, true])
     }
 
-    @Test("While a recorder runs, a get that records goes on on the caller's executor too")
+    @Test("While a recorder runs, or a validation on another thread, a get goes on on the caller's executor too")
     func recordedGet() async {
         // In a process of its own: a recorder puts the gets of every test on their slow path.
         await #expect(processExitsWith: .success) { try await CallerExecutorTests.recordedGetInItsOwnProcess() }
+        await #expect(processExitsWith: .success) { try await CallerExecutorTests.getBesideAValidationInItsOwnProcess() }
+    }
+
+    static func getBesideAValidationInItsOwnProcess() async throws {
+        let (validating, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let validation = Task {
+            try await onThread {
+                ServiceValidator.validate(building: { () -> Int in
+                    validating.signal()
+                    done.wait()
+                    return 0
+                })
+            }
+        }
+        try await onThread { try waitWithTimeLimit(validating) }
+        try await expectGetsOnTheCallersExecutor()
+        done.signal()
+        _ = try await validation.value
     }
 
     static func recordedGetInItsOwnProcess() async throws {
         let recorder = ServiceGraphRecorder()
         defer { recorder.stop() }
+        try await expectGetsOnTheCallersExecutor()
+        #expect(recorder.graph().edges.count == modes.count * 2)
+    }
+
+    /// Gets, from an actor, of async providers that get each other, made or failing.
+    static func expectGetsOnTheCallersExecutor() async throws {
         for mode in modes {
             for fails in [false, true] {
                 let inner = ServiceAsyncProvider<Service>(mode: mode) {
@@ -75,7 +99,6 @@ struct CallerExecutorTests {
                 #expect(runs == [true, true], "\(mode), fails: \(fails)")
             }
         }
-        #expect(recorder.graph().edges.count == modes.count * 2)
     }
 
     @Test("A get whose task is cancelled while it waits for the making", arguments: [ServiceFactoryMode.atOne, .lazy, .weak])
