@@ -172,6 +172,34 @@ struct SafeProviderTests {
         }
     }
 
+    @Test("A queue kind runs the factory on its queue, and a semaphore kind holds its semaphore while the factory runs")
+    func factoryRunsHoldingThePrimitive() throws {
+        func primitive(of provider: ServiceProvider<Service>) -> (any AnyObject & Sendable)? {
+            guard case .safe(let source) = provider.source else { return nil }
+            return source.serializer.primitive
+        }
+        let key = DispatchSpecificKey<Int>()
+        let queued = ServiceSafeProvider<Service>(mode: .many, safeThread: .queue(label: "factory queue")) {
+            Service(number: DispatchQueue.getSpecific(key: key) ?? 0)
+        }
+        let queue = try #require(primitive(of: queued) as? DispatchQueue)
+        queue.setSpecific(key: key, value: 7)
+        #expect(try queued.getService().number == 7)
+
+        let semaphore = Locked<DispatchSemaphore?>(nil)
+        let held = ServiceSafeProvider<Service>(mode: .many, safeThread: .semaphore) {
+            // 1 when the semaphore is free, 0 when the get holds it.
+            guard let semaphore = semaphore.withLock({ $0 }), semaphore.wait(timeout: .now()) == .success else {
+                return Service(number: 0)
+            }
+            semaphore.signal()
+            return Service(number: 1)
+        }
+        semaphore.withLock { $0 = primitive(of: held) as? DispatchSemaphore }
+        #expect(semaphore.withLock { $0 } != nil)
+        #expect(try held.getService().number == 0)
+    }
+
     @Test("A get without the serialization runs while a serialized get of the same provider runs")
     func notSafeGetRunsBesideASerializedOne() async throws {
         let inside = DispatchSemaphore(value: 0)
