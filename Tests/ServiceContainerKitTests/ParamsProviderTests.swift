@@ -128,14 +128,19 @@ struct ParamsProviderTests {
         #expect(try failing.getService(params: 2) == 2)
     }
 
-    @Test("getServiceOrFatal(params:) stops the program with the fatal message")
+    @Test("getServiceOrFatal(params:) and, for nil params, getServiceOrFatal() stop the program with the fatal message, at the caller's line")
     func orFatal() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let provider = ServiceParamsProvider<Int, Int> { _ in throw TestError(code: 5) }
-            _ = provider.getServiceOrFatal(params: 1)
-        }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(stderr.contains("Failed to obtain service Swift.Int"))
+        let withParams = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceParamsProvider<Int, Int?> { _ in throw TestError(code: 5) }
+            _ = provider.getServiceOrFatal(params: 1, line: 4_343)
+        }
+        let withoutParams = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let provider = ServiceParamsProvider<Int, Int?> { _ in throw TestError(code: 5) }
+            _ = provider.getServiceOrFatal(line: 4_343)
+        }
+        for result in [withParams, withoutParams] {
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains(":4343: Fatal error: Failed to obtain service Swift.Int with error: TestError(code: 5)"))
         }
     }
 }
@@ -188,6 +193,15 @@ struct ForeignNilTests {
         #expect(throws: ServiceObtainError.self) {
             try provider.getServiceAsResult(untypedParams: Optional<Int>.none as Any).get()
         }
+        #expect(try provider.getServiceAsResult(untypedParams: 5).get() == "5")
+    }
+
+    @Test("A params provider over AnyHashable refuses a nil of another type, as one over Any does")
+    func anyHashableParams() throws {
+        let provider = ServiceParamsProvider<String, AnyHashable> { "\($0)" }
+        let refused = provider.getServiceAsResult(untypedParams: Optional<Int>.none as Any)
+        #expect(refused.failure?.isWrongParams == true)
+        #expect(refused.failure?.fatalMessage.contains("no params given, expected Swift.AnyHashable") == true)
         #expect(try provider.getServiceAsResult(untypedParams: 5).get() == "5")
     }
 }
