@@ -155,3 +155,11 @@ struct V2ProviderSnippetTests {
     let atOne = OldModeFactory().serviceProvider()
     #expect(try atOne.getService() === atOne.getService())
 }
+
+@available(*, deprecated, message: "exercises the 2.x spellings on purpose")
+@Test func v2TryServiceWithParamsThrowsTheFactoryError() {
+    struct Refused: Error, Equatable {}
+    let provider = ServiceParamsProvider<Int, Int> { _ in throw Refused() }
+    let error = #expect(throws: ServiceObtainError.self) { try provider.tryService(params: 1) }
+    #expect(error?.error as? Refused == Refused())
+}
