@@ -228,6 +228,38 @@ struct AsyncRecordingTests {
         #expect(recording.log == nil)
     }
 
+    @Test("A wait that begins inside another counts from the first one's start; waits one after another add up")
+    func waitsAddUp() {
+        let nested = TaskRecording(log: nil, node: nil)
+        nested.beginWait()
+        Thread.sleep(forTimeInterval: 0.05)
+        nested.beginWait()  // 50 ms into the first
+        Thread.sleep(forTimeInterval: 0.05)
+        nested.endWait()
+        nested.endWait()
+        #expect(nested.end() >= .milliseconds(100))
+
+        let oneAfterAnother = TaskRecording(log: nil, node: nil)
+        for _ in 0..<2 {
+            oneAfterAnother.beginWait()
+            Thread.sleep(forTimeInterval: 0.05)
+            oneAfterAnother.endWait()
+        }
+        #expect(oneAfterAnother.end() >= .milliseconds(100))
+    }
+
+    @Test("An ended recording lets go of its log, though a task that outlives it still holds the recording")
+    func endedRecordingLetsGoOfItsLog() {
+        var log: GetLog? = GetLog()
+        weak let released = log
+        let recording = TaskRecording(log: log, node: nil)
+        log = nil
+        #expect(released != nil)
+        _ = recording.end()
+        #expect(released == nil)
+        #expect(recording.log == nil)
+    }
+
     @Test("A plain validation records no async making, not even one that starts as the container is built")
     func plainValidationLeavesAsyncMakingsOut() throws {
         let report = try withTimeLimit {
@@ -405,4 +437,5 @@ struct AsyncRecordingTests {
         #expect(report.isValid)
         #expect(report.graph.description == "connection -> settings")
     }
+
 }
