@@ -438,4 +438,104 @@ struct AsyncRecordingTests {
         #expect(report.graph.description == "connection -> settings")
     }
 
+    @Test("A task the builder starts records for the validation only while it runs; once it is over, a recorder sees its gets")
+    func buildersTaskOutlivesTheValidation() async {
+        await #expect(processExitsWith: .success) {
+            let gate = AsyncGate()
+            let done = AsyncGate()
+            let metrics = ServiceProvider(mode: .many) { Settings() }
+            let report = await ServiceValidator.validateIncludingAsync(building: {
+                Task {
+                    await gate.wait()
+                    _ = try? metrics.getService()
+                    done.open()
+                }
+                return (metrics: metrics, pool: ServiceAsyncProvider(mode: .lazy) { Connection(Settings()) })
+            })
+            #expect(report.isValid)
+            let recorder = ServiceGraphRecorder()
+            gate.open()
+            await done.wait()
+            recorder.stop()
+            #expect(recorder.graph().nodes.map(\.name) == ["Settings"])
+        }
+    }
+
+    @Test("A synchronous validation that an async making runs records its own gets, none as the making's")
+    func synchronousValidationInAnAsyncMaking() async throws {
+        struct Inner {
+            let settings: ServiceProvider<Settings>
+            let connection: ServiceProvider<Connection>
+        }
+        let settings = ServiceProvider(mode: .lazy) { Settings() }
+        let inner = Inner(settings: settings, connection: ServiceProvider(mode: .lazy) { Connection(try settings.getService()) })
+        let innerReport = Locked<ServiceValidationReport?>(nil)
+        let outer = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                (checker: ServiceAsyncProvider(mode: .lazy) { () -> Repository in
+                    let report = ServiceValidator.validate(inner)
+                    innerReport.withLock { $0 = report }
+                    return Repository(Connection(Settings()))
+                }, other: ServiceProvider(mode: .lazy) { Settings() })
+            })
+        }
+        #expect(outer.isValid)
+        let report = try #require(innerReport.withLock { $0 })
+        #expect(report.made == ["settings", "connection"])
+        #expect(report.graph.nodes.map(\.name) == ["settings", "connection"])
+        #expect(report.graph.description == "connection -> settings")
+    }
+
+    @Test("A CancellationError a making throws in a task that was not cancelled is a failure of that making")
+    func thrownCancellationIsAFailure() async throws {
+        struct Front {
+            let user: ServiceAsyncProvider<Connection>
+        }
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                let hidden = ServiceAsyncProvider<Settings>(mode: .lazy) { throw CancellationError() }
+                return Front(user: ServiceAsyncProvider(mode: .lazy) { () async -> Connection in
+                    _ = try? await hidden.getService()
+                    return Connection(Settings())
+                })
+            })
+        }
+        #expect(report.isValid)
+        #expect(report.graph.description == "user -> Settings")
+        #expect(report.graph.nodes.last?.failure?.error is CancellationError)
+    }
+
+    @Test("An async provider outside the container is one node: what asked for it and what its making asked for meet there")
+    func asyncProviderOutsideTheContainer() async throws {
+        struct Front {
+            let settings: ServiceProvider<Settings>
+            let report: ServiceAsyncProvider<Report>
+        }
+        let report = try await withAsyncTimeLimit {
+            await ServiceValidator.validateIncludingAsync(building: {
+                let settings = ServiceProvider(mode: .lazy) { Settings() }
+                let repository = ServiceAsyncProvider(mode: .lazy) { Repository(Connection(try settings.getService())) }
+                return Front(
+                    settings: settings,
+                    report: ServiceAsyncProvider(mode: .lazy) { Report(try await repository.getService(), try settings.getService()) }
+                )
+            })
+        }
+        #expect(report.isValid)
+        #expect(report.graph.nodes.map(\.name) == ["settings", "report", "Repository"])
+        #expect(report.graph.description == "report -> settings\nreport -> Repository\nRepository -> settings")
+    }
+
+    @Test("An async making that reads a synchronous singleton through an async provider of it depends on that provider")
+    func readThroughAnAsyncProviderOfASynchronousOne() async throws {
+        struct Wrapping {
+            let settings: ServiceAsyncProvider<Settings>
+            let connection: ServiceAsyncProvider<Connection>
+        }
+        let settings = ServiceAsyncProvider(ServiceProvider(mode: .atOne) { Settings() })
+        let services = Wrapping(settings: settings, connection: ServiceAsyncProvider(mode: .lazy) { Connection(try await settings.getService()) })
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(services) }
+        #expect(report.made == ["settings", "connection"])
+        #expect(report.graph.description == "connection -> settings")
+    }
 }
