@@ -316,6 +316,82 @@ struct ValidatorTests {
         #expect(report.graph.description == "a -> b (cycle)\nb -> c (cycle)\nc -> a (cycle)\noutside -> a")
     }
 
+    @Test("A cycle a factory got past is marked on every edge of its path, though every provider was made in the end")
+    func cycleGotPast() {
+        final class Ring: @unchecked Sendable {
+            // Written once, before any get.
+            var a: ServiceProvider<NodeOne>!
+            var b: ServiceProvider<NodeTwo>!
+            var c: ServiceProvider<Service>!
+        }
+        // Made last to first: c's making asks for a, whose making asks for b, whose making asks
+        // for c: a cycle, which a's factory gets past. b, failed, is made again, asking for c
+        // once more: an edge that is not a cycle between the same two providers.
+        let report = ServiceValidator.validate(building: { () -> Ring in
+            let ring = Ring()
+            ring.a = ServiceProvider(mode: .lazy) { _ = try? ring.b.getService(); return NodeOne() }
+            ring.b = ServiceProvider(mode: .lazy) { _ = try ring.c.getService(); return NodeTwo() }
+            ring.c = ServiceProvider(mode: .lazy) { _ = try ring.a.getService(); return Service() }
+            return ring
+        })
+        #expect(report.isValid)
+        #expect(report.made == ["a", "b", "c"])
+        #expect(report.graph.description == "a -> b (cycle)\nb -> c (cycle)\nc -> a (cycle)")
+    }
+
+    @Test("Providers that asked for each other in makings apart, each failing with an error of its own, are not drawn as a cycle")
+    func loopWithoutACycle() {
+        final class Pair: @unchecked Sendable {
+            // Written once, before any get.
+            var a: ServiceProvider<NodeOne>!
+            var b: ServiceProvider<NodeTwo>!
+        }
+        let aMakings = Counter()
+        let bMakings = Counter()
+        // Made last to first: b's first making asks for a, whose first making asks for nothing;
+        // a's second making asks for b, whose second making asks for nothing.
+        let report = ServiceValidator.validate(building: { () -> Pair in
+            let pair = Pair()
+            pair.a = ServiceProvider(mode: .lazy) {
+                if aMakings.increment() > 1 { _ = try? pair.b.getService() }
+                throw TestError(code: 1)
+            }
+            pair.b = ServiceProvider(mode: .lazy) {
+                if bMakings.increment() == 1 { _ = try? pair.a.getService() }
+                throw TestError(code: 2)
+            }
+            return pair
+        })
+        #expect(report.failures.map(\.path) == ["a", "b"])
+        #expect(!report.failures.contains { $0.error.isDependencyCycle })
+        #expect(report.graph.description == "a -> b\nb -> a")
+    }
+
+    @Test("A provider that failed on a cycle of its own and one that asked for it, which it asked for too, are no cycle")
+    func selfCycleBesideALoop() {
+        final class Pair: @unchecked Sendable {
+            // Written once, before any get.
+            var x: ServiceProvider<NodeOne>!
+            var y: ServiceProvider<NodeTwo>!
+        }
+        let xMakings = Counter()
+        // Made last to first: y's making asks for x, whose making asks for itself; y gets past
+        // that. x's second making reads y, then asks for itself again.
+        let report = ServiceValidator.validate(building: { () -> Pair in
+            let pair = Pair()
+            pair.x = ServiceProvider(mode: .lazy) {
+                if xMakings.increment() > 1 { _ = try pair.y.getService() }
+                _ = try pair.x.getService()
+                return NodeOne()
+            }
+            pair.y = ServiceProvider(mode: .lazy) { _ = try? pair.x.getService(); return NodeTwo() }
+            return pair
+        })
+        #expect(report.failures.map(\.path) == ["x"])
+        #expect(report.made == ["y"])
+        #expect(report.graph.description == "x -> x (cycle)\nx -> y\ny -> x")
+    }
+
     @Test("Nested containers, classes, tuples, arrays, dictionaries and optionals are walked, each provider once")
     func nestedContainers() {
         final class Shared: @unchecked Sendable {
