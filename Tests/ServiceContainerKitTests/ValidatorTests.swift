@@ -961,6 +961,27 @@ struct IncludingAsyncValidatorTests {
         #expect(report.description.hasPrefix("Invalid: 3 providers made, 1 failed, 2 skipped\nFailures:\n  broken: "))
     }
 
+    @Test("Async and main-actor providers are got last to first, as the synchronous ones are made")
+    func awaitedLastToFirst() async throws {
+        struct Three {
+            let first: ServiceAsyncProvider<Service>
+            let second: ServiceMainActorProvider<Service>
+            let third: ServiceAsyncProvider<Service>
+        }
+        // Each service is numbered by the order of its making.
+        let makings = Counter()
+        let three = Three(
+            first: ServiceAsyncProvider(mode: .lazy) { Service(number: makings.increment()) },
+            second: ServiceMainActorProvider(mode: .lazy) { Service(number: makings.increment()) },
+            third: ServiceAsyncProvider(mode: .lazy) { Service(number: makings.increment()) }
+        )
+        let report = try await withAsyncTimeLimit { await ServiceValidator.validateIncludingAsync(three) }
+        #expect(report.made == ["first", "second", "third"])
+        #expect(try await three.third.getService().number == 1)
+        #expect(try await MainActor.run { try three.second.getService() }.number == 2)
+        #expect(try await three.first.getService().number == 3)
+    }
+
     @Test("A container given as a value is validated the same")
     func containerValue() async throws {
         let counter = Counter()
