@@ -1361,6 +1361,30 @@ struct ConvertedSafeGraphTests {
         #expect(report.failures.map(\.path) == ["http"])
     }
 
+    @Test("A safe params provider whose factory asks for it again: the cycle is an edge of its own node, at its path")
+    func safeParamsProviderAsksForItself() {
+        final class Box: @unchecked Sendable {
+            // Written once, before any get.
+            var log: ServiceParamsProvider<String, String>!
+        }
+        struct Logs {
+            let log: ServiceParamsProvider<String, String>
+            let user: ServiceProvider<Job>
+        }
+        let box = Box()
+        box.log = ServiceParamsSafeProvider<String, String> { name in
+            name == "http" ? "log.http+" + (try box.log.getService(params: "sql")) : "log.\(name)"
+        }
+        let report = ServiceValidator.validate(Logs(
+            log: box.log,
+            user: ServiceProvider(mode: .lazy) { Job(pool: Pool(url: try box.log.getService(params: "http"))) }
+        ))
+        #expect(report.failures.map(\.path) == ["user"])
+        #expect(report.failures.first?.error.isDependencyCycle == true)
+        #expect(report.graph.nodes.map(\.name) == ["log", "user"])
+        #expect(report.graph.description == "log -> log (cycle)\nuser -> log")
+    }
+
     @Test("Providers that factories make and drop during a validation are nodes of their own, never merged")
     func shortLivedProviders() {
         struct Container {
@@ -1386,6 +1410,25 @@ struct ConvertedSafeGraphTests {
         #expect(edges.filter { $0 == ("String", "log") }.count == 50)
         #expect(report.graph.edges.allSatisfy { $0.from != $0.to })
         #expect(report.graph.nodes.filter { $0.path == nil }.count == 50)
+    }
+
+    @Test("A making's read of a safe singleton, made or handed an instance, is an edge to that provider, at its path")
+    func readOfASafeSingleton() {
+        struct Reads {
+            let settings: ServiceProvider<AppSettings>
+            let given: ServiceProvider<AppSettings>
+            let pool: ServiceProvider<Pool>
+        }
+        let settings = ServiceSafeProvider(mode: .atOne) { AppSettings() }
+        let given = ServiceSafeProvider(AppSettings(url: "db://given"))
+        let report = ServiceValidator.validate(Reads(
+            settings: settings,
+            given: given,
+            pool: ServiceProvider(mode: .lazy) { Pool(url: try settings.getService().url + (try given.getService().url)) }
+        ))
+        #expect(report.isValid)
+        #expect(report.graph.nodes.map(\.name) == ["settings", "given", "pool"])
+        #expect(report.graph.description == "pool -> settings\npool -> given")
     }
 
     @Test("A safe provider that is not in the container is one node, named by its service type")
