@@ -779,6 +779,27 @@ struct ShutdownTests {
         #expect(typeName(service) == typeName(Closing.self))
     }
 
+    @Test("A validation including async providers of a shut-down container fails each at its path, and draws it")
+    func validationAfterShutdown() async {
+        await #expect(processExitsWith: .success) {
+            struct Awaited {
+                let pool: ServiceAsyncProvider<Service>
+                let model: ServiceMainActorProvider<Service>
+            }
+            let services = Awaited(
+                pool: ServiceAsyncProvider(mode: .lazy) { Service() },
+                model: ServiceMainActorProvider(mode: .lazy) { Service() }
+            )
+            _ = await ServiceShutdown.close(services)
+            let report = await ServiceValidator.validateIncludingAsync(services)
+            #expect(report.failures.map(\.path) == ["pool", "model"])
+            #expect(report.failures.allSatisfy { failure in
+                if case .shutDown? = failure.error.error as? ServiceFactoryError { true } else { false }
+            })
+            #expect(report.graph.nodes.map(\.name) == ["pool", "model"])
+        }
+    }
+
     @Test("After a shutdown a session change makes nothing, also behind a safe, async or recorded provider")
     func sessionChangeAfterShutdown() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.sessionChangeAfterShutdownInItsOwnProcess() }
