@@ -23,6 +23,8 @@ import Darwin
 /// the thread exits.
 @usableFromInline
 package struct ThreadContext {
+    /// The providers being obtained, innermost last: `capacity` slots, of which the first
+    /// `count` are initialized, and `count < capacity` before `push` writes one (it grows first).
     @usableFromInline var entries: UnsafeMutablePointer<ObjectIdentifier>
     @usableFromInline var capacity: Int
     @usableFromInline var count: Int
@@ -50,10 +52,11 @@ package struct ThreadContext {
     @usableFromInline
     static func makeCurrent() -> UnsafeMutablePointer<ThreadContext> {
         let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
+        let capacity = 16
         context.initialize(
             to: ThreadContext(
-                entries: .allocate(capacity: 16),
-                capacity: 16,
+                entries: .allocate(capacity: capacity),
+                capacity: capacity,
                 count: 0,
                 deliveringLogEvent: false,
                 deferredReleases: nil,
@@ -82,6 +85,7 @@ package struct ThreadContext {
         if count == capacity {
             grow()
         }
+        assert(count < capacity, "a write past the \(capacity) slots of the thread's stack of gets")
         entries[count] = id
         count &+= 1
     }
