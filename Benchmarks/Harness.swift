@@ -93,16 +93,23 @@ struct Harness {
 
     /// The iteration count that makes one call of `body` last about one round.
     ///
-    /// Each count is timed twice and the shorter time taken: a thread woken late, or the machine
-    /// busy for a moment, made a call of a few iterations look as long as a round, and the case
-    /// was then timed with those few iterations, mostly the cost of starting its task
-    /// (`core/async lazy get (made)` measured 24 µs a get in a quick run, 50 ns in the next).
+    /// A thread woken late, or the machine busy for a moment, can make a call of a few iterations
+    /// look as long as a round; the case was then timed with those few iterations, mostly the
+    /// cost of starting its task (`core/async lazy get (made)` measured 24 µs a get in a quick
+    /// run, 50 ns in the next, and 47 µs in a CI run whose counts were each timed twice). So each
+    /// count is timed twice and the shorter time taken, and a count that reaches the floor is
+    /// kept only when twice as many iterations take clearly longer, as iterations that cost the
+    /// time do.
     private func calibrate(_ body: Timed, _ clock: BenchmarkClock) -> Int {
         let floor = max(settings.roundNanoseconds / 4, 1)
         var iterations = 1
         while true {
-            let elapsed = min(time(body, iterations, clock), time(body, iterations, clock))
+            let elapsed = shortest(body, iterations, clock)
             if elapsed >= floor || iterations >= 1 << 40 {
+                if iterations < 1 << 40, shortest(body, iterations * 2, clock) < elapsed + elapsed / 2 {
+                    iterations *= 2  // the time was not the iterations'
+                    continue
+                }
                 let scaled = Double(iterations) * Double(settings.roundNanoseconds) / Double(max(elapsed, 1))
                 return max(1, Int(scaled))
             }
@@ -115,6 +122,11 @@ struct Harness {
     private struct Timed {
         let body: BenchmarkBody
         let setUp: (Int) -> Void
+    }
+
+    /// The shorter of two timings of `iterations`.
+    private func shortest(_ timed: Timed, _ iterations: Int, _ clock: BenchmarkClock) -> UInt64 {
+        min(time(timed, iterations, clock), time(timed, iterations, clock))
     }
 
     private func time(_ timed: Timed, _ iterations: Int, _ clock: BenchmarkClock) -> UInt64 {
