@@ -379,16 +379,17 @@ extension ServiceSource {
         }
     }
 
-    /// The mode a graph draws a provider of this source with, and whether it is a safe one.
-    var graphMode: (mode: ServiceGraph.Mode, isSafe: Bool) {
+    /// The mode a graph draws a provider of this source with, and the kind of its provider
+    /// (safe when its gets are serialized).
+    var graphMode: (mode: ServiceGraph.Mode, kind: ProviderFacts.Kind) {
         switch self {
-        case .holdsService, .madeAtOne, .failed: return (.atOne, false)
-        case .lazy: return (.lazy, false)
-        case .weak: return (.weak, false)
-        case .many: return (.many, false)
-        case .scoped: return (.scoped, false)
-        case .session: return (.session, false)
-        case .safe(let source): return (source.inner.source.graphMode.mode, true)
+        case .holdsService, .madeAtOne, .failed: return (.atOne, .plain)
+        case .lazy: return (.lazy, .plain)
+        case .weak: return (.weak, .plain)
+        case .many: return (.many, .plain)
+        case .scoped: return (.scoped, .plain)
+        case .session: return (.session, .plain)
+        case .safe(let source): return (source.inner.source.graphMode.mode, .safe)
         case .recorded(let source): return source.source.graphMode
         }
     }
@@ -407,9 +408,9 @@ extension ServiceProvider: GraphedProvider {
     static var graphServiceType: Any.Type { ServiceType.self }
 
     var graphFacts: ProviderFacts {
-        let (mode, isSafe) = source.graphMode
+        let (mode, kind) = source.graphMode
         return ProviderFacts(
-            service: ServiceType.self, mode: mode, kind: isSafe ? .safe : .plain, params: nil,
+            service: ServiceType.self, mode: mode, kind: kind, params: nil,
             identities: source.recordingIdentities + [ObjectIdentifier(self)]
         )
     }
