@@ -254,18 +254,6 @@ package final class LocatorStorage: Sendable {
         return found
     }
 
-    /// The provider that gives the service for `id` without params.
-    package func provider<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws(ServiceLocatorError)
-        -> ServiceProvider<Service>
-    {
-        let entry = try entry(id, as: Service.self)
-        // Unwrapped before the cast (see `plainProvider(_:as:)`).
-        guard let plain = entry.plainProvider, let provider = plain as? ServiceProvider<Service> else {
-            throw .wrongParams(key: id, service: Service.self, expected: entry.paramsType, received: nil)
-        }
-        return provider
-    }
-
     /// The params provider stored for `id`.
     package func paramsProvider<Service, Params>(
         _ id: ServiceLocatorKeyID,
