@@ -1,0 +1,79 @@
+import LocatorTestSupport
+import ServiceContainerKit
+import Testing
+@testable import ServiceLocatorKit
+
+/// A class instance added under its own type is kept in its slot as it is, with no provider,
+/// while nothing in the process records gets (`GetRecording.isOn`). A validation or a graph
+/// recorder running anywhere in the process, or a container shut down in it, turns that off,
+/// and the other tests of this process run validations side by side with these: so what this
+/// suite checks runs in a process of its own, where none of them has run. Elsewhere the same
+/// gets pass through a provider and give the same services, which these tests tell apart.
+@Suite("ServiceLocator: instances kept in their slots, in a process that records nothing")
+struct ServiceLocatorInstanceSlotTests {
+    @Test("An instance is kept in its slot, got as it is, and handed out in one provider, which a clone shares")
+    func keptInstance() async {
+        await #expect(processExitsWith: .success) { try ServiceLocatorInstanceSlotTests.keptInstanceInItsOwnProcess() }
+    }
+
+    static func keptInstanceInItsOwnProcess() throws {
+        #expect(!GetRecording.isOn)
+        let locator = ServiceLocator()
+        let service = FirstService(name: "kept")
+        locator.addService(key: Keys.first, service: service)
+        #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
+        #expect(locator.storage.slotObject(Keys.first.keyID)?.object === service)
+        #expect(locator.getService(key: Keys.first) === service)
+        #expect(try locator.tryService(key: Keys.first) === service)
+
+        // A provider is made at the first ask, and the same one is handed out at every later ask,
+        // as it would be of a stored provider; the slot keeps the instance.
+        let provider = try #require(locator.getServiceProvider(key: Keys.first))
+        #expect(provider.getServiceAsOptional() === service)
+        #expect(locator.getServiceProvider(key: Keys.first) === provider)
+        #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
+
+        // A clone holds that provider in its slot.
+        let clone = locator.clone()
+        #expect(clone.storage.slotObject(Keys.first.keyID)?.isInstance == false)
+        #expect(clone.storage.slotObject(Keys.first.keyID)?.object === provider)
+        #expect(clone.getService(key: Keys.first) === service)
+
+        // Another instance in the slot gets a provider of its own.
+        let replacement = FirstService(name: "replacement")
+        locator.addService(key: Keys.first, service: replacement)
+        #expect(locator.storage.slotObject(Keys.first.keyID)?.object === replacement)
+        let second = try #require(locator.getServiceProvider(key: Keys.first))
+        #expect(second !== provider)
+        #expect(second.getServiceAsOptional() === replacement)
+        #expect(clone.getService(key: Keys.first) === service)
+        #expect(!GetRecording.isOn)
+    }
+
+    @Test("A read-only locator's instance is handed out in one provider too, and found by its type's names")
+    func readOnlyAndByName() async {
+        await #expect(processExitsWith: .success) { try ServiceLocatorInstanceSlotTests.readOnlyAndByNameInItsOwnProcess() }
+    }
+
+    static func readOnlyAndByNameInItsOwnProcess() throws {
+        #expect(!GetRecording.isOn)
+        let locator = ServiceLocator()
+        let service = FirstService(name: "frozen")
+        locator.addService(key: Keys.first, service: service)
+        locator.setReadOnly(assertionFailure: false)
+        #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
+        #expect(locator.getService(key: Keys.first) === service)
+        let provider = try #require(locator.getServiceProvider(key: Keys.first))
+        #expect(provider.getServiceAsOptional() === service)
+        #expect(locator.getServiceProvider(key: Keys.first) === provider)
+
+        // A store key alone (an Objective-C style get) finds the slot by its type's full name,
+        // or by its short name when no other type of the locator has it; through a child too.
+        let child = ServiceLocator(parent: locator)
+        for name in [String(reflecting: FirstService.self), "FirstService"] {
+            #expect(child.storage.lookup(typeNamed: name)?.storedProvider === provider, "name: \(name)")
+        }
+        #expect(child.storage.lookup(typeNamed: "NoSuchService") == nil)
+        #expect(!GetRecording.isOn)
+    }
+}
