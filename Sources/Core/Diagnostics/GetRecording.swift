@@ -96,16 +96,31 @@ package enum GetRecording {
     /// The logs of the validations running on every thread.
     private static let validations = Locked<[GetLog]>([])
 
+    /// Counts `log` as a running validation's until `endValidation(log)`: gets are recorded for
+    /// it, and a provider released meanwhile is renamed in it (`retire`). The pairs nest: a
+    /// validation including async providers counts its log from the building of its container
+    /// to its report, around the synchronous part and the awaited one, which count it too.
+    static func beginValidation(_ log: GetLog) {
+        validations.withLock { $0.append(log) }
+        count(1)
+    }
+
+    /// Ends what the matching `beginValidation(log)` began.
+    static func endValidation(_ log: GetLog) {
+        count(-1)
+        validations.withLock { logs in
+            if let index = logs.lastIndex(where: { $0 === log }) { logs.remove(at: index) }
+        }
+    }
+
     /// Runs `body` with `log` recording the gets of this thread (a validation).
     static func withThreadLog<Result>(_ log: GetLog, _ body: () throws -> Result) rethrows -> Result {
         let recording = ThreadContext.recordingState
         let outer = recording.log
         recording.log = log
-        validations.withLock { $0.append(log) }
-        count(1)
+        beginValidation(log)
         defer {
-            count(-1)
-            validations.withLock { logs in logs.removeAll { $0 === log } }
+            endValidation(log)
             recording.log = outer
         }
         return try body()
@@ -120,11 +135,9 @@ package enum GetRecording {
         _ body: nonisolated(nonsending) () async -> Result
     ) async -> Result {
         guard let log = recording.log else { return await body() }
-        validations.withLock { $0.append(log) }
-        count(1)
+        beginValidation(log)
         defer {
-            count(-1)
-            validations.withLock { logs in logs.removeAll { $0 === log } }
+            endValidation(log)
             _ = recording.end()
         }
         return await TaskRecording.$current.withValue(recording, operation: body)

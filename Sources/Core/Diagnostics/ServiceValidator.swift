@@ -171,12 +171,16 @@ public enum ServiceValidator {
     /// The validation that `validate` makes, with `log` recording on this thread, then the gets
     /// of the async and main-actor providers, recorded in this task. The task records for the
     /// validation from the start: an async `atOne` provider starts its making as its container
-    /// is built.
+    /// is built. The log counts as a running validation's from then to the report, so that the
+    /// making records for it whenever its task runs, also between the synchronous part and the
+    /// awaited one (when no other validation runs in the process, nothing recorded there).
     private nonisolated(nonsending) static func including(
         async validate: (GetLog) throws -> Validation
     ) async rethrows -> ServiceValidationReport {
         let log = GetLog()
         let recording = TaskRecording(log: log, node: nil)
+        GetRecording.beginValidation(log)
+        defer { GetRecording.endValidation(log) }
         var validation = try TaskRecording.with(recording) {
             try GetRecording.withThreadLog(log) { try validate(log) }
         }
