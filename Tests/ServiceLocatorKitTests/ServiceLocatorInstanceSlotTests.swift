@@ -47,6 +47,20 @@ struct ServiceLocatorInstanceSlotTests {
         #expect(second !== provider)
         #expect(second.getServiceAsOptional() === replacement)
         #expect(clone.getService(key: Keys.first) === service)
+
+        // Kept in a provider instead: an instance under a protocol's key or under a string key,
+        // and a value that is no class instance.
+        let named = NamedKey<FirstService>(storeKey: "named")
+        let number = ServiceLocatorEasyKey<Int>()
+        locator.addService(key: Keys.firstProtocol, service: service)
+        locator.addService(key: named, service: service)
+        locator.addService(key: number, service: 42)
+        for keyID in [Keys.firstProtocol.keyID, named.keyID, number.keyID] {
+            #expect(locator.storage.slotObject(keyID)?.isInstance == false, "key: \(keyID)")
+        }
+        #expect(locator.getService(key: Keys.firstProtocol) === service)
+        #expect(locator.getService(key: named) === service)
+        #expect(locator.getService(key: number) == 42)
         #expect(!GetRecording.isOn)
     }
 
