@@ -101,6 +101,22 @@ struct AsyncRecordingTests {
         #expect(report.description.contains("Dependencies:\n  connection -> settings\n"))
     }
 
+    @Test("A validation including async providers leaves recording off when it ends, also when its builder throws")
+    func validationEndsItsRecording() async {
+        // In a process of its own: a validation running beside it would keep recording on.
+        await #expect(processExitsWith: .success) {
+            struct BuildFailed: Error {}
+            try #require(!GetRecording.isOn)
+            await #expect(throws: BuildFailed.self) {
+                try await ServiceValidator.validateIncludingAsync(building: { () throws -> Backend in throw BuildFailed() })
+            }
+            #expect(!GetRecording.isOn)
+            let report = await ServiceValidator.validateIncludingAsync(building: Backend.make)
+            #expect(report.failures.map(\.path) == ["failing"])
+            #expect(!GetRecording.isOn)
+        }
+    }
+
     @Test("A loop of async makings is drawn as a cycle; an edge to it from outside is not on it")
     func asyncLoopIsACycle() async throws {
         let loop = AsyncLoop()

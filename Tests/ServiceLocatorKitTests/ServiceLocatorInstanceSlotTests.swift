@@ -17,12 +17,15 @@ struct ServiceLocatorInstanceSlotTests {
     }
 
     static func keptInstanceInItsOwnProcess() throws {
-        #expect(!GetRecording.isOn)
+        try #require(!GetRecording.isOn)
         let locator = ServiceLocator()
         let service = FirstService(name: "kept")
         locator.addService(key: Keys.first, service: service)
         #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
         #expect(locator.storage.slotObject(Keys.first.keyID)?.object === service)
+        // A get hands out the instance itself, which it takes for exactly its own class only.
+        #expect(LocatorStorage.instance(service, as: FirstService.self) === service)
+        #expect(LocatorStorage.instance(service, as: (any FirstServicing).self) == nil)
         #expect(locator.getService(key: Keys.first) === service)
         #expect(try locator.tryService(key: Keys.first) === service)
 
@@ -70,7 +73,7 @@ struct ServiceLocatorInstanceSlotTests {
     }
 
     static func readOnlyAndByNameInItsOwnProcess() throws {
-        #expect(!GetRecording.isOn)
+        try #require(!GetRecording.isOn)
         let locator = ServiceLocator()
         let service = FirstService(name: "frozen")
         locator.addService(key: Keys.first, service: service)

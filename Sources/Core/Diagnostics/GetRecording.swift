@@ -96,10 +96,11 @@ package enum GetRecording {
     /// The logs of the validations running on every thread.
     private static let validations = Locked<[GetLog]>([])
 
-    /// Counts `log` as a running validation's until `endValidation(log)`: gets are recorded for
-    /// it, and a provider released meanwhile is renamed in it (`retire`). The pairs nest: a
-    /// validation including async providers counts its log from the building of its container
-    /// to its report, around the synchronous part and the awaited one, which count it too.
+    /// Counts `log` as a running validation's until `endValidation(log)`: recording is on, so
+    /// that the threads and tasks that carry `log` record for it, and a provider released
+    /// meanwhile is renamed in it (`retire`). The pairs nest: a validation including async
+    /// providers counts its log from the building of its container to its last awaited get,
+    /// around its synchronous part and its awaited one, which count it too.
     static func beginValidation(_ log: GetLog) {
         validations.withLock { $0.append(log) }
         count(1)
@@ -108,9 +109,10 @@ package enum GetRecording {
     /// Ends what the matching `beginValidation(log)` began.
     static func endValidation(_ log: GetLog) {
         count(-1)
-        validations.withLock { logs in
-            if let index = logs.lastIndex(where: { $0 === log }) { logs.remove(at: index) }
+        let found = validations.withLock { logs in
+            logs.lastIndex { $0 === log }.map { logs.remove(at: $0) } != nil
         }
+        assert(found, "endValidation(_:) of a log with no beginValidation(_:) left")
     }
 
     /// Runs `body` with `log` recording the gets of this thread (a validation).

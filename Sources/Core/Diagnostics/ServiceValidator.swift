@@ -171,20 +171,28 @@ public enum ServiceValidator {
     /// The validation that `validate` makes, with `log` recording on this thread, then the gets
     /// of the async and main-actor providers, recorded in this task. The task records for the
     /// validation from the start: an async `atOne` provider starts its making as its container
-    /// is built. The log counts as a running validation's from then to the report, so that the
-    /// making records for it whenever its task runs, also between the synchronous part and the
-    /// awaited one (when no other validation runs in the process, nothing recorded there).
+    /// is built. The log counts as a running validation's from the building to the last awaited
+    /// get, so that the making records for it whenever its task runs, between the synchronous
+    /// part and the awaited one too; not while the scope closes, which may take long and records
+    /// nothing.
     private nonisolated(nonsending) static func including(
         async validate: (GetLog) throws -> Validation
     ) async rethrows -> ServiceValidationReport {
         let log = GetLog()
         let recording = TaskRecording(log: log, node: nil)
         GetRecording.beginValidation(log)
-        defer { GetRecording.endValidation(log) }
-        var validation = try TaskRecording.with(recording) {
-            try GetRecording.withThreadLog(log) { try validate(log) }
+        var validation: Validation
+        do {
+            validation = try TaskRecording.with(recording) {
+                try GetRecording.withThreadLog(log) { try validate(log) }
+            }
+        } catch {
+            GetRecording.endValidation(log)
+            throw error
         }
-        return await validation.awaitedReport(recording)
+        await validation.awaitGets(recording)
+        GetRecording.endValidation(log)
+        return await validation.closedReport()
     }
 
     /// How a builder is passed to the validation including async providers, for its report's
@@ -242,12 +250,16 @@ private struct Validation {
     }
 
     /// Awaits the gets of the async and main-actor providers, with `recording` (of the log)
-    /// recording in this task, closes the scope, and gives the report.
-    nonisolated(nonsending) mutating func awaitedReport(_ recording: TaskRecording) async -> ServiceValidationReport {
+    /// recording in this task.
+    nonisolated(nonsending) mutating func awaitGets(_ recording: TaskRecording) async {
         await GetRecording.withTaskLog(recording) {
             await getAwaited()
             state = log.snapshot
         }
+    }
+
+    /// Closes the scope of the validation's gets, and gives the report.
+    nonisolated(nonsending) func closedReport() async -> ServiceValidationReport {
         await Self.close(scope)
         return report()
     }
