@@ -209,8 +209,13 @@ extension [MadeService] {
 private final class Closing: Sendable {
     typealias Failure = ServiceCloseReport.Failure
 
-    /// The services, in the order their makings ended: the last is closed first.
-    private let entries: [MadeService]
+    /// What a failure names of each service (its type and path), in the order their makings
+    /// ended: the last is closed first.
+    private let entries: [(type: Any.Type, path: String?)]
+    /// The services, in the same order. Let go of as the closing finishes, before its waiter
+    /// resumes: the closing's tasks may end a moment later, and a closed scope's services are
+    /// released with the scope, not with them (`finish()`).
+    private let services: Locked<[any ClosableService]>
     private let timeout: Duration
     /// The scope or shutdown whose closes these are (`ClosingWaiters.closingsOfThisTask`).
     private let closing: (any AnyObject & Sendable)?
@@ -231,7 +236,8 @@ private final class Closing: Sendable {
     }
 
     init(_ entries: [MadeService], timeout: Duration, for closing: (any AnyObject & Sendable)?) {
-        self.entries = entries
+        self.entries = entries.map { ($0.type, $0.path) }
+        services = Locked(entries.map(\.service))
         self.timeout = timeout
         self.closing = closing
     }
@@ -267,13 +273,18 @@ private final class Closing: Sendable {
         }
     }
 
-    /// The service closed at turn `index`.
-    private func entry(at index: Int) -> MadeService {
-        entries[entries.count - 1 - index]
+    /// The position in `entries` and `services` of the service closed at turn `index`.
+    private func position(ofTurn index: Int) -> Int {
+        entries.count - 1 - index
+    }
+
+    /// The service closed at turn `index`; `nil` once the closing finished.
+    private func service(at index: Int) -> (any ClosableService)? {
+        services.withLock { $0.isEmpty ? nil : $0[position(ofTurn: index)] }
     }
 
     private func failure(at index: Int, _ error: any Error) -> Failure {
-        let entry = entry(at: index)
+        let entry = entries[position(ofTurn: index)]
         return Failure(path: entry.path, service: entry.type, error: error)
     }
 
@@ -297,9 +308,11 @@ private final class Closing: Sendable {
                     noteTurnBegins(at: began)
                 }
                 for index in first..<entries.count {
+                    // `nil` only once the closing finished, which no task with a turn left sees.
+                    guard let service = service(at: index) else { return }
                     var failure: Failure?
                     do {
-                        try await entry(at: index).service.close()
+                        try await service.close()
                     } catch {
                         failure = self.failure(at: index, error)
                     }
@@ -328,6 +341,14 @@ private final class Closing: Sendable {
             return (state.waiter.take(), state.watchdog.take(), state.failures.sorted { $0.index < $1.index }.map(\.failure))
         }
         watchdog?.cancel()
+        do {
+            // Released here, outside the lock, before the waiter resumes (see `services`).
+            let closed = services.withLock { services in
+                defer { services = [] }
+                return services
+            }
+            withExtendedLifetime(closed) {}
+        }
         waiter?.resume(returning: failures)
     }
 
