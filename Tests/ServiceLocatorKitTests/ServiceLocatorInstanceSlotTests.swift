@@ -16,13 +16,19 @@ struct ServiceLocatorInstanceSlotTests {
         await #expect(processExitsWith: .success) { try ServiceLocatorInstanceSlotTests.keptInstanceInItsOwnProcess() }
     }
 
-    static func keptInstanceInItsOwnProcess() throws {
+    /// A locator that keeps `service` in its slot, checked; in a process where nothing records.
+    static func locator(keeping service: FirstService) throws -> ServiceLocator {
         try #require(!GetRecording.isOn)
         let locator = ServiceLocator()
-        let service = FirstService(name: "kept")
         locator.addService(key: Keys.first, service: service)
         #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
         #expect(locator.storage.slotObject(Keys.first.keyID)?.object === service)
+        return locator
+    }
+
+    static func keptInstanceInItsOwnProcess() throws {
+        let service = FirstService(name: "kept")
+        let locator = try locator(keeping: service)
         // A get hands out the instance itself, which it takes for exactly its own class only.
         #expect(LocatorStorage.instance(service, as: FirstService.self) === service)
         #expect(LocatorStorage.instance(service, as: (any FirstServicing).self) == nil)
@@ -73,10 +79,8 @@ struct ServiceLocatorInstanceSlotTests {
     }
 
     static func readOnlyAndByNameInItsOwnProcess() throws {
-        try #require(!GetRecording.isOn)
-        let locator = ServiceLocator()
         let service = FirstService(name: "frozen")
-        locator.addService(key: Keys.first, service: service)
+        let locator = try locator(keeping: service)
         locator.setReadOnly(assertionFailure: false)
         #expect(locator.storage.slotObject(Keys.first.keyID)?.isInstance == true)
         #expect(locator.getService(key: Keys.first) === service)

@@ -100,7 +100,7 @@ package enum GetRecording {
     /// that the threads and tasks that carry `log` record for it, and a provider released
     /// meanwhile is renamed in it (`retire`). The pairs nest: a validation including async
     /// providers counts its log from the building of its container to its last awaited get,
-    /// around its synchronous part and its awaited one, which count it too.
+    /// around its synchronous part, which counts it too (`withThreadLog`).
     static func beginValidation(_ log: GetLog) {
         validations.withLock { $0.append(log) }
         count(1)
@@ -131,17 +131,14 @@ package enum GetRecording {
     /// Runs `body`, the async part of a validation, with `recording` (of its log) recording the
     /// gets of this task and of the tasks it starts, as `withThreadLog` does for a thread; then
     /// ends `recording`, so that a task started meanwhile that outlives the validation records
-    /// for it no more.
+    /// for it no more. The validation counts as running around it, from the building of its
+    /// container on (`beginValidation`).
     nonisolated(nonsending) static func withTaskLog<Result>(
         _ recording: TaskRecording,
         _ body: nonisolated(nonsending) () async -> Result
     ) async -> Result {
-        guard let log = recording.log else { return await body() }
-        beginValidation(log)
-        defer {
-            endValidation(log)
-            _ = recording.end()
-        }
+        guard recording.log != nil else { return await body() }
+        defer { _ = recording.end() }
         return await TaskRecording.$current.withValue(recording, operation: body)
     }
 

@@ -341,14 +341,11 @@ private final class Closing: Sendable {
             return (state.waiter.take(), state.watchdog.take(), state.failures.sorted { $0.index < $1.index }.map(\.failure))
         }
         watchdog?.cancel()
-        do {
-            // Released here, outside the lock, before the waiter resumes (see `services`).
-            let closed = services.withLock { services in
-                defer { services = [] }
-                return services
-            }
-            withExtendedLifetime(closed) {}
-        }
+        // Released here, outside the lock, before the waiter resumes (see `services`).
+        withExtendedLifetime(services.withLock { services in
+            defer { services = [] }
+            return services
+        }) {}
         waiter?.resume(returning: failures)
     }
 
