@@ -80,6 +80,8 @@ struct ServiceLocatorReadOnlyTests {
         locator.setReadOnly(denyClone: false, assertionFailure: false)
         #expect(locator.setReadOnly(denyClone: false).failure == nil)
         #expect(locator.denyClone == false)
+        // The later calls' `assertionFailure` (`true` by default) changes nothing: the refusal
+        // below does not assert, which in a debug build would stop this test's process.
         #expect(locator.setReadOnly(denyClone: true).failure == nil)
         #expect(locator.denyClone)
         #expect(locator.setReadOnly(denyClone: true).failure == nil)

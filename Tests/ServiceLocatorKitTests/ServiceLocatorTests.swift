@@ -248,6 +248,10 @@ struct ServiceLocatorTests {
             Issue.record("removing a missing key should say serviceNotFound")
             return
         }
+        #expect(locator.removeService(key: Keys.first).failure?.description
+            == "Service ServiceLocatorKitTests.FirstService not found for key 'ServiceLocatorKitTests.FirstService', "
+            + "in the locator or its parents; add it (addService) before a get asks for it; "
+            + "a removeService of it has nothing to remove")
     }
 
     @Test func factoryMayGetOtherServicesFromTheSameLocator() throws {
