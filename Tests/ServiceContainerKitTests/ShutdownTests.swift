@@ -117,6 +117,37 @@ struct ShutdownOfNothingTests {
         #expect(report.failures.first?.error is ServiceNoProviderFoundError)
         #expect(!GetRecording.shutdownHappened)
     }
+
+    @Test("A value that is no function is not called one", arguments: [
+        (Int.self as Any.Type, false),
+        ((Int, () -> Services).self, false),
+        ([() -> Services].self, false),
+        (Optional<(Int) -> Int>.self, false),
+        ((() -> Services).self, true),
+        ((@Sendable (Int) throws -> [Int: Services]).self, true),
+        ((() async -> (Int) -> Services).self, true),
+    ])
+    func adviceFitsTheValue(type: Any.Type, isFunction: Bool) {
+        let advice = "no provider found in a value of this type; nothing was shut down: pass the container (a struct "
+            + "or class of providers, or a locator)"
+        #expect(
+            ServiceNoProviderFoundError(valueType: type).description
+                == (isFunction ? advice + ", not the function that builds it" : advice)
+        )
+    }
+
+    @Test("A plain value fails the report with advice that fits it")
+    func plainValue() async {
+        let report = await ServiceShutdown.close(42)
+        #expect(
+            report.description == """
+                closed 0 services, 0 failed; 1 other failure
+                - Swift.Int: no provider found in a value of this type; nothing was shut down: \
+                pass the container (a struct or class of providers, or a locator)
+                """
+        )
+        #expect(!GetRecording.shutdownHappened)
+    }
 }
 
 /// Each test shuts down in a process of its own (an exit test): a shutdown turns on the slow path

@@ -35,7 +35,26 @@ public struct ServiceNoProviderFoundError: Error, Sendable, CustomStringConverti
     /// print(report.failures.first?.error ?? "")  // "no provider found in a value of this type; ..."
     /// ```
     public var description: String {
-        "no provider found in a value of this type; nothing was shut down: pass the container (a struct or class of "
-            + "providers, or a locator), not the function that builds it"
+        let advice = "no provider found in a value of this type; nothing was shut down: pass the container (a struct "
+            + "or class of providers, or a locator)"
+        // A function type's name, and only such a name, has an arrow at its top level (one
+        // inside a generic argument, such as `Array<() -> Int>`, is between angle brackets).
+        return isFunction ? advice + ", not the function that builds it" : advice
+    }
+
+    /// Whether `valueType` is a function type, told by its name.
+    var isFunction: Bool {
+        var depth = 0
+        var previous: Character = " "
+        for character in TypeName.of(valueType) {
+            switch character {
+            case ">" where previous == "-": if depth == 0 { return true }
+            case "<", "(", "[": depth += 1
+            case ">", ")", "]": depth -= 1
+            default: break
+            }
+            previous = character
+        }
+        return false
     }
 }
