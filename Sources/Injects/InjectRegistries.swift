@@ -138,7 +138,7 @@ public func withIsolatedInjectRegistries<Value>(
     file: StaticString = #fileID,
     line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> Value
+    _ body: nonisolated(nonsending) () async throws -> Value
 ) async rethrows -> Value {
     try await withIsolatedInjectRegistries(
         scope: "withIsolatedInjectRegistries at \(file):\(line)", isolation: isolation, body
@@ -150,9 +150,7 @@ public func withIsolatedInjectRegistries<Value>(
 package func withIsolatedInjectRegistries<Value>(
     scope: String,
     isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> Value
+    _ body: nonisolated(nonsending) () async throws -> Value
 ) async rethrows -> Value {
-    try await InjectRegistries.$isolated.withValue(
-        InjectRegistries.forScope(scope), operation: body, isolation: isolation
-    )
+    try await InjectRegistries.$isolated.withValue(InjectRegistries.forScope(scope), on: isolation, body)
 }

@@ -19,6 +19,35 @@ private actor Caller {
         await get()
         return [before, executor.isCurrent]
     }
+
+    /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
+    /// default async function of Swift 6.2's `NonisolatedNonsendingByDefault` is, and gives
+    /// where each of its steps ran.
+    func stepsThroughANonsendingFunction(
+        _ steps: nonisolated(nonsending) (QueueExecutor) async -> [Bool]
+    ) async -> [Bool] {
+        await steps(executor)
+    }
+}
+
+/// Where the steps of a scope run by `enter` ran, `enter` called from a `nonisolated(nonsending)`
+/// function: at the start of the scope's body, after a suspension in it, after a scoped get in
+/// it, and after the scope.
+private nonisolated(nonsending) func stepsOfAScope(
+    on executor: QueueExecutor,
+    getting provider: ServiceAsyncProvider<Service>,
+    enter: nonisolated(nonsending) (nonisolated(nonsending) () async -> Void) async -> Void
+) async -> [Bool] {
+    var steps: [Bool] = []
+    await enter {
+        steps.append(executor.isCurrent)
+        try? await Task.sleep(for: .milliseconds(1))
+        steps.append(executor.isCurrent)
+        _ = try? await provider.getService()
+        steps.append(executor.isCurrent)
+    }
+    steps.append(executor.isCurrent)
+    return steps
 }
 
 private struct Refusal: Error {}
@@ -173,5 +202,26 @@ struct CallerExecutorTests {
             }
         }
         #expect(runs == [true, true])
+    }
+
+    @Test("A scope's body goes on on the caller's executor after it suspends, called from a nonisolated(nonsending) function")
+    func scopeBodyInANonsendingFunction() async throws {
+        let provider = ServiceAsyncProvider<Service>(mode: .scoped) { Service(number: 4) }
+        let caller = Caller()
+        let steps = try await withAsyncTimeLimit {
+            [
+                await caller.stepsThroughANonsendingFunction { executor in
+                    await stepsOfAScope(on: executor, getting: provider) { body in await withServiceScope(body) }
+                },
+                await caller.stepsThroughANonsendingFunction { executor in
+                    await stepsOfAScope(on: executor, getting: provider) { body in
+                        let scope = ServiceScope(label: "run")
+                        await scope.run(body)
+                        _ = await scope.close()
+                    }
+                },
+            ]
+        }
+        #expect(steps == [[true, true, true, true], [true, true, true, true]])
     }
 }

@@ -385,4 +385,36 @@ final class Signal: Sendable {
             withExtendedLifetime(token) {}
         }
     }
+
+    @Test("The body runs on the caller's executor throughout, called from a nonisolated(nonsending) function")
+    func bodyStaysOnTheCallersExecutor() async throws {
+        let steps = try await withAsyncTimeLimit { await OnItsOwnExecutor().stepsThroughANonsendingFunction() }
+        #expect(steps == [true, true, true])
+    }
+}
+
+/// An actor on a `QueueExecutor`, which sees where the steps of an isolated registries' scope
+/// run when a `nonisolated(nonsending)` function enters it for the actor.
+private actor OnItsOwnExecutor {
+    private let executor = QueueExecutor(label: "IsolatedRegistriesTests")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func stepsThroughANonsendingFunction() async -> [Bool] {
+        await Self.steps(on: executor)
+    }
+
+    /// Where the body ran, at its start and after a suspension, and where the caller went on.
+    private nonisolated(nonsending) static func steps(on executor: QueueExecutor) async -> [Bool] {
+        var steps: [Bool] = []
+        await withIsolatedInjectRegistries {
+            steps.append(executor.isCurrent)
+            try? await Task.sleep(for: .milliseconds(1))
+            steps.append(executor.isCurrent)
+        }
+        steps.append(executor.isCurrent)
+        return steps
+    }
 }

@@ -139,7 +139,7 @@ package enum GetRecording {
     ) async -> Result {
         guard recording.log != nil else { return await body() }
         defer { _ = recording.end() }
-        return await TaskRecording.$current.withValue(recording, operation: body)
+        return await TaskRecording.$current.withValue(recording, on: #isolation, body)
     }
 
     /// The making whose gets this thread records now: the innermost get of the thread, else the

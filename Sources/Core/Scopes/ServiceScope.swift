@@ -196,7 +196,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     }
 
     /// Runs `body` with this scope current, in the current task and the child tasks it starts,
-    /// and returns what it returns.
+    /// and returns what it returns. `body` runs on the caller's executor from start to end.
     ///
     /// ```swift
     /// let answer = try await scope.run { try await answerService.getService().answer() }
@@ -204,14 +204,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     public nonisolated(nonsending) func run<R, E: Error>(
         _ body: nonisolated(nonsending) () async throws(E) -> R
     ) async throws(E) -> R {
-        let result: Result<R, E> = await Self.$bound.withValue(self) {
-            do throws(E) {
-                return .success(try await body())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try await Self.$bound.withValue(self, on: #isolation, body)
     }
 
     /// The cell of `source`'s service in this scope, made on the first get.
@@ -428,7 +421,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
 }
 
 /// Runs `body` in a new scope, then closes the scope, also when `body` throws, and returns
-/// what `body` returned.
+/// what `body` returned. `body` runs on the caller's executor from start to end.
 ///
 /// ```swift
 /// let response = try await withServiceScope(label: request.id) {
