@@ -44,7 +44,7 @@ public struct EntityInject<Value> {
     /// }
     /// ```
     @inlinable
-    public init(_ type: Value.Type, file: StaticString = #file, line: UInt = #line) {
+    public init(_ type: Value.Type, file: StaticString = #fileID, line: UInt = #line) {
         // Specialized in the owner's initializer: with the entity registered, it is injected
         // here, without a cell.
         if let box = EntityInjectResolver.newest(Value.self) {
@@ -66,7 +66,7 @@ public struct EntityInject<Value> {
     /// }
     /// ```
     @inlinable
-    public init<Entity>(_ keyPath: @autoclosure () -> KeyPath<Entity, Value>, file: StaticString = #file, line: UInt = #line) {
+    public init<Entity>(_ keyPath: @autoclosure () -> KeyPath<Entity, Value>, file: StaticString = #fileID, line: UInt = #line) {
         if let box = EntityInjectResolver.newest(Entity.self) {
             storage = InjectStorage(injected: box.value[keyPath: keyPath()])
         } else {

@@ -18,7 +18,7 @@ extension ServiceInject {
     public init(
         _ keyPath: KeyPath<Container, Service>,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         fatalError("unavailable")
@@ -46,7 +46,7 @@ extension ServiceParamsInject {
         _ keyPath: KeyPath<Container, Provider>,
         params: Params,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         fatalError("unavailable")
@@ -65,7 +65,7 @@ extension ServiceParamsInject {
         _ keyPath: KeyPath<Container, Provider?>,
         params: Params,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Service == Wrapped? {
         fatalError("unavailable")

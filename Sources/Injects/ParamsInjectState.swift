@@ -50,7 +50,7 @@ public struct ParamsInjectState<Service, Params> {
     public func setParameters(
         _ params: Params,
         lazyInject: Bool? = nil,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         let call = InjectSite(wrapper: .setParameters, file: file, line: line)

@@ -97,7 +97,7 @@ public struct ServiceInject<Container, Service> {
     public init<Provider: ServiceProvider<Service>>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         // Specialized in the owner's initializer: with the container registered, the service is
@@ -123,7 +123,7 @@ public struct ServiceInject<Container, Service> {
     public init<Wrapped, Provider: ServiceProvider<Wrapped>>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Provider?>,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Service == Wrapped? {
         if !lazyInject, let box = ServiceInjectResolver.newest(Container.self) {

@@ -69,7 +69,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         _ keyPath: KeyPath<Container, Provider>,
         params: Params,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
@@ -86,7 +86,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     public init<Provider: ServiceParamsProvider<Service, Params>>(
         _ keyPath: KeyPath<Container, Provider>,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
@@ -104,7 +104,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
         _ keyPath: KeyPath<Container, Provider?>,
         params: Params,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Service == Wrapped? {
         self.init(params: params, hasParams: true, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))
@@ -121,7 +121,7 @@ public struct ServiceParamsInject<Container, Service, Params> {
     public init<Wrapped, Provider: ServiceParamsProvider<Wrapped, Params>>(
         _ keyPath: KeyPath<Container, Provider?>,
         lazyInject: Bool = false,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Service == Wrapped? {
         self.init(params: nil, hasParams: false, lazyInject: lazyInject, file: file, line: line, make: Self.making(keyPath))

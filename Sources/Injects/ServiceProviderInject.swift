@@ -50,7 +50,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Source>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Source>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line,
         convert: @escaping (Source) -> Provider
     ) {
@@ -72,7 +72,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider: ServiceProvider<Service> {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -87,7 +87,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service, Wrapped: ServiceProvider<Service>>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Wrapped?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider == Wrapped? {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -102,7 +102,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service, Params>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Provider>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider: ServiceParamsProvider<Service, Params> {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -116,7 +116,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service, Params, Wrapped: ServiceParamsProvider<Service, Params>>(
         _ keyPath: @autoclosure () -> KeyPath<Container, Wrapped?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider == Wrapped? {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -133,7 +133,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceAsyncProvider<Service>>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider == ServiceAsyncProvider<Service> {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -150,7 +150,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service, Params>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceAsyncParamsProvider<Service, Params>>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider == ServiceAsyncParamsProvider<Service, Params> {
         self.init(keyPath(), file: file, line: line) { $0 }
@@ -167,7 +167,7 @@ public struct ServiceProviderInject<Container, Provider> {
     @inlinable
     public init<Service>(
         _ keyPath: @autoclosure () -> KeyPath<Container, ServiceMainActorProvider<Service>>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) where Provider == ServiceMainActorProvider<Service> {
         self.init(keyPath(), file: file, line: line) { $0 }

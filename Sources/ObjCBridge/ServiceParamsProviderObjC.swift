@@ -127,7 +127,7 @@ public final class ServiceParamsProviderObjC: NSObject, Sendable {
     /// ```swift
     /// let loader = paramsObjC.getServiceOrFatalWithParams("https://img") as! ImageLoader
     /// ```
-    public func getServiceOrFatalWithParams(_ params: Any?, file: StaticString = #file, line: UInt = #line) -> Any {
+    public func getServiceOrFatalWithParams(_ params: Any?, file: StaticString = #fileID, line: UInt = #line) -> Any {
         do {
             return try obtain(params)
         } catch {

@@ -13,7 +13,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
     @inlinable
     public init<Service, Source: ServiceProvider<Service>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { ServiceProviderObjC($0) }
@@ -29,7 +29,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC {
     @inlinable
     public init<Service: NSObject, Source: ServiceProvider<Service>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { ServiceProviderObjC($0) }
@@ -47,7 +47,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     @inlinable
     public init<Service, Source: ServiceProvider<Service>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { $0.map { ServiceProviderObjC($0) } }
@@ -63,7 +63,7 @@ extension ServiceProviderInject where Provider == ServiceProviderObjC? {
     @inlinable
     public init<Service: NSObject, Source: ServiceProvider<Service>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { $0.map { ServiceProviderObjC($0) } }
@@ -80,7 +80,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     @inlinable
     public init<Service, Params, Source: ServiceParamsProvider<Service, Params>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { ServiceParamsProviderObjC($0) }
@@ -96,7 +96,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC {
     @inlinable
     public init<Service: NSObject, Params, Source: ServiceParamsProvider<Service, Params>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { ServiceParamsProviderObjC($0) }
@@ -114,7 +114,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     @inlinable
     public init<Service, Params, Source: ServiceParamsProvider<Service, Params>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { $0.map { ServiceParamsProviderObjC($0) } }
@@ -130,7 +130,7 @@ extension ServiceProviderInject where Provider == ServiceParamsProviderObjC? {
     @inlinable
     public init<Service: NSObject, Params, Source: ServiceParamsProvider<Service, Params>>(
         objc keyPath: @autoclosure () -> KeyPath<Container, Source?>,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(keyPath(), file: file, line: line) { $0.map { ServiceParamsProviderObjC($0) } }

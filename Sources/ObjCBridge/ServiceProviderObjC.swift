@@ -123,7 +123,7 @@ public final class ServiceProviderObjC: NSObject, Sendable {
     /// ```swift
     /// let profile = providerObjC.getServiceOrFatal() as! ProfileService
     /// ```
-    public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> Any {
+    public func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) -> Any {
         do {
             return try obtain()
         } catch {

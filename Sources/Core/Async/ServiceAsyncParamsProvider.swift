@@ -72,7 +72,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```
     public nonisolated(nonsending) func getServiceOrFatal(
         params: ParamsType,
-        file: StaticString = #file,
+        file: StaticString = #fileID,
         line: UInt = #line
     ) async -> ServiceType {
         await getServiceAsResult(params: params).serviceOrFatal(file: file, line: line)
@@ -130,7 +130,7 @@ extension ServiceAsyncParamsProvider {
     /// let daily = await reports.getServiceOrFatal(params: "daily")
     /// ```
     @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceOrFatal(params:)")
-    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         fatalError()
     }
 }
@@ -176,7 +176,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = await reports.getServiceOrFatal()  // made for nil params
     /// ```
-    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         await getServiceOrFatal(params: nil, file: file, line: line)
     }
 }

@@ -178,7 +178,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// let connection = await database.getServiceOrFatal()
     /// ```
     @inlinable
-    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) async -> ServiceType {
+    public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         await getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 }

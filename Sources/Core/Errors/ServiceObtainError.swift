@@ -230,7 +230,7 @@ extension Result where Failure == ServiceObtainError {
     /// and `line`: what every provider's `getServiceOrFatal` does with its `getServiceAsResult()`.
     ///
     /// ```swift
-    /// let settings = settingsProvider.getServiceAsResult().serviceOrFatal(file: #file, line: #line)
+    /// let settings = settingsProvider.getServiceAsResult().serviceOrFatal(file: #fileID, line: #line)
     /// ```
     @inlinable
     package func serviceOrFatal(file: StaticString, line: UInt) -> Success {

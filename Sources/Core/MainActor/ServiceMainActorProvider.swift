@@ -155,7 +155,7 @@ public final class ServiceMainActorProvider<ServiceType> {
     /// ```swift
     /// let model = viewModels.getServiceOrFatal()  // on the main actor
     /// ```
-    public func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
+    public func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) -> ServiceType {
         getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 

@@ -86,7 +86,7 @@ public class ServiceParamsProvider<ServiceType, ParamsType>: @unchecked Sendable
     /// let service = provider.getServiceOrFatal(params: .init(number: 1))
     /// ```
     @inlinable
-    public final func getServiceOrFatal(params: ParamsType, file: StaticString = #file, line: UInt = #line)
+    public final func getServiceOrFatal(params: ParamsType, file: StaticString = #fileID, line: UInt = #line)
         -> ServiceType
     {
         getServiceAsResult(params: params).serviceOrFatal(file: file, line: line)
@@ -186,7 +186,7 @@ extension ServiceParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// let service = provider.getServiceOrFatal()  // made for nil params
     /// ```
     @inlinable
-    public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
+    public final func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) -> ServiceType {
         getServiceOrFatal(params: nil, file: file, line: line)
     }
 }
@@ -231,7 +231,7 @@ extension ServiceParamsProvider {
     /// let profile = profiles.getServiceOrFatal(params: userID)
     /// ```
     @available(*, unavailable, message: "this provider's params are not optional: pass them, as in getServiceOrFatal(params:)")
-    public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType { fatalError() }
+    public final func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) -> ServiceType { fatalError() }
 }
 
 /// Makes a params service; its identity is what the cycle check tracks, for its provider and

@@ -350,7 +350,7 @@ public class ServiceProvider<ServiceType>: @unchecked Sendable {  // non-final, 
     /// let settings = settingsProvider.getServiceOrFatal()
     /// ```
     @inlinable
-    public final func getServiceOrFatal(file: StaticString = #file, line: UInt = #line) -> ServiceType {
+    public final func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) -> ServiceType {
         getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
 
