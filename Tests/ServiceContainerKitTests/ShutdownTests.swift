@@ -123,6 +123,8 @@ struct ShutdownOfNothingTests {
         ((Int, () -> Services).self, false),
         ([() -> Services].self, false),
         (Optional<(Int) -> Int>.self, false),
+        (`Raw->Name`.self, false),
+        (((`Raw->Name`) -> Int).self, true),
         ((() -> Services).self, true),
         ((@Sendable (Int) throws -> [Int: Services]).self, true),
         ((() async -> (Int) -> Services).self, true),
@@ -135,6 +137,9 @@ struct ShutdownOfNothingTests {
                 == (isFunction ? advice + ", not the function that builds it" : advice)
         )
     }
+
+    /// A type whose raw identifier has an arrow in it.
+    private struct `Raw->Name` {}
 
     @Test("A plain value fails the report with advice that fits it")
     func plainValue() async {

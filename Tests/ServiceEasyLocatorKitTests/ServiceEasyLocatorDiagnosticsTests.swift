@@ -64,7 +64,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let missing = #expect(throws: ServiceLocatorError.self) {
             let _: Int? = try locator.tryService()
         }
-        #expect(missing?.description.hasSuffix("add it (addService) before a get asks for it; a removeService of it has nothing to remove") == true)
+        #expect(missing?.description.hasSuffix("add it (addService) before a get asks for it") == true)
     }
 
     /// The message of a get of `asked` that finds only `optional`, a service registered as an optional.
@@ -115,7 +115,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let twice = #expect(throws: ServiceLocatorError.self) {
             let _: SharedService?? = try locator.tryService()
         }
-        #expect(twice?.description.hasSuffix("add it (addService) before a get asks for it; a removeService of it has nothing to remove") == true)
+        #expect(twice?.description.hasSuffix("add it (addService) before a get asks for it") == true)
         let kept: SharedService? = try locator.tryService()  // the optional, asked for as it was added
         #expect(kept === maybe)
     }
@@ -171,7 +171,8 @@ struct ServiceEasyLocatorDiagnosticsTests {
             let _: any PrivateServicing = try locator.tryService()
         }
         #expect(error?.description == "Service ServiceEasyLocatorKitTests.PrivateServicing not found for key "
-            + "'ServiceEasyLocatorKitTests.PrivateServicing', in the locator or its parents; add it (addService) before a get asks for it; a removeService of it has nothing to remove")
+            + "'ServiceEasyLocatorKitTests.PrivateServicing': nothing is stored under the key, in the locator or its parents; "
+            + "add it (addService) before a get asks for it")
     }
 
     @Test("A refusal of a read-only easy locator asserts at the caller's line")

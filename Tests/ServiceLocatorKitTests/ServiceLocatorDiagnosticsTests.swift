@@ -67,7 +67,8 @@ struct ServiceLocatorDiagnosticsTests {
         #expect(report.failures.map(\.path) == ["[LocatorTestSupport.ManyService]"])
         let cause = report.failures.first?.error.error as? ServiceLocatorError
         #expect(cause?.description == "Service LocatorTestSupport.FailingService not found for key "
-            + "'LocatorTestSupport.FailingService', in the locator or its parents; add it (addService) before a get asks for it; a removeService of it has nothing to remove")
+            + "'LocatorTestSupport.FailingService': nothing is stored under the key, in the locator or its parents; "
+            + "add it (addService) before a get asks for it")
         #expect(report.skipped.map(\.path) == ["[LocatorTestSupport.ParamsService]"])
         #expect(report.skipped.first?.reason == "needs params of type Swift.Optional<Swift.String>: get it with params to check it")
         #expect(counter.value == 2)  // each factory once
@@ -144,8 +145,8 @@ struct ServiceLocatorDiagnosticsTests {
         #expect(same(stored, FirstService.self))
 
         let error = #expect(throws: ServiceLocatorError.self) { try locator.tryService(key: ServiceLocatorEasyKey<Any>()) }
-        #expect(error?.description == "Service Any not found for key 'Any', in the locator or its parents; "
-            + "add it (addService) before a get asks for it; a removeService of it has nothing to remove")
+        #expect(error?.description == "Service Any not found for key 'Any': nothing is stored under the key, in the locator or "
+            + "its parents; add it (addService) before a get asks for it")
     }
 
     @Test("A subclass stored under its own type is named for a get of its superclass")

@@ -249,9 +249,9 @@ struct ServiceLocatorTests {
             return
         }
         #expect(locator.removeService(key: Keys.first).failure?.description
-            == "Service ServiceLocatorKitTests.FirstService not found for key 'ServiceLocatorKitTests.FirstService', "
-            + "in the locator or its parents; add it (addService) before a get asks for it; "
-            + "a removeService of it has nothing to remove")
+            == "Service ServiceLocatorKitTests.FirstService not found for key 'ServiceLocatorKitTests.FirstService': "
+            + "nothing is stored under the key, in the locator or its parents; add it (addService) before a get asks "
+            + "for it")
     }
 
     @Test func factoryMayGetOtherServicesFromTheSameLocator() throws {

@@ -404,7 +404,7 @@ final class TaskRecording: Sendable {
             return await body()
         }
         let start = ContinuousClock.now
-        let value = await $current.withValue(recording, operation: body)
+        let value = await $current.withValue(recording, on: #isolation, body)
         let logs = recording.log.map { [$0] } ?? GetRecording.logs()
         let own = max(.zero, start.duration(to: .now) - recording.end())
         for log in logs {

@@ -37,17 +37,21 @@ public struct ServiceNoProviderFoundError: Error, Sendable, CustomStringConverti
     public var description: String {
         let advice = "no provider found in a value of this type; nothing was shut down: pass the container (a struct "
             + "or class of providers, or a locator)"
-        // A function type's name, and only such a name, has an arrow at its top level (one
-        // inside a generic argument, such as `Array<() -> Int>`, is between angle brackets).
         return isFunction ? advice + ", not the function that builds it" : advice
     }
 
-    /// Whether `valueType` is a function type, told by its name.
+    /// Whether `valueType` is a function type, told by its name: a function type's name, and
+    /// only such a name, has an arrow at its top level. One inside a generic argument or a tuple
+    /// (`Array<() -> Int>`) is between brackets, and one in a raw identifier (`` `a->b` ``)
+    /// between backticks.
     var isFunction: Bool {
         var depth = 0
+        var isQuoted = false
         var previous: Character = " "
         for character in TypeName.of(valueType) {
             switch character {
+            case "`": isQuoted.toggle()
+            case _ where isQuoted: break
             case ">" where previous == "-": if depth == 0 { return true }
             case "<", "(", "[": depth += 1
             case ">", ")", "]": depth -= 1

@@ -9,7 +9,7 @@ import Foundation
 /// do {
 ///     let settings = try locator.tryService(key: ServiceLocatorEasyKey<Settings>())
 /// } catch let error as ServiceLocatorError {
-///     print(error)  // "Service App.Settings not found for key 'App.Settings', in the locator or its parents; ..."
+///     print(error)  // "Service App.Settings not found for key 'App.Settings': nothing is stored under the key, ..."
 /// }
 /// ```
 public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible {
@@ -65,9 +65,9 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "No service found for key '\(key)': nothing is stored under it, and no one type has this name "
                 + "(give a type's full name, such as App.Item, when two types share a short name)"
         case let .serviceNotFound(key, service, nil):
-            // A get's miss and a remove's: a remove that found the key in a parent is `.storedInParent`.
-            return "Service \(TypeName.of(service)) not found for key '\(key)', in the locator or its parents; "
-                + "add it (addService) before a get asks for it; a removeService of it has nothing to remove"
+            // A get's miss and a remove's (one that found the key in a parent is `.storedInParent`).
+            return "Service \(TypeName.of(service)) not found for key '\(key)': nothing is stored under the key, in the "
+                + "locator or its parents; add it (addService) before a get asks for it"
         case let .serviceNotFound(key, service, stored?)
         where key.serviceType == service && TypeRelation.isType(stored, a: service):
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
