@@ -224,24 +224,4 @@ struct CallerExecutorTests {
         }
         #expect(steps == [[true, true, true, true], [true, true, true, true]])
     }
-
-    @Test("A validation including async providers gets them on the caller's executor, called from a nonisolated(nonsending) function")
-    func validationInANonsendingFunction() async throws {
-        // The factory of a synchronous provider behind an async one runs in the get that asks.
-        let (onTheCaller, elsewhere) = (Counter(), Counter())
-        let caller = Caller()
-        let steps = try await withAsyncTimeLimit {
-            await caller.stepsThroughANonsendingFunction { executor in
-                let report = await ServiceValidator.validateIncludingAsync(building: {
-                    ServiceAsyncProvider(ServiceProvider<Service>(mode: .many) {
-                        (executor.isCurrent ? onTheCaller : elsewhere).increment()
-                        return Service(number: 5)
-                    })
-                })
-                return [report.isValid && report.made.count == 1, executor.isCurrent]
-            }
-        }
-        #expect(steps == [true, true])
-        #expect([onTheCaller.value, elsewhere.value] == [1, 0])
-    }
 }
