@@ -276,7 +276,7 @@ struct AsyncRecordingTests {
         #expect(recording.log == nil)
     }
 
-    @Test("A plain validation records no async making, not even one that starts as the container is built")
+    @Test("A plain validation records no async making, not even one that starts as the container is built", .offThePool)
     func plainValidationLeavesAsyncMakingsOut() throws {
         let report = try withTimeLimit {
             ServiceValidator.validate(building: {

@@ -200,7 +200,7 @@ struct SafeProviderTests {
         #expect(try held.getService().number == 0)
     }
 
-    @Test("A get without the serialization runs while a serialized get of the same provider runs")
+    @Test("A get without the serialization runs while a serialized get of the same provider runs", .offThePool)
     func notSafeGetRunsBesideASerializedOne() async throws {
         let inside = DispatchSemaphore(value: 0)
         let leave = DispatchSemaphore(value: 0)
@@ -214,7 +214,11 @@ struct SafeProviderTests {
             }
             return Service(number: number)
         }
-        let serialized = Task { try await onThread { try provider.getService().number } }
+        // On a thread of its own from the start: a task on the pool could wait there, behind tests
+        // that hold its threads, past the time limit below.
+        let serialized = Task(executorPreference: ThreadPerJobExecutor.shared) {
+            try await onThread { try provider.getService().number }
+        }
         try await onThread { try waitWithTimeLimit(inside) }
         let unserialized = try await onThread { provider.getServiceAsResultNotSafe() }
         leave.signal()
@@ -223,7 +227,7 @@ struct SafeProviderTests {
         #expect(late.value == 0, "the unserialized get waited for the serialized one")
     }
 
-    @Test("A params get without the serialization runs while a serialized get of the same provider runs")
+    @Test("A params get without the serialization runs while a serialized get of the same provider runs", .offThePool)
     func notSafeParamsGetRunsBesideASerializedOne() async throws {
         let inside = DispatchSemaphore(value: 0)
         let leave = DispatchSemaphore(value: 0)
@@ -235,7 +239,11 @@ struct SafeProviderTests {
             }
             return Service(number: number)
         }
-        let serialized = Task { try await onThread { try provider.getService(params: 1).number } }
+        // On a thread of its own from the start: a task on the pool could wait there, behind tests
+        // that hold its threads, past the time limit below.
+        let serialized = Task(executorPreference: ThreadPerJobExecutor.shared) {
+            try await onThread { try provider.getService(params: 1).number }
+        }
         try await onThread { try waitWithTimeLimit(inside) }
         let unserialized = try await onThread { provider.getServiceAsResultNotSafe(params: 2) }
         leave.signal()
