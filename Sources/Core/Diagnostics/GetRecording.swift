@@ -96,18 +96,29 @@ package enum GetRecording {
     /// The logs of the validations running on every thread.
     private static let validations = Locked<[GetLog]>([])
 
+    /// Runs `body` with `log` counted as a running validation's: a validation including async
+    /// providers, from the building of its container to its last awaited get
+    /// (`beginValidation`).
+    nonisolated(nonsending) static func whileValidating<Result>(
+        _ log: GetLog,
+        _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        beginValidation(log)
+        defer { endValidation(log) }
+        return try await body()
+    }
+
     /// Counts `log` as a running validation's until `endValidation(log)`: recording is on, so
     /// that the threads and tasks that carry `log` record for it, and a provider released
-    /// meanwhile is renamed in it (`retire`). The pairs nest: a validation including async
-    /// providers counts its log from the building of its container to its last awaited get,
-    /// around its synchronous part, which counts it too (`withThreadLog`).
-    static func beginValidation(_ log: GetLog) {
+    /// meanwhile is renamed in it (`retire`). The pairs nest: `whileValidating` counts a log
+    /// around the synchronous part of its validation, which counts it too (`withThreadLog`).
+    private static func beginValidation(_ log: GetLog) {
         validations.withLock { $0.append(log) }
         count(1)
     }
 
     /// Ends what the matching `beginValidation(log)` began.
-    static func endValidation(_ log: GetLog) {
+    private static func endValidation(_ log: GetLog) {
         count(-1)
         let found = validations.withLock { logs in
             logs.lastIndex { $0 === log }.map { logs.remove(at: $0) } != nil
@@ -132,7 +143,7 @@ package enum GetRecording {
     /// gets of this task and of the tasks it starts, as `withThreadLog` does for a thread; then
     /// ends `recording`, so that a task started meanwhile that outlives the validation records
     /// for it no more. The validation counts as running around it, from the building of its
-    /// container on (`beginValidation`).
+    /// container on (`whileValidating`).
     nonisolated(nonsending) static func withTaskLog<Result>(
         _ recording: TaskRecording,
         _ body: nonisolated(nonsending) () async -> Result

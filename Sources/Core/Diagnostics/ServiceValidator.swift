@@ -180,18 +180,13 @@ public enum ServiceValidator {
     ) async rethrows -> ServiceValidationReport {
         let log = GetLog()
         let recording = TaskRecording(log: log, node: nil)
-        GetRecording.beginValidation(log)
-        var validation: Validation
-        do {
-            validation = try TaskRecording.with(recording) {
+        let validation = try await GetRecording.whileValidating(log) {
+            var validation = try TaskRecording.with(recording) {
                 try GetRecording.withThreadLog(log) { try validate(log) }
             }
-        } catch {
-            GetRecording.endValidation(log)
-            throw error
+            await validation.awaitGets(recording)
+            return validation
         }
-        await validation.awaitGets(recording)
-        GetRecording.endValidation(log)
         return await validation.closedReport()
     }
 
