@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The documented crashes of the property wrappers and their messages, each naming the inject
 /// site; `fatalError` points at that site too, or at the call that was the mistake
 /// (`setParameters`).
@@ -91,8 +94,49 @@ enum InjectFailure {
             + "@ServiceProviderInject and get the service where each scope uses it"
     }
 
-    /// Stops the program with `message`, pointing at the inject site.
+    /// Stops the program with `message`, pointing at the inject site; in an injection that a
+    /// registration runs, the message also names that call, inside which the program stops.
     static func crash(_ message: String, site: InjectSite) -> Never {
-        fatalError(message, file: site.file, line: site.line)
+        fatalError(message + (Registration.running?.stopNote ?? ""), file: site.file, line: site.line)
+    }
+
+    /// A registration running the injections that waited for its container: one that fails
+    /// stops the program inside that call, far from the property's line, so its message names
+    /// the call too.
+    ///
+    /// Bound as a task-local value around the registration, which a `Task {}` started by a
+    /// factory there inherits: such a task is told apart by its thread and by the registration
+    /// having returned, and its crashes name no registration.
+    final class Registration: Sendable {
+        /// The registration of this thread that is running, if any.
+        static var running: Registration? {
+            guard let registration = current, registration.isRunning.load(ordering: .relaxed),
+                registration.thread == ObjectIdentifier(Thread.current)
+            else { return nil }
+            return registration
+        }
+
+        @TaskLocal private static var current: Registration?
+
+        /// The call, as a crash names it: `ServiceInjectResolver.register(_:) at App/Start.swift:7`.
+        let call: String
+        private let thread = ObjectIdentifier(Thread.current)
+        private let isRunning = Atomic(true)
+
+        private init(call: String) {
+            self.call = call
+        }
+
+        /// What a crash's message ends with.
+        var stopNote: String {
+            "; the program stops inside \(call), which ran this injection for a property that waited for its container"
+        }
+
+        /// Runs `body`, a registration described by `call`, as the one running on this thread.
+        static func run<Value>(_ call: @autoclosure () -> String, _ body: () -> Value) -> Value {
+            let registration = Registration(call: call())
+            defer { registration.isRunning.store(false, ordering: .relaxed) }
+            return $current.withValue(registration, operation: body)
+        }
     }
 }

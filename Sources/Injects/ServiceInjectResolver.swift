@@ -114,7 +114,9 @@ public enum ServiceInjectResolver {
             }
             return held
         }
-        let duplicates = registries.containers.add(containers).duplicates
+        let duplicates = InjectFailure.Registration.run("ServiceInjectResolver.\(call) at \(file):\(line)") {
+            registries.containers.add(containers).duplicates
+        }
         guard failureIfContains else { return }
         for type in duplicates {
             LogRecorder.record(ServiceInjectLogger.self) {

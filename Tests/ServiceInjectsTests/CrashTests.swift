@@ -222,10 +222,13 @@ extension InjectsTests {
             }
             expectMessage(result, line: FailingPresenter.injectLine, [
                 "injection failed", "Failed to obtain service ServiceInjectsTests.Tagged", "failed",
+                // No registration ran the injection: the message ends there.
+                "read the service with getServiceAsResult()\n",
             ])
         }
 
         @Test func providerErrorAtRegistration() async {
+            let call = #line + 1  // in an exit test's body, a `#line` default argument is the macro's line
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let presenter = FailingPresenter()
                 ServiceInjectResolver.register(CrashServices.make())
@@ -233,7 +236,9 @@ extension InjectsTests {
             }
             expectMessage(result, line: FailingPresenter.injectLine, [
                 "injection failed", "with error: failed",
-                "inject the provider with @ServiceProviderInject and read the service with getServiceAsResult()",
+                "inject the provider with @ServiceProviderInject and read the service with getServiceAsResult(); "
+                    + "the program stops inside ServiceInjectResolver.register(_:) at \(Self.file):\(call), which ran "
+                    + "this injection for a property that waited for its container\n",
             ])
         }
 

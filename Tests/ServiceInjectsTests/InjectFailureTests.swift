@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import ServiceContainerKit
 import Testing
 @testable import ServiceInjects
@@ -149,6 +151,30 @@ struct Other6 {}
                 + "a failure instead of stopping, inject the provider with @ServiceProviderInject and read the service "
                 + "with getServiceAsResult()"
         )
+    }
+
+    @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts")
+    func registrationIsNamedOnItsThreadWhileItRuns() async throws {
+        #expect(InjectFailure.Registration.running == nil)
+        let (inside, taskWhileRunning, taskAfter) = InjectFailure.Registration.run("App.register at App/Start.swift:7") {
+            // A task started there inherits the task-local value, on a thread of the pool.
+            final class Seen: Sendable { let call = Mutex<String??>(nil) }
+            let whileRunning = Seen()
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                whileRunning.call.withLock { $0 = .some(InjectFailure.Registration.running?.call) }
+                done.signal()
+            }
+            let ended = done.wait(timeout: .now() + 10) == .success
+            return (
+                InjectFailure.Registration.running?.call, ended ? whileRunning.call.withLock { $0 } : nil,
+                Task { InjectFailure.Registration.running?.call }
+            )
+        }
+        #expect(inside == "App.register at App/Start.swift:7")
+        #expect(taskWhileRunning == .some(nil))
+        #expect(await taskAfter.value == nil)
+        #expect(InjectFailure.Registration.running == nil)
     }
 
     @Test func alreadyRegisteredNamesTheCallerAndTheWaysOut() {
