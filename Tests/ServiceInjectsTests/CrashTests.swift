@@ -237,8 +237,8 @@ extension InjectsTests {
             expectMessage(result, line: FailingPresenter.injectLine, [
                 "injection failed", "with error: failed",
                 "inject the provider with @ServiceProviderInject and read the service with getServiceAsResult(); "
-                    + "the program stops inside ServiceInjectResolver.register(_:) at \(Self.file):\(call), which ran "
-                    + "this injection for a property that waited for its container\n",
+                    + "this injection ran inside ServiceInjectResolver.register(_:) at \(Self.file):\(call), where the "
+                    + "program stops\n",
             ])
         }
 

@@ -100,9 +100,9 @@ enum InjectFailure {
         fatalError(message + (Registration.running?.stopNote ?? ""), file: site.file, line: site.line)
     }
 
-    /// A registration running the injections that waited for its container: one that fails
-    /// stops the program inside that call, far from the property's line, so its message names
-    /// the call too.
+    /// A registration that is running: an injection that fails while it runs (one that waited
+    /// for the container, or one that a factory or a ready handler run there makes) stops the
+    /// program inside that call, far from the property's line, so its message names the call too.
     ///
     /// Bound as a task-local value around the registration, which a `Task {}` started by a
     /// factory there inherits: such a task is told apart by its thread and by the registration
@@ -129,7 +129,7 @@ enum InjectFailure {
 
         /// What a crash's message ends with.
         var stopNote: String {
-            "; the program stops inside \(call), which ran this injection for a property that waited for its container"
+            "; this injection ran inside \(call), where the program stops"
         }
 
         /// Runs `body`, a registration described by `call`, as the one running on this thread.
