@@ -237,8 +237,7 @@ extension InjectsTests {
             expectMessage(result, line: FailingPresenter.injectLine, [
                 "injection failed", "with error: failed",
                 "inject the provider with @ServiceProviderInject and read the service with getServiceAsResult(); "
-                    + "this injection ran inside ServiceInjectResolver.register(_:) at \(Self.file):\(call), where the "
-                    + "program stops\n",
+                    + "the program stops inside ServiceInjectResolver.register(_:) at \(Self.file):\(call)\n",
             ])
         }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import ServiceContainerKit
 import Testing
+import TestSupport
 @testable import ServiceInjects
 
 /// Containers of six types, registered where a read asks for another.
@@ -153,28 +154,45 @@ struct Other6 {}
         )
     }
 
-    @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts")
-    func registrationIsNamedOnItsThreadWhileItRuns() async throws {
+    @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts", .offThePool)
+    func registrationIsNamedOnItsThreadWhileItRuns() throws {
         #expect(InjectFailure.Registration.running == nil)
-        let (inside, taskWhileRunning, taskAfter) = InjectFailure.Registration.run("App.register at App/Start.swift:7") {
+        final class Seen: Sendable { let note = Mutex<String??>(nil) }
+        let seen = Seen()
+        let done = DispatchSemaphore(value: 0)
+        let (inside, waited) = InjectFailure.Registration.run("register(_:)", file: "App/Start.swift", line: 7) {
             // A task started there inherits the task-local value, on a thread of the pool.
-            final class Seen: Sendable { let call = Mutex<String??>(nil) }
-            let whileRunning = Seen()
-            let done = DispatchSemaphore(value: 0)
             Task {
-                whileRunning.call.withLock { $0 = .some(InjectFailure.Registration.running?.call) }
+                seen.note.withLock { $0 = .some(InjectFailure.Registration.running?.stopNote) }
                 done.signal()
             }
-            let ended = done.wait(timeout: .now() + 10) == .success
-            return (
-                InjectFailure.Registration.running?.call, ended ? whileRunning.call.withLock { $0 } : nil,
-                Task { InjectFailure.Registration.running?.call }
-            )
+            return (InjectFailure.Registration.running?.stopNote, Result { try waitWithTimeLimit(done) })
         }
-        #expect(inside == "App.register at App/Start.swift:7")
-        #expect(taskWhileRunning == .some(nil))
-        #expect(await taskAfter.value == nil)
+        try waited.get()
+        #expect(inside == "; the program stops inside ServiceInjectResolver.register(_:) at App/Start.swift:7")
+        #expect(seen.note.withLock { $0 } == .some(nil))
         #expect(InjectFailure.Registration.running == nil)
+    }
+
+    @Test("A task that a registration starts on the main actor, run on its thread after it returned, names none")
+    @MainActor func registrationIsNotNamedOnceItReturned() async {
+        let task = InjectFailure.Registration.run("register(_:)", file: "App/Start.swift", line: 7) {
+            Task { @MainActor in InjectFailure.Registration.running?.stopNote }
+        }
+        #expect(await task.value == nil)
+    }
+
+    @Test func aNestedRegistrationIsNamedAndTheOuterOneAfterIt() {
+        let notes = InjectFailure.Registration.run("registerSome(_:)", file: "App/Start.swift", line: 7) {
+            let inner = InjectFailure.Registration.run("register(_:)", file: "App/Ready.swift", line: 3) {
+                InjectFailure.Registration.running?.stopNote
+            }
+            return [inner, InjectFailure.Registration.running?.stopNote]
+        }
+        #expect(notes == [
+            "; the program stops inside ServiceInjectResolver.register(_:) at App/Ready.swift:3",
+            "; the program stops inside ServiceInjectResolver.registerSome(_:) at App/Start.swift:7",
+        ])
     }
 
     @Test func alreadyRegisteredNamesTheCallerAndTheWaysOut() {

@@ -94,19 +94,21 @@ enum InjectFailure {
             + "@ServiceProviderInject and get the service where each scope uses it"
     }
 
-    /// Stops the program with `message`, pointing at the inject site; in an injection that a
-    /// registration runs, the message also names that call, inside which the program stops.
+    /// Stops the program with `message`, pointing at the inject site; on a thread that runs a
+    /// registration, the message also names that call, inside which the program stops.
     static func crash(_ message: String, site: InjectSite) -> Never {
         fatalError(message + (Registration.running?.stopNote ?? ""), file: site.file, line: site.line)
     }
 
-    /// A registration that is running: an injection that fails while it runs (one that waited
-    /// for the container, or one that a factory or a ready handler run there makes) stops the
-    /// program inside that call, far from the property's line, so its message names the call too.
+    /// A registration of containers that is running: a crash while it runs (of an injection
+    /// that waited for the container, or of a wrapper that a factory or a ready handler run
+    /// there makes) stops the program inside that call, far from the property's line, so its
+    /// message names the call too. `EntityInjectResolver`'s registrations are not named: an
+    /// entity's injection does not fail.
     ///
-    /// Bound as a task-local value around the registration, which a `Task {}` started by a
-    /// factory there inherits: such a task is told apart by its thread and by the registration
-    /// having returned, and its crashes name no registration.
+    /// Bound as a task-local value around the registration, which a `Task {}` started there
+    /// inherits: such a task is told apart by its thread and by the registration having
+    /// returned, and its crashes name no registration.
     final class Registration: Sendable {
         /// The registration of this thread that is running, if any.
         static var running: Registration? {
@@ -118,23 +120,28 @@ enum InjectFailure {
 
         @TaskLocal private static var current: Registration?
 
-        /// The call, as a crash names it: `ServiceInjectResolver.register(_:) at App/Start.swift:7`.
-        let call: String
+        private let call: String
+        private let file: StaticString
+        private let line: UInt
         private let thread = ObjectIdentifier(Thread.current)
         private let isRunning = Atomic(true)
 
-        private init(call: String) {
+        private init(call: String, file: StaticString, line: UInt) {
             self.call = call
+            self.file = file
+            self.line = line
         }
 
-        /// What a crash's message ends with.
+        /// What a crash's message ends with:
+        /// `; the program stops inside ServiceInjectResolver.register(_:) at App/Start.swift:7`.
         var stopNote: String {
-            "; this injection ran inside \(call), where the program stops"
+            "; the program stops inside ServiceInjectResolver.\(call) at \(file):\(line)"
         }
 
-        /// Runs `body`, a registration described by `call`, as the one running on this thread.
-        static func run<Value>(_ call: @autoclosure () -> String, _ body: () -> Value) -> Value {
-            let registration = Registration(call: call())
+        /// Runs `body`, the registration `call` (`register(_:)`) made at `file` and `line`, as
+        /// the one running on this thread.
+        static func run<Value>(_ call: String, file: StaticString, line: UInt, _ body: () -> Value) -> Value {
+            let registration = Registration(call: call, file: file, line: line)
             defer { registration.isRunning.store(false, ordering: .relaxed) }
             return $current.withValue(registration, operation: body)
         }

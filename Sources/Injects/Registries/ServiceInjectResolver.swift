@@ -57,8 +57,8 @@ public enum ServiceInjectResolver {
     ///   one back. Pass `false` to put one over another on purpose (a test's stand-in, say). To
     ///   replace a container, `remove(_:)` the old one first.
     ///   - file: the caller's file, named when the registration stops a debug build, in the
-    ///     report of a second registration to the loggers, and, for a `nil` container, by the
-    ///     read that finds none.
+    ///     report of a second registration to the loggers, for a `nil` container by the read
+    ///     that finds none, and by a crash of an injection that the registration runs.
     ///   - line: the caller's line, named as `file` is.
     public static func register<Container>(
         _ container: Container,
@@ -80,8 +80,8 @@ public enum ServiceInjectResolver {
     ///   - containers: the containers, oldest first.
     ///   - failureIfContains: as in `register(_:failureIfContains:file:line:)`, for each container.
     ///   - file: the caller's file, named when the registration stops a debug build, in the
-    ///     report of a second registration to the loggers, and, for a `nil` container, by the
-    ///     read that finds none.
+    ///     report of a second registration to the loggers, for a `nil` container by the read
+    ///     that finds none, and by a crash of an injection that the registration runs.
     ///   - line: the caller's line, named as `file` is.
     public static func registerSome(
         _ containers: [Any],
@@ -114,7 +114,7 @@ public enum ServiceInjectResolver {
             }
             return held
         }
-        let duplicates = InjectFailure.Registration.run("ServiceInjectResolver.\(call) at \(file):\(line)") {
+        let duplicates = InjectFailure.Registration.run(call, file: file, line: line) {
             registries.containers.add(containers).duplicates
         }
         guard failureIfContains else { return }
