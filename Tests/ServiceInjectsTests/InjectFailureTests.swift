@@ -156,38 +156,38 @@ struct Other6 {}
 
     @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts", .offThePool)
     func registrationIsNamedOnItsThreadWhileItRuns() throws {
-        #expect(InjectFailure.Registration.running == nil)
-        final class Seen: Sendable { let note = Mutex<String??>(nil) }
+        #expect(InjectFailure.stopNote == "")
+        final class Seen: Sendable { let note = Mutex<String?>(nil) }
         let seen = Seen()
         let done = DispatchSemaphore(value: 0)
-        let (inside, waited) = InjectFailure.Registration.run("register(_:)", file: "App/Start.swift", line: 7) {
-            // A task started there inherits the task-local value, on a thread of the pool.
+        let (inside, waited) = ThreadContext.whileRunning("ServiceInjectResolver.register(_:) at App/Start.swift:7") {
+            // A task started there runs on a thread of the pool.
             Task {
-                seen.note.withLock { $0 = .some(InjectFailure.Registration.running?.stopNote) }
+                seen.note.withLock { $0 = InjectFailure.stopNote }
                 done.signal()
             }
-            return (InjectFailure.Registration.running?.stopNote, Result { try waitWithTimeLimit(done) })
+            return (InjectFailure.stopNote, Result { try waitWithTimeLimit(done) })
         }
         try waited.get()
         #expect(inside == "; the program stops inside ServiceInjectResolver.register(_:) at App/Start.swift:7")
-        #expect(seen.note.withLock { $0 } == .some(nil))
-        #expect(InjectFailure.Registration.running == nil)
+        #expect(seen.note.withLock { $0 } == "")
+        #expect(InjectFailure.stopNote == "")
     }
 
     @Test("A task that a registration starts on the main actor, run on its thread after it returned, names none")
     @MainActor func registrationIsNotNamedOnceItReturned() async {
-        let task = InjectFailure.Registration.run("register(_:)", file: "App/Start.swift", line: 7) {
-            Task { @MainActor in InjectFailure.Registration.running?.stopNote }
+        let task = ThreadContext.whileRunning("ServiceInjectResolver.register(_:) at App/Start.swift:7") {
+            Task { @MainActor in InjectFailure.stopNote }
         }
-        #expect(await task.value == nil)
+        #expect(await task.value == "")
     }
 
     @Test func aNestedRegistrationIsNamedAndTheOuterOneAfterIt() {
-        let notes = InjectFailure.Registration.run("registerSome(_:)", file: "App/Start.swift", line: 7) {
-            let inner = InjectFailure.Registration.run("register(_:)", file: "App/Ready.swift", line: 3) {
-                InjectFailure.Registration.running?.stopNote
+        let notes = ThreadContext.whileRunning("ServiceInjectResolver.registerSome(_:) at App/Start.swift:7") {
+            let inner = ThreadContext.whileRunning("ServiceInjectResolver.register(_:) at App/Ready.swift:3") {
+                InjectFailure.stopNote
             }
-            return [inner, InjectFailure.Registration.running?.stopNote]
+            return [inner, InjectFailure.stopNote]
         }
         #expect(notes == [
             "; the program stops inside ServiceInjectResolver.register(_:) at App/Ready.swift:3",

@@ -10,7 +10,8 @@ import Darwin
 
 /// What the current thread is doing for the library: the providers whose service it is
 /// obtaining, innermost last, whether it is delivering a log event, the objects whose release
-/// it has put off, and the mark of its last making. The package's one thread-local state.
+/// it has put off, the mark of its last making, and the call of the package's API that a crash
+/// on it stops inside. The package's one thread-local state.
 ///
 /// A get that finds its own provider already being obtained is a dependency cycle: it fails at
 /// once instead of waiting for itself or recursing until the stack overflows. A log event
@@ -39,6 +40,9 @@ package struct ThreadContext {
     /// The mark of this thread's last making, kept for its next one (`Making.forThisThread()`);
     /// never with the error of a failed making (`Making.keepForThisThread(_:)`).
     @usableFromInline var spareMaking: Making?
+    /// The innermost call of the package's API that this thread runs and that a crash inside it
+    /// names (`whileRunning(_:_:)`).
+    var runningCall: String?
 
     /// The context of the calling thread, made on first use and freed when the thread exits.
     @inlinable
@@ -62,7 +66,8 @@ package struct ThreadContext {
                 deferredReleases: nil,
                 recording: nil,
                 keeper: nil,
-                spareMaking: nil
+                spareMaking: nil,
+                runningCall: nil
             )
         )
         pthread_setspecific(threadContextKey, context)  // for its destructor, at the thread's exit
@@ -227,6 +232,24 @@ package struct ThreadContext {
 }
 
 extension ThreadContext {
+    /// The innermost call that this thread runs through `whileRunning(_:_:)`, if any: a crash
+    /// of code that call ran names it, since the file and line the crash reports are elsewhere.
+    /// A thread-local value, not a task-local one, so that a task started inside the call, which
+    /// may run on another thread or after the call returned, does not inherit it.
+    package static var runningCall: String? {
+        current.pointee.runningCall
+    }
+
+    /// Runs `body` with `call` (`ServiceInjectResolver.register(_:) at App/Start.swift:7`) as the
+    /// innermost call this thread runs.
+    package static func whileRunning<Value>(_ call: String, _ body: () -> Value) -> Value {
+        let context = current
+        let outer = context.pointee.runningCall
+        context.pointee.runningCall = call
+        defer { context.pointee.runningCall = outer }
+        return body()
+    }
+
     /// Releases `objects`, and whatever their deinits release the same way, one after the
     /// other instead of one inside the other: a chain of objects that each release the next in
     /// their deinit (a locator's parents) would otherwise overflow the stack when it is long.

@@ -1,6 +1,3 @@
-import Foundation
-import Synchronization
-
 /// The documented crashes of the property wrappers and their messages, each naming the inject
 /// site; `fatalError` points at that site too, or at the call that was the mistake
 /// (`setParameters`).
@@ -94,56 +91,19 @@ enum InjectFailure {
             + "@ServiceProviderInject and get the service where each scope uses it"
     }
 
-    /// Stops the program with `message`, pointing at the inject site; on a thread that runs a
-    /// registration, the message also names that call, inside which the program stops.
+    /// Stops the program with `message`, pointing at the inject site, and ending with
+    /// `stopNote`.
     static func crash(_ message: String, site: InjectSite) -> Never {
-        fatalError(message + (Registration.running?.stopNote ?? ""), file: site.file, line: site.line)
+        fatalError(message + stopNote, file: site.file, line: site.line)
     }
 
-    /// A registration of containers that is running: a crash while it runs (of an injection
-    /// that waited for the container, or of a wrapper that a factory or a ready handler run
-    /// there makes) stops the program inside that call, far from the property's line, so its
-    /// message names the call too. `EntityInjectResolver`'s registrations are not named: an
-    /// entity's injection does not fail.
-    ///
-    /// Bound as a task-local value around the registration, which a `Task {}` started there
-    /// inherits: such a task is told apart by its thread and by the registration having
-    /// returned, and its crashes name no registration.
-    final class Registration: Sendable {
-        /// The registration of this thread that is running, if any.
-        static var running: Registration? {
-            guard let registration = current, registration.isRunning.load(ordering: .relaxed),
-                registration.thread == ObjectIdentifier(Thread.current)
-            else { return nil }
-            return registration
-        }
-
-        @TaskLocal private static var current: Registration?
-
-        private let call: String
-        private let file: StaticString
-        private let line: UInt
-        private let thread = ObjectIdentifier(Thread.current)
-        private let isRunning = Atomic(true)
-
-        private init(call: String, file: StaticString, line: UInt) {
-            self.call = call
-            self.file = file
-            self.line = line
-        }
-
-        /// What a crash's message ends with:
-        /// `; the program stops inside ServiceInjectResolver.register(_:) at App/Start.swift:7`.
-        var stopNote: String {
-            "; the program stops inside ServiceInjectResolver.\(call) at \(file):\(line)"
-        }
-
-        /// Runs `body`, the registration `call` (`register(_:)`) made at `file` and `line`, as
-        /// the one running on this thread.
-        static func run<Value>(_ call: String, file: StaticString, line: UInt, _ body: () -> Value) -> Value {
-            let registration = Registration(call: call, file: file, line: line)
-            defer { registration.isRunning.store(false, ordering: .relaxed) }
-            return $current.withValue(registration, operation: body)
-        }
+    /// What a crash's message ends with while this thread registers containers
+    /// (`; the program stops inside ServiceInjectResolver.register(_:) at App/Start.swift:7`):
+    /// a crash of an injection that waited for the container, or of a wrapper that a factory or
+    /// a ready handler run there makes, stops the program inside that call, far from the
+    /// property's line. Empty elsewhere. `EntityInjectResolver`'s registrations are not named:
+    /// an entity's injection does not fail.
+    static var stopNote: String {
+        ThreadContext.runningCall.map { "; the program stops inside \($0)" } ?? ""
     }
 }

@@ -114,7 +114,7 @@ public enum ServiceInjectResolver {
             }
             return held
         }
-        let duplicates = InjectFailure.Registration.run(call, file: file, line: line) {
+        let duplicates = ThreadContext.whileRunning("ServiceInjectResolver.\(call) at \(file):\(line)") {
             registries.containers.add(containers).duplicates
         }
         guard failureIfContains else { return }
