@@ -9,7 +9,7 @@ import Synchronization
 /// are timed in wall time.
 enum AsyncCases {
     static var all: [BenchmarkCase] {
-        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, heldWeakGetInTask, manyGetInTask, concurrentFirstGets]
+        [lazyGet, madeGetOnMainActor, madeGetInTask, madeScopedGetInTask, heldWeakGetInTask, manyGetInTask, manyGetOnMainActor, concurrentFirstGets]
     }
 
     // MARK: - Operations
@@ -131,6 +131,17 @@ enum AsyncCases {
     /// providers.
     static var manyGetInTask: BenchmarkCase {
         getsCase("core/async many get, task", baseline: "sync many get", target: 10.0) {
+            MadeGets(
+                provider: ServiceAsyncProvider<BenchService>(mode: .many) { BenchService(number: 1) },
+                sync: ServiceProvider<BenchService>(mode: .many) { BenchService(number: 1) }
+            )
+        }
+    }
+
+    /// The same on the main actor: the factory runs there too (`nonisolated(nonsending)`), so a
+    /// get does not hop to the global executor and back to make its service.
+    static var manyGetOnMainActor: BenchmarkCase {
+        getsCase("core/async many get, main actor", baseline: "sync many get", target: 10.0, onMainActor: true) {
             MadeGets(
                 provider: ServiceAsyncProvider<BenchService>(mode: .many) { BenchService(number: 1) },
                 sync: ServiceProvider<BenchService>(mode: .many) { BenchService(number: 1) }

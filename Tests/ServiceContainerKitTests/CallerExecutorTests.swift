@@ -6,7 +6,7 @@ import TestSupport
 
 /// An actor on a `QueueExecutor`: its methods see whether they still run on it after a get.
 private actor Caller {
-    private let executor = QueueExecutor(label: "CallerExecutorTests")
+    let executor = QueueExecutor(label: "CallerExecutorTests")
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -18,6 +18,11 @@ private actor Caller {
         let before = executor.isCurrent
         await get()
         return [before, executor.isCurrent]
+    }
+
+    /// Awaits `gets` on this actor and returns what they give.
+    func runsAndGets(_ gets: nonisolated(nonsending) () async -> [Int?]) async -> [Int?] {
+        await gets()
     }
 
     /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
@@ -51,6 +56,75 @@ private nonisolated(nonsending) func stepsOfAScope(
 }
 
 private struct Refusal: Error {}
+
+/// A factory type whose `makeService()` is `nonisolated(nonsending)`, as every async function of
+/// a module with `NonisolatedNonsendingByDefault` is: it runs where it is called.
+private struct NonsendingFactory: ServiceAsyncFactory {
+    let mode = ServiceFactoryMode.many
+    let executor: QueueExecutor
+    nonisolated(nonsending) func makeService() async throws -> Service {
+        Service(number: executor.isCurrent ? 1 : 0)
+    }
+}
+
+/// A factory type whose `makeService()` is a plain `async` method: in a conformance to
+/// `ServiceAsyncFactory` it takes the requirement's `nonisolated(nonsending)`, in a module
+/// without `NonisolatedNonsendingByDefault` (this one) too.
+private struct PlainFactory: ServiceAsyncFactory {
+    let mode = ServiceFactoryMode.many
+    let executor: QueueExecutor
+    func makeService() async throws -> Service {
+        Service(number: executor.isCurrent ? 1 : 0)
+    }
+}
+
+/// A factory type whose `makeService()` is `@concurrent`: Swift runs it on the global executor.
+private struct ConcurrentFactory: ServiceAsyncFactory {
+    let mode = ServiceFactoryMode.many
+    let executor: QueueExecutor
+    @concurrent func makeService() async throws -> Service {
+        Service(number: executor.isCurrent ? 1 : 0)
+    }
+}
+
+/// The params counterpart of `NonsendingFactory`.
+private struct NonsendingParamsFactory: ServiceAsyncParamsFactory {
+    let executor: QueueExecutor
+    nonisolated(nonsending) func makeService(params: Int) async throws -> Service {
+        Service(number: executor.isCurrent ? params : 0)
+    }
+}
+
+/// The kinds of async provider whose factory a get calls in the caller's task, with whether the
+/// factory runs on the caller's executor: it does unless the factory says `@concurrent`.
+enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case manyClosure, manyFactory, manyPlainMethod, manyConcurrentMethod, manyConcurrentClosure, convertedParamsClosure, convertedParamsFactory
+
+    var testDescription: String { rawValue }
+
+    var runsOnTheCaller: Bool { self != .manyConcurrentMethod && self != .manyConcurrentClosure }
+
+    /// A provider of this kind whose service's number is 1 when its factory ran on `executor`.
+    fileprivate func provider(checking executor: QueueExecutor) -> ServiceAsyncProvider<Service> {
+        switch self {
+        case .manyClosure:
+            ServiceAsyncProvider(mode: .many) { Service(number: executor.isCurrent ? 1 : 0) }
+        case .manyFactory:
+            NonsendingFactory(executor: executor).serviceAsyncProvider()
+        case .manyPlainMethod:
+            PlainFactory(executor: executor).serviceAsyncProvider()
+        case .manyConcurrentMethod:
+            ConcurrentFactory(executor: executor).serviceAsyncProvider()
+        case .manyConcurrentClosure:
+            ServiceAsyncProvider(mode: .many) { @concurrent in Service(number: executor.isCurrent ? 1 : 0) }
+        case .convertedParamsClosure:
+            ServiceAsyncParamsProvider<Service, Int> { number in Service(number: executor.isCurrent ? number : 0) }
+                .convert(params: 1)
+        case .convertedParamsFactory:
+            NonsendingParamsFactory(executor: executor).serviceAsyncProvider().convert(params: 1)
+        }
+    }
+}
 
 /// The async gets, which are `nonisolated(nonsending)`: whatever they do, and whether they give
 /// the service or an error, the caller goes on on its own executor. Checked on an actor's
@@ -165,6 +239,44 @@ struct CallerExecutorTests {
             }
         }
         #expect(runs == [true, true])
+    }
+
+    @Test("A factory a get calls in the caller's task runs on the caller's executor, unless it says otherwise",
+          arguments: FactoryInTheCallersTask.allCases)
+    func factoryInTheCallersTask(kind: FactoryInTheCallersTask) async throws {
+        let caller = Caller()
+        let provider = kind.provider(checking: caller.executor)
+        let numbers = try await withAsyncTimeLimit {
+            await caller.runsAndGets { [try? await provider.getService().number, await provider.getServiceAsOptional()?.number] }
+        }
+        let expected = kind.runsOnTheCaller ? 1 : 0
+        #expect(numbers == [expected, expected])
+    }
+
+    @Test("A params provider's factory runs on the caller's executor")
+    func paramsFactoryOnTheCaller() async throws {
+        let caller = Caller()
+        let executor = caller.executor
+        let closure = ServiceAsyncParamsProvider<Service, Int> { number in Service(number: executor.isCurrent ? number : 0) }
+        let factory = NonsendingParamsFactory(executor: executor).serviceAsyncProvider()
+        let numbers = try await withAsyncTimeLimit {
+            await caller.runsAndGets {
+                [try? await closure.getService(params: 2).number, try? await factory.getService(params: 3).number]
+            }
+        }
+        #expect(numbers == [2, 3])
+    }
+
+    @Test("A singleton's factory runs in a task of its own, not on the caller's executor",
+          arguments: [ServiceFactoryMode.atOne, .lazy, .weak])
+    func singletonFactoryInATaskOfItsOwn(mode: ServiceFactoryMode) async throws {
+        let caller = Caller()
+        let executor = caller.executor
+        let provider = ServiceAsyncProvider<Service>(mode: mode) { Service(number: executor.isCurrent ? 1 : 0) }
+        let numbers = try await withAsyncTimeLimit {
+            await caller.runsAndGets { [try? await provider.getService().number] }
+        }
+        #expect(numbers == [0])
     }
 
     @Test(arguments: [false, true])

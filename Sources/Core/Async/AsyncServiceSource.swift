@@ -10,7 +10,7 @@ import Synchronization
 /// | `atOne` | `AsyncAtOneSource`: the making started with the provider | awaits that making |
 /// | `lazy` | `AsyncLazySource`: the factory, the making in progress | starts or awaits an `AsyncMaking`, published once |
 /// | `weak` | `AsyncWeakSource`: the last service, held weakly | starts or awaits an `AsyncMaking` when it died |
-/// | `many` | `AsyncManySource`: the factory | calls the factory in the caller's task |
+/// | `many` | `AsyncManySource`: the factory | calls the factory in the caller's task, on its executor |
 /// | `scoped` | `AsyncScopedSource`: the factory; an `AsyncScopedCell` in each `ServiceScope` | reads the current scope's service, or starts or awaits its `AsyncMaking` |
 /// | `sync` | a synchronous `ServiceProvider` | its get |
 ///
@@ -28,7 +28,7 @@ enum AsyncServiceSource<Service: Sendable>: Sendable {
     case sync(ServiceProvider<Service>)
 
     /// The source of a provider that makes its service with `factory` as `mode` says.
-    init(mode: ServiceFactoryMode, factory: @escaping @Sendable () async throws -> Service) {
+    init(mode: ServiceFactoryMode, factory: @escaping AsyncFactory<Service>) {
         switch mode {
         case .atOne: self = .atOne(AsyncAtOneSource(factory: factory))
         case .lazy: self = .lazy(AsyncLazySource(factory: factory))
@@ -108,7 +108,7 @@ final class AsyncAtOneSource<Service: Sendable>: Sendable {
 
     deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
-    init(factory: @escaping @Sendable () async throws -> Service) {
+    init(factory: @escaping AsyncFactory<Service>) {
         // The code that made the provider may not await its making (another factory, which
         // made it as a global's first use): a get of that factory's service from this making is
         // a wait, not a cycle (`TaskContext.startingUnawaited()`).
@@ -161,14 +161,14 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
 
     private struct State {
         /// The factory, until the service is made.
-        var factory: (@Sendable () async throws -> Service)?
+        var factory: AsyncFactory<Service>?
         /// The making in progress.
         var making: AsyncMaking<Service>?
         /// When the making of the service ended (`MakingClock`), once it is made.
         var madeAt: UInt64 = 0
     }
 
-    init(factory: @escaping @Sendable () async throws -> Service) {
+    init(factory: @escaping AsyncFactory<Service>) {
         state = Locked(State(factory: factory))
     }
 
@@ -208,7 +208,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
                 }
             },
             finish: { [self] outcome in
-                let released = state.withLock { state -> (@Sendable () async throws -> Service)? in
+                let released = state.withLock { state -> AsyncFactory<Service>? in
                     state.making = nil
                     guard case .success(let service) = outcome else { return nil }
                     state.madeAt = MakingClock.tick()  // before any other task can see the service
@@ -234,7 +234,7 @@ final class AsyncLazySource<Service: Sendable>: Sendable {
 /// it, and the next get makes a new one.
 @usableFromInline
 final class AsyncWeakSource<Service: Sendable>: Sendable {
-    private let factory: @Sendable () async throws -> Service
+    private let factory: AsyncFactory<Service>
     @usableFromInline let state = Locked(State())
 
     /// Adds the service last made to `made`, found at `path`, if it is alive and closes; gives
@@ -261,7 +261,7 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
         var making: AsyncMaking<Service>?
     }
 
-    init(factory: @escaping @Sendable () async throws -> Service) {
+    init(factory: @escaping AsyncFactory<Service>) {
         self.factory = factory
     }
 
@@ -307,16 +307,17 @@ final class AsyncWeakSource<Service: Sendable>: Sendable {
 
 // MARK: - many
 
-/// Makes the service of a `many` async provider anew on every get, in the task that asks: the
+/// Makes the service of a `many` async provider anew on every get, in the task that asks and on
+/// its executor (the factory is `nonisolated(nonsending)`, unless it says `@concurrent`): the
 /// factory sees that task's cancellation, and its other awaits are that task's.
 @usableFromInline
 final class AsyncManySource<Service: Sendable>: Sendable {
-    @usableFromInline let factory: @Sendable () async throws -> Service
+    @usableFromInline let factory: AsyncFactory<Service>
     /// What the cycle check tracks when it is not this source: the params provider whose params
     /// it binds, held as `ManySource.countsAs` is.
     @usableFromInline let countsAs: (any AnyObject & Sendable)?
 
-    init(countsAs: (any AnyObject & Sendable)? = nil, factory: @escaping @Sendable () async throws -> Service) {
+    init(countsAs: (any AnyObject & Sendable)? = nil, factory: @escaping AsyncFactory<Service>) {
         self.factory = factory
         self.countsAs = countsAs
     }
@@ -335,7 +336,7 @@ final class AsyncManySource<Service: Sendable>: Sendable {
     nonisolated(nonsending) static func make(
         id: ObjectIdentifier,
         node: ObjectIdentifier? = nil,
-        _ factory: () async throws -> Service
+        _ factory: nonisolated(nonsending) () async throws -> Service
     ) async throws(ServiceObtainError) -> Service {
         var made: Result<Service, ServiceObtainError>?
         try await TaskContext.whileObtaining(id, service: Service.self, node: node) {
@@ -353,9 +354,9 @@ final class AsyncManySource<Service: Sendable>: Sendable {
 /// counts it, so that closing the scope waits for it.
 @usableFromInline
 final class AsyncScopedSource<Service: Sendable>: Sendable {
-    @usableFromInline let factory: @Sendable () async throws -> Service
+    @usableFromInline let factory: AsyncFactory<Service>
 
-    init(factory: @escaping @Sendable () async throws -> Service) {
+    init(factory: @escaping AsyncFactory<Service>) {
         self.factory = factory
         ServiceScope.noteUsed()
     }
@@ -665,7 +666,7 @@ enum AsyncMakingStep<Service: Sendable> {
     /// A making is in progress: await it.
     case wait(AsyncMaking<Service>)
     /// This get starts `making` (now the source's mark) with `factory`.
-    case start(AsyncMaking<Service>, @Sendable () async throws -> Service)
+    case start(AsyncMaking<Service>, AsyncFactory<Service>)
     /// There is no service, and the task is cancelled: it neither waits nor starts a making.
     case cancelled
     /// It cannot be had now.

@@ -13,7 +13,10 @@
 ///
 /// The factory is called from whichever task gets the service (and, for `atOne`, `lazy` and
 /// `weak`, from a task of the provider's own), so it is `Sendable`, and so is its service,
-/// which every waiting task receives.
+/// which every waiting task receives. `makeService()` is `nonisolated(nonsending)`, and a
+/// conforming type's plain `async` method takes that on: a `many` factory runs on the executor
+/// of the code that awaits the get (the main actor's, say), with no hop. Mark the method
+/// `@concurrent` to run it on the global executor instead.
 public protocol ServiceAsyncFactory: Sendable {
     /// The type of service the factory makes.
     associatedtype ServiceType: Sendable
@@ -22,7 +25,7 @@ public protocol ServiceAsyncFactory: Sendable {
     var mode: ServiceFactoryMode { get }
 
     /// Makes the service, or throws why it cannot.
-    func makeService() async throws -> ServiceType
+    nonisolated(nonsending) func makeService() async throws -> ServiceType
 }
 
 /// A factory of a service made from params with an `async` making; a new service is made on
@@ -35,6 +38,10 @@ public protocol ServiceAsyncFactory: Sendable {
 ///     }
 /// }
 /// ```
+///
+/// `makeService(params:)` is `nonisolated(nonsending)`, and a conforming type's plain `async`
+/// method takes that on: it runs on the executor of the code that awaits the get. Mark the
+/// method `@concurrent` to run it on the global executor instead.
 public protocol ServiceAsyncParamsFactory: Sendable {
     /// The type of service the factory makes.
     associatedtype ServiceType: Sendable
@@ -42,7 +49,7 @@ public protocol ServiceAsyncParamsFactory: Sendable {
     associatedtype ParamsType: Sendable
 
     /// Makes a service for `params`, or throws why it cannot.
-    func makeService(params: ParamsType) async throws -> ServiceType
+    nonisolated(nonsending) func makeService(params: ParamsType) async throws -> ServiceType
 }
 
 extension ServiceAsyncFactory {
@@ -68,3 +75,8 @@ extension ServiceAsyncParamsFactory {
         ServiceAsyncParamsProvider(factory: self)
     }
 }
+
+/// An async factory as a provider keeps it: run on the executor of the code that calls it,
+/// unless it is `@concurrent` (see `ServiceAsyncFactory`).
+@usableFromInline
+typealias AsyncFactory<Service> = nonisolated(nonsending) @Sendable () async throws -> Service

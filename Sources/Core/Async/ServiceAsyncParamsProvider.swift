@@ -1,5 +1,6 @@
 /// A provider of a service made from params with an `async` making: a new service is made on
-/// every get, in the task that asks.
+/// every get, in the task that asks and on its executor (the factory is `nonisolated(nonsending)`;
+/// one that should leave the caller's actor says `@concurrent`).
 ///
 /// ```swift
 /// let reports = ServiceAsyncParamsProvider<Report, String> { title in try await Report.load(title: title) }
@@ -7,7 +8,7 @@
 /// let fixed: ServiceAsyncProvider<Report> = reports.convert(params: "Q4")
 /// ```
 public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType: Sendable>: Sendable {
-    private let factory: @Sendable (ParamsType) async throws -> ServiceType
+    private let factory: nonisolated(nonsending) @Sendable (ParamsType) async throws -> ServiceType
 
     /// A provider of `factory`'s service.
     ///
@@ -26,7 +27,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     ///     try await Report.load(title: title)
     /// }
     /// ```
-    public init(factory: @escaping @Sendable (ParamsType) async throws -> ServiceType) {
+    public init(factory: nonisolated(nonsending) @escaping @Sendable (ParamsType) async throws -> ServiceType) {
         self.factory = factory
     }
 

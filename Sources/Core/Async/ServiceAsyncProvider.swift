@@ -12,7 +12,8 @@
 /// - `lazy`: made once, on the first get, however many tasks await it at the same moment; a
 ///   failed making gives its error to every waiting task, and the next get tries again.
 /// - `weak`: made once while somebody holds it, the same way.
-/// - `many`: made anew on every get, in the task that asks.
+/// - `many`: made anew on every get, in the task that asks and on its executor (the factory is
+///   `nonisolated(nonsending)`; one that should leave the caller's actor says `@concurrent`).
 ///
 /// Waiting tasks suspend; no thread is blocked while a service is made. A singleton is made in
 /// a task of the provider's own, so cancelling the task that started the making does not fail
@@ -70,7 +71,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// let settings = ServiceAsyncProvider<Settings>(mode: .lazy) { try await Settings.fetch() }
     /// ```
-    public convenience init(mode: ServiceFactoryMode, factory: @escaping @Sendable () async throws -> ServiceType) {
+    public convenience init(mode: ServiceFactoryMode, factory: nonisolated(nonsending) @escaping @Sendable () async throws -> ServiceType) {
         self.init(held: nil, source: AsyncServiceSource(mode: mode, factory: factory))
     }
 

@@ -91,8 +91,8 @@ struct TaskContext: Sendable {
             ? nil : ThreadContext.cycleError(service)
     }
 
-    /// Runs `body`, the making of a `many` service of type `service`, in the current task with
-    /// `provider` being obtained; while a validation or a recorder runs, recorded as a making of
+    /// Runs `body`, the making of a `many` service of type `service`, in the current task and on
+    /// the caller's executor with `provider` being obtained; while a validation or a recorder runs, recorded as a making of
     /// `node`, when one is given. Not generic, so that a get compiled for its service type calls
     /// it without handing it any metadata.
     ///
@@ -103,7 +103,7 @@ struct TaskContext: Sendable {
         _ provider: ObjectIdentifier,
         service: Any.Type,
         node: ObjectIdentifier? = nil,
-        _ body: () async -> Void
+        _ body: nonisolated(nonsending) () async -> Void
     ) async throws(ServiceObtainError) {
         let isOn = GetRecording.isOn
         if isOn {
@@ -116,9 +116,9 @@ struct TaskContext: Sendable {
         let inner = context.entering(provider)
         if isOn, GetRecording.isRecording {
             let recording = node.flatMap(TaskRecording.making)
-            await $current.withValue(inner) { await TaskRecording.run(recording, body) }
+            await $current.withValue(inner, on: #isolation) { await TaskRecording.run(recording, body) }
         } else {
-            await $current.withValue(inner, operation: body)
+            await $current.withValue(inner, on: #isolation, body)
         }
         inner.end()
     }

@@ -8,8 +8,9 @@ extension TaskLocal {
     /// from the caller's actor, from the start or from their first suspension. Written in a
     /// function isolated to `isolation`, and capturing it, the operation is isolated to that
     /// actor, and `body` runs on it throughout. The entry points that take a body of the
-    /// user's (`ServiceScope.run(_:)`, `withIsolatedInjectRegistries`) bind their values here,
-    /// `#isolation` or their own `isolation` parameter given as `isolation`.
+    /// user's (`ServiceScope.run(_:)`, `withIsolatedInjectRegistries`, and an async `many` get,
+    /// whose body calls the user's factory) bind their values here, `#isolation` or their own
+    /// `isolation` parameter given as `isolation`.
     package func withValue<R, E: Error>(
         _ value: Value,
         on isolation: isolated (any Actor)?,

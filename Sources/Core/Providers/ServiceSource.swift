@@ -1032,7 +1032,7 @@ enum FactoryCall {
     @inlinable
     nonisolated(nonsending) static func asyncResult<Service>(
         _ service: Service.Type,
-        _ factory: () async throws -> Service
+        _ factory: nonisolated(nonsending) () async throws -> Service
     ) async -> Result<Service, ServiceObtainError> {
         do {
             return .success(try await factory())
