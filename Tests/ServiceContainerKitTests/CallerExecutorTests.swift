@@ -20,9 +20,10 @@ private actor Caller {
         return [before, executor.isCurrent]
     }
 
-    /// Awaits `gets` on this actor and returns what they give.
+    /// Awaits `gets` on this actor and returns what they give, then whether the code after them
+    /// ran on the actor's executor (1) or not (0).
     func runsAndGets(_ gets: nonisolated(nonsending) () async -> [Int?]) async -> [Int?] {
-        await gets()
+        await gets() + [executor.isCurrent ? 1 : 0]
     }
 
     /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
@@ -87,6 +88,32 @@ private struct ConcurrentFactory: ServiceAsyncFactory {
     }
 }
 
+/// A factory type isolated to the main actor: its `makeService()` says `@MainActor` again, since
+/// the requirement's `nonisolated(nonsending)` would otherwise win over the type's isolation.
+@MainActor
+private struct MainActorFactory: ServiceAsyncFactory {
+    let mode = ServiceFactoryMode.many
+    @MainActor func makeService() async throws -> Service {
+        Service(number: MainQueue.isCurrent ? 1 : 0)
+    }
+}
+
+/// The params counterpart of `PlainFactory`.
+private struct PlainParamsFactory: ServiceAsyncParamsFactory {
+    let executor: QueueExecutor
+    func makeService(params: Int) async throws -> Service {
+        Service(number: executor.isCurrent ? params : 0)
+    }
+}
+
+/// The params counterpart of `ConcurrentFactory`.
+private struct ConcurrentParamsFactory: ServiceAsyncParamsFactory {
+    let executor: QueueExecutor
+    @concurrent func makeService(params: Int) async throws -> Service {
+        Service(number: executor.isCurrent ? params : 0)
+    }
+}
+
 /// The params counterpart of `NonsendingFactory`.
 private struct NonsendingParamsFactory: ServiceAsyncParamsFactory {
     let executor: QueueExecutor
@@ -98,13 +125,15 @@ private struct NonsendingParamsFactory: ServiceAsyncParamsFactory {
 /// The kinds of async provider whose factory a get calls in the caller's task, with whether the
 /// factory runs on the caller's executor: it does unless the factory says `@concurrent`.
 enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case manyClosure, manyFactory, manyPlainMethod, manyConcurrentMethod, manyConcurrentClosure, convertedParamsClosure, convertedParamsFactory
+    case manyClosure, manyFactory, manyPlainMethod, manyConcurrentMethod, manyConcurrentClosure
+    case paramsClosure, paramsFactory, paramsPlainMethod, paramsConcurrentMethod
 
     var testDescription: String { rawValue }
 
-    var runsOnTheCaller: Bool { self != .manyConcurrentMethod && self != .manyConcurrentClosure }
+    var runsOnTheCaller: Bool { ![.manyConcurrentMethod, .manyConcurrentClosure, .paramsConcurrentMethod].contains(self) }
 
-    /// A provider of this kind whose service's number is 1 when its factory ran on `executor`.
+    /// A provider of this kind whose service's number is 1 when its factory ran on `executor`
+    /// (a params provider's through `convert(params:)`, whose get is the params provider's).
     fileprivate func provider(checking executor: QueueExecutor) -> ServiceAsyncProvider<Service> {
         switch self {
         case .manyClosure:
@@ -117,11 +146,15 @@ enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringCo
             ConcurrentFactory(executor: executor).serviceAsyncProvider()
         case .manyConcurrentClosure:
             ServiceAsyncProvider(mode: .many) { @concurrent in Service(number: executor.isCurrent ? 1 : 0) }
-        case .convertedParamsClosure:
+        case .paramsClosure:
             ServiceAsyncParamsProvider<Service, Int> { number in Service(number: executor.isCurrent ? number : 0) }
                 .convert(params: 1)
-        case .convertedParamsFactory:
+        case .paramsFactory:
             NonsendingParamsFactory(executor: executor).serviceAsyncProvider().convert(params: 1)
+        case .paramsPlainMethod:
+            PlainParamsFactory(executor: executor).serviceAsyncProvider().convert(params: 1)
+        case .paramsConcurrentMethod:
+            ConcurrentParamsFactory(executor: executor).serviceAsyncProvider().convert(params: 1)
         }
     }
 }
@@ -250,7 +283,7 @@ struct CallerExecutorTests {
             await caller.runsAndGets { [try? await provider.getService().number, await provider.getServiceAsOptional()?.number] }
         }
         let expected = kind.runsOnTheCaller ? 1 : 0
-        #expect(numbers == [expected, expected])
+        #expect(numbers == [expected, expected, 1])  // and the caller goes on on its executor
     }
 
     @Test("A params provider's factory runs on the caller's executor")
@@ -264,19 +297,35 @@ struct CallerExecutorTests {
                 [try? await closure.getService(params: 2).number, try? await factory.getService(params: 3).number]
             }
         }
-        #expect(numbers == [2, 3])
+        #expect(numbers == [2, 3, 1])
     }
 
-    @Test("A singleton's factory runs in a task of its own, not on the caller's executor",
-          arguments: [ServiceFactoryMode.atOne, .lazy, .weak])
+    @Test("A singleton's factory runs in a task of its own, not on the executor of the get that starts it",
+          arguments: [ServiceFactoryMode.lazy, .weak, .scoped])
     func singletonFactoryInATaskOfItsOwn(mode: ServiceFactoryMode) async throws {
         let caller = Caller()
         let executor = caller.executor
         let provider = ServiceAsyncProvider<Service>(mode: mode) { Service(number: executor.isCurrent ? 1 : 0) }
         let numbers = try await withAsyncTimeLimit {
-            await caller.runsAndGets { [try? await provider.getService().number] }
+            await caller.runsAndGets {
+                await withServiceScope { [try? await provider.getService().number] }
+            }
         }
-        #expect(numbers == [0])
+        #expect(numbers == [0, 1])
+    }
+
+    @Test("On the main actor, a many factory written there runs there; a @MainActor factory type's says it again")
+    @MainActor
+    func manyFactoryOnTheMainActor() async throws {
+        let closure = ServiceAsyncProvider<Service>(mode: .many) { Service(number: MainQueue.isCurrent ? 1 : 0) }
+        let concurrent = ServiceAsyncProvider<Service>(mode: .many) { @concurrent in
+            Service(number: MainQueue.isCurrent ? 1 : 0)
+        }
+        let mainActorType = MainActorFactory().serviceAsyncProvider()
+        let numbers = try await [closure.getService().number, concurrent.getService().number]
+        let fromAnotherTask = try await Task.detached { try await mainActorType.getService().number }.value
+        #expect(numbers == [1, 0])
+        #expect(fromAnotherTask == 1)
     }
 
     @Test(arguments: [false, true])

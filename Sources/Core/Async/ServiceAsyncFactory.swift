@@ -16,7 +16,8 @@
 /// which every waiting task receives. `makeService()` is `nonisolated(nonsending)`, and a
 /// conforming type's plain `async` method takes that on: a `many` factory runs on the executor
 /// of the code that awaits the get (the main actor's, say), with no hop. Mark the method
-/// `@concurrent` to run it on the global executor instead.
+/// `@concurrent` to run it on the global executor instead. A type isolated to the main actor
+/// marks it `@MainActor` too: the requirement's isolation wins over the type's.
 public protocol ServiceAsyncFactory: Sendable {
     /// The type of service the factory makes.
     associatedtype ServiceType: Sendable
@@ -41,7 +42,8 @@ public protocol ServiceAsyncFactory: Sendable {
 ///
 /// `makeService(params:)` is `nonisolated(nonsending)`, and a conforming type's plain `async`
 /// method takes that on: it runs on the executor of the code that awaits the get. Mark the
-/// method `@concurrent` to run it on the global executor instead.
+/// method `@concurrent` to run it on the global executor instead, or `@MainActor` in a type
+/// isolated to the main actor (the requirement's isolation wins over the type's).
 public protocol ServiceAsyncParamsFactory: Sendable {
     /// The type of service the factory makes.
     associatedtype ServiceType: Sendable

@@ -92,9 +92,9 @@ struct TaskContext: Sendable {
     }
 
     /// Runs `body`, the making of a `many` service of type `service`, in the current task and on
-    /// the caller's executor with `provider` being obtained; while a validation or a recorder runs, recorded as a making of
-    /// `node`, when one is given. Not generic, so that a get compiled for its service type calls
-    /// it without handing it any metadata.
+    /// the caller's executor with `provider` being obtained; while a validation or a recorder
+    /// runs, recorded as a making of `node`, when one is given. Not generic, so that a get
+    /// compiled for its service type calls it without handing it any metadata.
     ///
     /// - Throws: a dependency cycle when `provider` is already being obtained in this chain of
     ///   tasks, or the shutdown error when it was shut down; `body` is not run then.

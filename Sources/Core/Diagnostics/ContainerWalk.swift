@@ -57,8 +57,9 @@ extension UngettableProvider {
 protocol AwaitedProvider: UngettableProvider, Sendable {
     /// What the graph shows of it.
     var graphFacts: ProviderFacts { get }
-    /// Gets the service once; the error when it cannot be had.
-    func awaitedValidationGet() async -> ServiceObtainError?
+    /// Gets the service once, on the validation's executor, as the app's get would run on its
+    /// caller's (a `many` factory runs there too); the error when it cannot be had.
+    nonisolated(nonsending) func awaitedValidationGet() async -> ServiceObtainError?
 }
 
 extension ServiceAsyncProvider: AwaitedProvider {
@@ -74,7 +75,7 @@ extension ServiceAsyncProvider: AwaitedProvider {
         )
     }
 
-    func awaitedValidationGet() async -> ServiceObtainError? {
+    nonisolated(nonsending) func awaitedValidationGet() async -> ServiceObtainError? {
         await getServiceAsResult().obtainError
     }
 
@@ -104,6 +105,7 @@ extension ServiceMainActorProvider: AwaitedProvider {
         )
     }
 
+    @MainActor  // said again: the requirement's `nonisolated(nonsending)` would win over the class's
     func awaitedValidationGet() async -> ServiceObtainError? {
         getServiceAsResult().obtainError
     }
