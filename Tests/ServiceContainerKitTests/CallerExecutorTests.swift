@@ -125,12 +125,18 @@ private struct NonsendingParamsFactory: ServiceAsyncParamsFactory {
 /// The kinds of async provider whose factory a get calls in the caller's task, with whether the
 /// factory runs on the caller's executor: it does unless the factory says `@concurrent`.
 enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case manyClosure, manyFactory, manyPlainMethod, manyConcurrentMethod, manyConcurrentClosure
+    case manyClosure, manyFactory, manyPlainMethod, manyConcurrentMethod, manyConcurrentClosure, manyClosureWithCaptureList
     case paramsClosure, paramsFactory, paramsPlainMethod, paramsConcurrentMethod
 
     var testDescription: String { rawValue }
 
-    var runsOnTheCaller: Bool { ![.manyConcurrentMethod, .manyConcurrentClosure, .paramsConcurrentMethod].contains(self) }
+    /// Whether the factory runs on the caller's executor. A closure with a capture list does not,
+    /// as Swift 6.3 infers it (`@concurrent`, converted), which docs/concurrency.md says: when this
+    /// case fails, the compiler makes such closures `nonisolated(nonsending)`, and the guide is to
+    /// change.
+    var runsOnTheCaller: Bool {
+        ![.manyConcurrentMethod, .manyConcurrentClosure, .manyClosureWithCaptureList, .paramsConcurrentMethod].contains(self)
+    }
 
     /// A provider of this kind whose service's number is 1 when its factory ran on `executor`
     /// (a params provider's through `convert(params:)`, whose get is the params provider's).
@@ -144,6 +150,8 @@ enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringCo
             PlainFactory(executor: executor).serviceAsyncProvider()
         case .manyConcurrentMethod:
             ConcurrentFactory(executor: executor).serviceAsyncProvider()
+        case .manyClosureWithCaptureList:
+            ServiceAsyncProvider(mode: .many) { [executor] in Service(number: executor.isCurrent ? 1 : 0) }
         case .manyConcurrentClosure:
             ServiceAsyncProvider(mode: .many) { @concurrent in Service(number: executor.isCurrent ? 1 : 0) }
         case .paramsClosure:

@@ -71,7 +71,10 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// let settings = ServiceAsyncProvider<Settings>(mode: .lazy) { try await Settings.fetch() }
     /// ```
-    public convenience init(mode: ServiceFactoryMode, factory: nonisolated(nonsending) @escaping @Sendable () async throws -> ServiceType) {
+    public convenience init(
+        mode: ServiceFactoryMode,
+        factory: nonisolated(nonsending) @escaping @Sendable () async throws -> ServiceType
+    ) {
         self.init(held: nil, source: AsyncServiceSource(mode: mode, factory: factory))
     }
 
