@@ -27,6 +27,10 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     ///     try await Report.load(title: title)
     /// }
     /// ```
+    ///
+    /// The factory runs where the get is awaited, unless it is marked `@concurrent` or, with
+    /// Swift 6.3, has a capture list (`{ [database] title in ... }`), which the compiler makes
+    /// `@concurrent`: both run on the global executor.
     public init(factory: nonisolated(nonsending) @escaping @Sendable (ParamsType) async throws -> ServiceType) {
         self.factory = factory
     }

@@ -71,6 +71,11 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// let settings = ServiceAsyncProvider<Settings>(mode: .lazy) { try await Settings.fetch() }
     /// ```
+    ///
+    /// A `many` factory runs where the get is awaited; a singleton's, in a task of its own. A
+    /// closure marked `@concurrent` runs on the global executor, and so does, with Swift 6.3, a
+    /// closure with a capture list (`{ [database] in ... }`), which the compiler makes
+    /// `@concurrent`: capture without a list to keep a `many` factory where the get is awaited.
     public convenience init(
         mode: ServiceFactoryMode,
         factory: nonisolated(nonsending) @escaping @Sendable () async throws -> ServiceType
