@@ -238,7 +238,8 @@ extension ServiceLocatorObjCKey {
         let nsError = try bridgeError(error)
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
         #expect(nsError.localizedDescription == "No service found for key 'nothing': nothing is stored under it, "
-            + "and no one type has this name (give a type's full name, such as App.Item, when two types share a short name)")
+            + "and it names no stored type, or is the short name of more than one (give a type's full name, such as "
+            + "App.Item)")
         #expect(nsError.userInfo[ServiceObjCError.serviceTypeKey] == nil)
     }
 
@@ -272,7 +273,9 @@ extension ServiceLocatorObjCKey {
         #expect(got == nil)
         let nsError = try bridgeError(error)
         #expect(ServiceObjCError.code(of: nsError) == .serviceNotFound)
-        #expect(nsError.localizedDescription.hasSuffix("give a type's full name, such as App.Item, when two types share a short name)"))
+        #expect(nsError.localizedDescription == "No service found for key 'FirstService': nothing is stored under it, "
+            + "and it names no stored type, or is the short name of more than one (give a type's full name, such as "
+            + "App.Item)")
         let full = ServiceLocatorObjCKey(storeKey: String(reflecting: Other.FirstService.self))
         #expect(ServiceLocatorObjC(serviceLocator).getServiceWithKey(full) is Other.FirstService)
     }

@@ -38,6 +38,52 @@ struct ServiceEasyLocatorDiagnosticsTests {
         #expect(locator.getService(serviceType: (any SharedServicing).self) == nil)
     }
 
+    @Test("A get of an implementation added as its protocol says which type it was added as")
+    func addedAsProtocolHint() throws {
+        let locator = ServiceEasyLocator()
+        locator.addService(SharedService() as any SharedServicing)  // stored as SharedServicing
+        let error = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService = try locator.tryService()
+        }
+        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; an instance is "
+            + "registered as ServiceEasyLocatorKitTests.SharedServicing (a get finds a service under the type it was "
+            + "added as): ask for ServiceEasyLocatorKitTests.SharedServicing, or register it as "
+            + "ServiceEasyLocatorKitTests.SharedService")
+        guard case .serviceNotFound(_, let service, let stored)? = error else { throw TestError.failed }
+        #expect(ObjectIdentifier(service) == ObjectIdentifier(SharedService.self))
+        #expect(stored.map(ObjectIdentifier.init) == ObjectIdentifier((any SharedServicing).self))
+        #expect(locator.getService(serviceType: SharedService.self) == nil)  // a get that drops the error
+    }
+
+    @Test("A provider's service is named by the type it was added as once it is made, and never made for a miss")
+    func addedAsProtocolHintOfAProvider() throws {
+        let locator = ServiceEasyLocator()
+        let made = Counter()
+        locator.addService(provider: ServiceProvider<any SharedServicing>(mode: .lazy) {
+            made.increment()
+            return TaggedSharedService()
+        })
+        let before = #expect(throws: ServiceLocatorError.self) {
+            let _: TaggedSharedService = try locator.tryService()
+        }
+        #expect(before?.description.hasSuffix("nothing is stored under the key, in the locator or its parents; add "
+            + "it (addService) before a get asks for it") == true)
+        #expect(made.value == 0)
+        let _: any SharedServicing = try locator.tryService()
+        let after = #expect(throws: ServiceLocatorError.self) {
+            let _: TaggedSharedService = try locator.tryService()
+        }
+        #expect(after?.description == "Service ServiceEasyLocatorKitTests.TaggedSharedService not found; an "
+            + "instance is registered as ServiceEasyLocatorKitTests.SharedServicing (a get finds a service under the "
+            + "type it was added as): ask for ServiceEasyLocatorKitTests.SharedServicing, or register it as "
+            + "ServiceEasyLocatorKitTests.TaggedSharedService")
+        let other = #expect(throws: ServiceLocatorError.self) {
+            let _: SharedService = try locator.tryService()  // the service made is not a SharedService
+        }
+        #expect(other?.description.hasSuffix("add it (addService) before a get asks for it") == true)
+        #expect(made.value == 1)
+    }
+
     @Test("A get of an optional type, whose wrapped type is stored, says to ask for that type")
     func optionalHint() {
         let locator = ServiceEasyLocator()

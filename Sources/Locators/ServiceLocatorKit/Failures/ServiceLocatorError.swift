@@ -20,8 +20,10 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
     /// itself, `stored` is a type stored under its own slot that is a `service`, if there is one:
     /// an implementation of the protocol `service` added as itself rather than as the protocol,
     /// or else the optional of such a type (`Settings?`: a value added while optional, or a
-    /// provider of an optional). Otherwise it is `nil`. As in 2.0.1, a slot holding another type
-    /// is "not found" for this key.
+    /// provider of an optional); or else the type under which a service that is a `service` was
+    /// added (a `ConsoleAnalytics` added as `Analytics`, for a miss of `ConsoleAnalytics`), when
+    /// its slot holds that service ready. Otherwise it is `nil`. As in 2.0.1, a slot holding
+    /// another type is "not found" for this key.
     case serviceNotFound(key: ServiceLocatorKeyID, service: Any.Type, stored: Any.Type? = nil)
 
     /// The params given do not fit the service stored for `key`.
@@ -62,8 +64,8 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
         switch self {
         case let .serviceNotFound(key, service, nil) where service == Any.self && key.serviceType == nil:
             // A key whose type is not known (an Objective-C key made from a store key alone).
-            return "No service found for key '\(key)': nothing is stored under it, and no one type has this name "
-                + "(give a type's full name, such as App.Item, when two types share a short name)"
+            return "No service found for key '\(key)': nothing is stored under it, and it names no stored type, or "
+                + "is the short name of more than one (give a type's full name, such as App.Item)"
         case let .serviceNotFound(key, service, nil):
             // A get's miss and a remove's (one that found the key in a parent is `.storedInParent`).
             return "Service \(TypeName.of(service)) not found for key '\(key)': nothing is stored under the key, in the "
@@ -89,6 +91,11 @@ public enum ServiceLocatorError: Error, LocalizedError, CustomStringConvertible 
             return "Service \(TypeName.of(service)) not found; \(TypeName.of(stored)) is registered (under its own "
                 + "type): \(fix), not for an optional (a result of tryService() declared optional asks for the "
                 + "optional type: declare it without `?`, or call getService(), which gives nil for a missing service)"
+        case let .serviceNotFound(key, service, stored?) where key.serviceType == service:
+            // A service that is a `service`, added as `stored` (`implementation(of:missing:)`).
+            return "Service \(TypeName.of(service)) not found; an instance is registered as \(TypeName.of(stored)) "
+                + "(a get finds a service under the type it was added as): ask for \(TypeName.of(stored)), or "
+                + "register it as \(TypeName.of(service))"
         case let .serviceNotFound(key, service, stored?):
             return "Service \(TypeName.of(service)) not found for key '\(key)': the slot holds a service of type "
                 + "\(TypeName.of(stored)); two key types share this storeKey, give one of them another"

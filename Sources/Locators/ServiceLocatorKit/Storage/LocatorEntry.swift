@@ -17,6 +17,10 @@ package protocol LocatorEntry: AnyObject, Sendable {
     var storedProvider: AnyObject { get }
     /// The service as `Any`; `nil` params means none.
     func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error>
+    /// The type of the service held ready (an instance, an `atOne` service or a made `lazy`
+    /// one), which may be a subtype of `serviceType`, read without making anything; `nil` for
+    /// every other entry. Only a miss's error asks for it (`LocatorStorage.implementation(of:missing:)`).
+    var readyServiceType: Any.Type? { get }
 }
 
 extension ServiceProvider: LocatorEntry {
@@ -24,6 +28,7 @@ extension ServiceProvider: LocatorEntry {
     package var paramsType: Any.Type? { nil }
     package var plainProvider: AnyObject? { self }
     package var storedProvider: AnyObject { self }
+    package var readyServiceType: Any.Type? { readyService.map { type(of: $0 as Any) } }
 
     package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
         guard let params else {

@@ -337,7 +337,10 @@ package final class LocatorStorage: Sendable {
     /// protocol that was added as itself; else the optional of such a type (a value added while
     /// optional, or a provider of an optional, is kept under the optional's type). For an
     /// optional `service` (a get whose result was declared optional), a type stored that is the
-    /// type it wraps. With several, the one whose name sorts first.
+    /// type it wraps. Else, for a `service` that is not optional, the type under which a service
+    /// that is a `service` was added (`ConsoleAnalytics() as Analytics` for a miss of
+    /// `ConsoleAnalytics`), as far as a slot holds its service ready: a provider's service that
+    /// was not made yet is not made for an error. With several, the one whose name sorts first.
     func implementation(of service: Any.Type, missing id: ServiceLocatorKeyID) -> Any.Type? {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
         let wrapped = TypeRelation.wrapped(in: service)
@@ -350,8 +353,15 @@ package final class LocatorStorage: Sendable {
             // it is registered unwrapped.
             let implementations = types.filter(isService)
             let optionals = wrapped == nil ? types.filter { TypeRelation.wrapped(in: $0).map(isService) == true } : []
+            let addedAs = wrapped == nil ? slots.types.values.compactMap { slot -> Any.Type? in
+                guard case .entry(let object) = slot, let ready = Self.entry(object).readyServiceType, isService(ready)
+                else { return nil }
+                return slot.serviceType
+            } : []
             let byName = { (first: Any.Type, second: Any.Type) in String(reflecting: first) < String(reflecting: second) }
-            if let first = implementations.min(by: byName) ?? optionals.min(by: byName) { return first }
+            if let first = implementations.min(by: byName) ?? optionals.min(by: byName) ?? addedAs.min(by: byName) {
+                return first
+            }
             storage = slots.parent?.storage
         }
         return nil

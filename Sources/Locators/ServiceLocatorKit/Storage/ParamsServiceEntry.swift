@@ -15,6 +15,7 @@ package final class ParamsServiceEntry<Service, Params>: LocatorEntry {
     package var serviceType: Any.Type { Service.self }
     package var paramsType: Any.Type? { Params.self }
     package var storedProvider: AnyObject { paramsProvider }
+    package var readyServiceType: Any.Type? { nil }
 
     package func anyService(key: ServiceLocatorKeyID, params: Any?) -> Result<Any, any Error> {
         service(key: key, untypedParams: params).map { $0 }
