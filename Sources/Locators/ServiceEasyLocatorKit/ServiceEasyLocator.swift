@@ -407,7 +407,8 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
         try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self, params: params) }
     }
 
-    /// The service of the inferred type, or the error, as a `Result`.
+    /// The service of the inferred type, or the error, as a `Result`: a `ServiceLocatorError`,
+    /// or the `ServiceObtainError` of a factory that failed (as `tryService` throws them).
     ///
     /// ```swift
     /// let result = locator.getServiceAsResult(serviceType: LazyService.self)

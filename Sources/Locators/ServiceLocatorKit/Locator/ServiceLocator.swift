@@ -249,7 +249,8 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
         try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self, params: params) }
     }
 
-    /// The service stored under `key`, or the error, as a `Result`.
+    /// The service stored under `key`, or the error, as a `Result`: a `ServiceLocatorError`, or
+    /// the `ServiceObtainError` of a factory that failed (as `tryService` throws them).
     ///
     /// ```swift
     /// switch locator.getServiceAsResult(key: ServiceLocatorKeys.firstService) {
