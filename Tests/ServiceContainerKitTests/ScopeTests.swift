@@ -1063,7 +1063,7 @@ struct ScopeTests {
         let making = try SlowMaking(in: scope)
         let report = try await withAsyncTimeLimit(seconds: 60) { await scope.close(timeout: .milliseconds(100)) }
         #expect(report.closedCount == 0)
-        #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- ServiceContainerKit.ServiceScope: "
+        #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- slow (ServiceContainerKit.ServiceScope): "
             + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
         let late = try #require(report.failures.first?.error as? ServiceCloseTimeoutError)
         #expect(late.makings.map(name) == [name(Closing.self)])
@@ -1085,8 +1085,8 @@ struct ScopeTests {
             let getter = Task { await scope.run { await slow.getServiceAsResult() } }
             await began.wait()
             let report = await scope.close(timeout: .milliseconds(100))
-            #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- ServiceContainerKit.ServiceScope: "
-                + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
+            #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- late scope "
+                + "(ServiceContainerKit.ServiceScope): the making of \(name(Closing.self)) did not finish within 0.1 seconds")
             gate.open()
             let refusal = "Failed to obtain service \(name(Closing.self)) with error: the scope \"late scope\" is closed: "
                 + "\(name(Closing.self)), a scoped service, is no longer made or handed out in it; get scoped services while their scope runs, not in work that outlives it"
@@ -1147,7 +1147,7 @@ struct ScopeTests {
             let report = await scope.close(timeout: .milliseconds(100))
             #expect(report.closedCount == 1 && journal.closed == ["connection"])
             #expect(report.failures.map(\.description) == [
-                "ServiceContainerKit.ServiceScope: the makings of \(name(Closing.self)), \(name(Closing.self)) did not finish within 0.1 seconds"
+                "handing on (ServiceContainerKit.ServiceScope): the makings of \(name(Closing.self)), \(name(Closing.self)) did not finish within 0.1 seconds"
             ])
             gate.open()
             freshGate.open()
@@ -1192,7 +1192,7 @@ struct ScopeTests {
             let late = try #require(report.failures.first?.error as? ServiceCloseTimeoutError)
             #expect(late.makings.map { name($0) } == names)
             #expect(report.failures.map(\.description) == [
-                "ServiceContainerKit.ServiceScope: the makings of \(names.joined(separator: ", ")) did not finish within 0.1 seconds"
+                "five makings (ServiceContainerKit.ServiceScope): the makings of \(names.joined(separator: ", ")) did not finish within 0.1 seconds"
             ])
             for get in gets { get.gate.open() }
             for get in gets { #expect(await get.getter.value == false, "a making that outlasted the close is refused") }
@@ -1214,9 +1214,10 @@ struct ScopeTests {
             #expect(await getter.value.failure != nil)
             await eventually { journal.closed.contains("slow") }
             #expect(report.failures.map { $0.service == ServiceScope.self } == [true, false])
+            #expect(report.failures.map(\.path) == ["both failures", nil])
             #expect(report.description == """
                 closed 1 service, 1 failed; 1 other failure
-                - ServiceContainerKit.ServiceScope: the making of \(name(Closing.self)) did not finish within 0.1 seconds
+                - both failures (ServiceContainerKit.ServiceScope): the making of \(name(Closing.self)) did not finish within 0.1 seconds
                 - \(name(Closing.self)): its close() threw: failing could not close
                 """)
         }

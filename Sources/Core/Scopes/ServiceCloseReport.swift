@@ -21,7 +21,8 @@ public struct ServiceCloseReport: Sendable, CustomStringConvertible {
     public struct Failure: Sendable, CustomStringConvertible {
         /// Where the service's provider is in the container that was walked (`storage.pool`);
         /// `nil` for a scope's service, which has no path, and for a value a shutdown found no
-        /// provider in.
+        /// provider in. For the failure of a scope itself (makings still running when its close
+        /// ran out of time), the scope's label.
         ///
         /// ```swift
         /// let report = await scope.close()

@@ -396,7 +396,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
             let makings = cells.values.compactMap(\.typeBeingMade).sorted { TypeName.of($0) < TypeName.of($1) }
             if !makings.isEmpty {
                 let error = ServiceCloseTimeoutError(timeout: timeout, makings: makings)
-                failures.append(.init(path: nil, service: ServiceScope.self, error: error, isOfAClose: false))
+                failures.append(.init(path: label, service: ServiceScope.self, error: error, isOfAClose: false))
             }
         }
         withExtendedLifetime(cells) {}  // the services that do not close go here, after the lock
