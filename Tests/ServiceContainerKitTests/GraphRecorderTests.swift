@@ -114,6 +114,24 @@ struct GraphRecorderTests {
         }
     }
 
+    @Test("Providers of one type outside the container are numbered from the second, not drawn as one asking itself")
+    func oneTypeOutsideContainer() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = ServiceGraphRecorder()
+            let greeting = ServiceParamsProvider<String, String> { "Hello, \($0)" }
+            let converted = greeting.convert(params: "world")
+            #expect(converted.getServiceAsOptional() == "Hello, world")
+            let outer = ServiceProvider<String>(mode: .many) { try converted.getService() + "!" }
+            #expect(outer.getServiceAsOptional() == "Hello, world!")
+            recorder.stop()
+            let graph = recorder.graph()
+            #expect(graph.nodes.map(\.name) == ["String", "String (2)", "String (3)"])
+            #expect(graph.description == "String -> String (2)\nString (3) -> String")
+            #expect(graph.edges.allSatisfy { $0.from != $0.to })
+            #expect(graph.dot().contains("label=\"String (2)\\nString (not in the container)\""))
+        }
+    }
+
     @Test("A provider got by no making is a node all the same, after the container's, in the order they were got")
     func getsOutsideMakings() async {
         await #expect(processExitsWith: .success) {
@@ -175,11 +193,17 @@ struct GraphRecorderTests {
             recorder.stop()
             let graph = recorder.graph(of: services)
             // The live container's gets are its own. Each dropped container's are there too, on
-            // nodes of their own named by their types: 200 of each edge, none joining another.
+            // nodes of their own named by their types, numbered from the second: 200 of each
+            // edge, none joining another.
             let lines = graph.description.split(separator: "\n").map(String.init)
             #expect(lines.prefix(2) == ["pool -> settings", "job -> pool"])
-            #expect(lines.dropFirst(2).filter { $0 == "Job -> Pool" }.count == 200)
-            #expect(lines.dropFirst(2).filter { $0 == "Pool -> AppSettings" }.count == 200)
+            let jobs = lines.dropFirst(2).filter { $0.hasPrefix("Job") }
+            let pools = lines.dropFirst(2).filter { $0.hasPrefix("Pool") }
+            #expect(jobs.count == 200 && Set(jobs).count == 200 && jobs.first == "Job -> Pool")
+            #expect(pools.count == 200 && Set(pools).count == 200 && pools.first == "Pool -> AppSettings")
+            #expect(Set(jobs.map { $0.split(separator: " -> ")[1] }).count == 200)  // each to a pool of its own
+            let unnamed = graph.nodes.filter { $0.path == nil }.map(\.name)
+            #expect(unnamed.filter { $0.hasPrefix("Job") }.sorted() == (["Job"] + (2...200).map { "Job (\($0))" }).sorted())
             #expect(lines.count == 402 + 2)  // and `log (no dependency recorded)`, `httpLog (no dependency recorded)`
             #expect(graph.nodes.count == 5 + 600)
             #expect(graph.nodes.filter { $0.path != nil }.map(\.name) == ["settings", "pool", "job", "log", "httpLog"])

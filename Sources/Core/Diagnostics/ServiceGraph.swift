@@ -103,6 +103,9 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         let kind: ProviderFacts.Kind
         /// The names of the graph's service types, and this node's place among them.
         let typeNames: (names: TypeNames, index: Int)
+        /// For a node without a path, how many nodes without one have its service type, this
+        /// one included: its number in its name from the second on.
+        let ofItsType: Int
 
         /// A node of the graph whose service types are `names`, to which it adds its own.
         init(
@@ -111,13 +114,15 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
             mode: Mode,
             kind: ProviderFacts.Kind,
             failure: ServiceObtainError?,
-            in names: TypeNames
+            in names: TypeNames,
+            ofItsType: Int = 1
         ) {
             self.path = path
             self.serviceType = serviceType
             self.mode = mode
             self.kind = kind
             self.failure = failure
+            self.ofItsType = ofItsType
             typeNames = (names, names.add(serviceType))
         }
 
@@ -126,12 +131,17 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         var typeName: String { typeNames.names.name(at: typeNames.index) }
 
         /// The path, or for a provider outside the container its service type: its own name,
-        /// or its full name where two types of the graph have the same own name.
+        /// or its full name where two types of the graph have the same own name. Two or more
+        /// such providers of one type are numbered from the second, in the order the graph
+        /// found them: `Token`, `Token (2)`.
         ///
         /// ```swift
         /// print(graph.nodes.map(\.name))  // ["settings", ...]; a type's name ("Token") outside the container
         /// ```
-        public var name: String { path ?? typeName }
+        public var name: String {
+            if let path { return path }
+            return ofItsType > 1 ? "\(typeName) (\(ofItsType))" : typeName
+        }
     }
 
     /// "The making of `from` asked for `to`", by the nodes' indices in ``nodes``.
@@ -476,6 +486,7 @@ extension ServiceGraph {
                 )
             )
         }
+        var outsideOfType: [ObjectIdentifier: Int] = [:]  // the nodes without a path, by service type
         func node(_ identity: ObjectIdentifier) -> Int {
             // An alias may lead to an identity that is aliased in turn (the inner provider of a
             // safe one made while recording): the chain ends at the provider's own.
@@ -490,7 +501,14 @@ extension ServiceGraph {
             index[canonical] = nodes.count
             let service = chain.reversed().lazy.compactMap { log.services[$0] }.first ?? Any.self
             let failure = chain.reversed().lazy.compactMap { log.failures[$0] }.first
-            nodes.append(Node(path: nil, serviceType: service, mode: .unknown, kind: .plain, failure: failure, in: typeNames))
+            outsideOfType[ObjectIdentifier(service), default: 0] += 1
+            let ofItsType = outsideOfType[ObjectIdentifier(service), default: 1]
+            nodes.append(
+                Node(
+                    path: nil, serviceType: service, mode: .unknown, kind: .plain, failure: failure, in: typeNames,
+                    ofItsType: ofItsType
+                )
+            )
             return nodes.count - 1
         }
         for identity in log.order {
