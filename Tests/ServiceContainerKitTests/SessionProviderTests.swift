@@ -272,6 +272,41 @@ struct SessionProviderTests {
         #expect(try provider.getService() == "user 2")
     }
 
+    @Test("A session of another type is reported when the provider is made and at each update, not at each get")
+    func wrongSessionReports() throws {
+        class AppSession: ServiceSession, @unchecked Sendable {
+            // Immutable after init.
+            let key: AnyHashable
+            init(key: AnyHashable) { self.key = key }
+        }
+        final class SignedIn: AppSession, @unchecked Sendable {}
+        final class Guest: AppSession, @unchecked Sendable {}
+        final class Reported: Sendable {}  // a type of this test's own, which no other test's logger events name
+        struct ReportedFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .lazy
+            func makeService(session: SignedIn) throws -> Reported { Reported() }
+        }
+        let logger = RecordingLogger()
+        logger.register()
+        defer { logger.unregister() }
+
+        let mediator = ServiceSessionMediator<AppSession>(session: Guest(key: "guest"))
+        let provider = ReportedFactory().serviceProvider(mediator: mediator)
+        #expect(logger.failures(of: Reported.self).count == 1)  // made while a guest is current
+        for _ in 0..<3 {
+            #expect(provider.getServiceAsResult().obtainError?.isWrongSession == true)
+        }
+        #expect(logger.failures(of: Reported.self).count == 1)  // a get adds no report
+        mediator.updateSession(Guest(key: "guest"))  // an update under the same key
+        #expect(logger.failures(of: Reported.self).count == 2)
+        mediator.updateSession(Guest(key: "another guest"))
+        #expect(logger.failures(of: Reported.self).count == 3)
+        #expect(logger.failures(of: Reported.self).map(\.isWrongSession) == [true, true, true])
+        mediator.updateSession(SignedIn(key: 1))
+        #expect(provider.getServiceAsOptional() != nil)
+        #expect(logger.failures(of: Reported.self).count == 3)
+    }
+
     @Test("The void session mediator clears services")
     func voidSession() throws {
         struct CacheFactory: ServiceSessionFactory {
