@@ -103,8 +103,8 @@ public struct ServiceGraph: Sendable, CustomStringConvertible {
         let kind: ProviderFacts.Kind
         /// The names of the graph's service types, and this node's place among them.
         let typeNames: (names: TypeNames, index: Int)
-        /// For a node without a path, how many nodes without one have its service type, this
-        /// one included: its number in its name from the second on.
+        /// For a node without a path, its place among the nodes without one of its service type
+        /// (1 for the first): its number in its name from the second on.
         let ofItsType: Int
 
         /// A node of the graph whose service types are `names`, to which it adds its own.
@@ -501,8 +501,8 @@ extension ServiceGraph {
             index[canonical] = nodes.count
             let service = chain.reversed().lazy.compactMap { log.services[$0] }.first ?? Any.self
             let failure = chain.reversed().lazy.compactMap { log.failures[$0] }.first
-            outsideOfType[ObjectIdentifier(service), default: 0] += 1
-            let ofItsType = outsideOfType[ObjectIdentifier(service), default: 1]
+            let ofItsType = outsideOfType[ObjectIdentifier(service), default: 0] + 1
+            outsideOfType[ObjectIdentifier(service)] = ofItsType
             nodes.append(
                 Node(
                     path: nil, serviceType: service, mode: .unknown, kind: .plain, failure: failure, in: typeNames,
