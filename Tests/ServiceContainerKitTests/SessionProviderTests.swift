@@ -18,6 +18,15 @@ final class UserData: Sendable {
     }
 }
 
+/// The sessions of an app whose signed-in services take the subclass of theirs, while a guest's
+/// session is another: `wrongSession` while the guest is current.
+class AccountSession: ServiceSession, @unchecked Sendable {  // immutable, as its subclasses are
+    let key: AnyHashable
+    init(key: AnyHashable) { self.key = key }
+}
+final class SignedInSession: AccountSession, @unchecked Sendable {}
+final class GuestSession: AccountSession, @unchecked Sendable {}
+
 /// Records what the provider asked of it.
 final class SessionFactoryLog: Sendable {
     let made = Counter()
@@ -233,34 +242,27 @@ struct SessionProviderTests {
 
     @Test("A session of the wrong type fails until the session changes to a right one")
     func wrongSession() throws {
-        class AppSession: ServiceSession, @unchecked Sendable {
-            // Immutable after init.
-            let key: AnyHashable
-            init(key: AnyHashable) { self.key = key }
-        }
-        final class SignedIn: AppSession, @unchecked Sendable {}
-        final class Guest: AppSession, @unchecked Sendable {}
         struct SignedInFactory: ServiceSessionFactory {
             let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: SignedIn) throws -> String { "user \(session.key)" }
+            func makeService(session: SignedInSession) throws -> String { "user \(session.key)" }
         }
         let logger = RecordingLogger()
         logger.register()
         defer { logger.unregister() }
 
-        let mediator = ServiceSessionMediator<AppSession>(session: SignedIn(key: 1))
+        let mediator = ServiceSessionMediator<AccountSession>(session: SignedInSession(key: 1))
         let provider = SignedInFactory().serviceProvider(mediator: mediator)
         #expect(try provider.getService() == "user 1")
-        mediator.updateSession(Guest(key: "guest"))
+        mediator.updateSession(GuestSession(key: "guest"))
         let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
         guard case .wrongSession(let expected, let received)? = error?.error as? ServiceFactoryError else {
             Issue.record("expected wrongSession, got \(String(describing: error))")
             return
         }
-        #expect(sameType(expected, SignedIn.self))
-        #expect(sameType(received, Guest.self))
+        #expect(sameType(expected, SignedInSession.self))
+        #expect(sameType(received, GuestSession.self))
         #expect(sameType(error?.service, String.self))
-        #expect(error?.fatalMessage.contains("Guest") == true)
+        #expect(error?.fatalMessage.contains("GuestSession") == true)
         #expect(error?.isWrongSession == true)
         #expect(error?.isDependencyCycle == false)
         // Also through a service that depends on it.
@@ -268,41 +270,34 @@ struct SessionProviderTests {
         #expect(greeting.getServiceAsResult().obtainError?.isWrongSession == true)
         #expect(greeting.getServiceAsResult().obtainError?.isNested == true)
         #expect(logger.failures(of: String.self).contains { $0.isFactoryError })
-        mediator.updateSession(SignedIn(key: 2))
+        mediator.updateSession(SignedInSession(key: 2))
         #expect(try provider.getService() == "user 2")
     }
 
     @Test("A session of another type is reported when the provider is made and at each update, not at each get")
     func wrongSessionReports() throws {
-        class AppSession: ServiceSession, @unchecked Sendable {
-            // Immutable after init.
-            let key: AnyHashable
-            init(key: AnyHashable) { self.key = key }
-        }
-        final class SignedIn: AppSession, @unchecked Sendable {}
-        final class Guest: AppSession, @unchecked Sendable {}
         final class Reported: Sendable {}  // a type of this test's own, which no other test's logger events name
         struct ReportedFactory: ServiceSessionFactory {
             let mode: ServiceSessionFactoryMode = .lazy
-            func makeService(session: SignedIn) throws -> Reported { Reported() }
+            func makeService(session: SignedInSession) throws -> Reported { Reported() }
         }
         let logger = RecordingLogger()
         logger.register()
         defer { logger.unregister() }
 
-        let mediator = ServiceSessionMediator<AppSession>(session: Guest(key: "guest"))
+        let mediator = ServiceSessionMediator<AccountSession>(session: GuestSession(key: "guest"))
         let provider = ReportedFactory().serviceProvider(mediator: mediator)
         #expect(logger.failures(of: Reported.self).count == 1)  // made while a guest is current
         for _ in 0..<3 {
             #expect(provider.getServiceAsResult().obtainError?.isWrongSession == true)
         }
         #expect(logger.failures(of: Reported.self).count == 1)  // a get adds no report
-        mediator.updateSession(Guest(key: "guest"))  // an update under the same key
+        mediator.updateSession(GuestSession(key: "guest"))  // an update under the same key
         #expect(logger.failures(of: Reported.self).count == 2)
-        mediator.updateSession(Guest(key: "another guest"))
+        mediator.updateSession(GuestSession(key: "another guest"))
         #expect(logger.failures(of: Reported.self).count == 3)
         #expect(logger.failures(of: Reported.self).map(\.isWrongSession) == [true, true, true])
-        mediator.updateSession(SignedIn(key: 1))
+        mediator.updateSession(SignedInSession(key: 1))
         #expect(provider.getServiceAsOptional() != nil)
         #expect(logger.failures(of: Reported.self).count == 3)
     }
