@@ -306,5 +306,33 @@ extension InjectsTests {
             }
             #expect(ServiceInjectResolver.registry.counts.waiters == 0)
         }
+
+        @Test("Waiters give their room back once they are gone, released or run by a registration")
+        func waitersGiveTheirRoomBack() {
+            let registry = ServiceInjectResolver.registry
+            let kept = InjectRegistry.keptWaiterCapacity
+            // More waiters than the tables keep room for once they are gone: ready handlers,
+            // which wait in the same table as the properties, and cost less to make.
+            let count = kept + 4_000
+            let ran = Counter()
+            func waitingHandlers() -> [ServiceInjectReadyToken?] {
+                (0..<count).map { _ in ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { ran.increment() } }
+            }
+            var tokens = waitingHandlers()
+            #expect(registry.counts.waiters == count)
+            #expect(registry.waiterCapacities.waiting >= count)
+            tokens = []
+            #expect(registry.counts.waiters == 0)
+            #expect(registry.waiterCapacities.waiting <= kept)
+
+            tokens = waitingHandlers()
+            #expect(registry.waiterCapacities.waiting >= count)
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(ran.value == count)
+            #expect(registry.counts.waiters == 0)
+            #expect(registry.waiterCapacities.waiting <= kept)
+            #expect(registry.waiterCapacities.firing <= kept)
+            withExtendedLifetime(tokens) {}
+        }
     }
 }
