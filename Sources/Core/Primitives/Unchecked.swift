@@ -161,10 +161,10 @@ package func objectReference(of value: Any) -> AnyObject? {
 ///   thread that gets it:
 ///   the contract of a plain provider, `Sendable` whatever its service (`docs/concurrency.md`);
 /// - a session's key (`AnyHashable`), which a `Sendable` session gives (`SessionKey`);
-/// - what an injected property was given (the closure that makes its value, its ready handlers,
-///   its params) and what a registry of ServiceInjects holds (the registered containers and
-///   entities, the waiters): each runs on, or goes to, whichever thread injects, as
-///   `docs/injects.md` ("Threading") says;
+/// - what an injected property was given (its ready handlers, its params; the closures that
+///   box and make its value are `InjectCell`'s fields, above) and what a registry of
+///   ServiceInjects holds (the registered containers and entities, the waiters): each runs on,
+///   or goes to, whichever thread injects, as `docs/injects.md` ("Threading") says;
 /// - in `Locked`, the state and the results passing through the mutex, which makes every
 ///   access exclusive (the `Locked` itself is `Sendable` only when its state is).
 ///
