@@ -132,8 +132,8 @@ struct ProviderErrorTests {
         (.wrongParams(expected: Int.self, received: nil), "no params given, expected Swift.Int; give params of that type"),
         (
             .wrongSession(expected: Int.self, received: String.self),
-            "wrong session type Swift.String, expected Swift.Int: the provider makes its service only while the session is a "
-                + "Swift.Int; where the mediator's sessions can be Swift.Int, update the mediator with one (as a sign-in does), "
+            "wrong session type Swift.String, expected Swift.Int: the provider makes its service only while the session is of "
+                + "type Swift.Int; where the mediator's sessions can be Swift.Int, update the mediator with one (as a sign-in does), "
                 + "or, to serve Swift.String sessions too, give the provider a factory that takes Swift.String"
         ),
         (.invalidFactory(expected: Int.self, made: String.self), "invalid factory: it made Swift.String, which is not Swift.Int; let the factory make values of that type, or "

@@ -18,7 +18,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
     /// `nil` when no params were given.
     case wrongParams(expected: Any.Type, received: Any.Type?)
 
-    /// The mediator's session is a `received`, but the factory works with `expected` sessions.
+    /// The mediator's session is of type `received`, but the factory works with `expected` sessions.
     case wrongSession(expected: Any.Type, received: Any.Type)
 
     /// The factory made a `made`, which is not the provider's service type `expected`.
@@ -69,7 +69,7 @@ public enum ServiceFactoryError: Error, LocalizedError, CustomStringConvertible 
             // update it says when it applies.
             let (expected, received) = (TypeName.of(expected), TypeName.of(received))
             return "wrong session type \(received), expected \(expected): the provider makes its service only while "
-                + "the session is a \(expected); where the mediator's sessions can be \(expected), update the mediator "
+                + "the session is of type \(expected); where the mediator's sessions can be \(expected), update the mediator "
                 + "with one (as a sign-in does), or, to serve \(received) sessions too, give the provider a factory "
                 + "that takes \(received)"
         case let .invalidFactory(expected, made):
