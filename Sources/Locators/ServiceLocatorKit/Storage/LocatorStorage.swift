@@ -5,7 +5,8 @@
 /// to read or write the dictionaries, never while a provider runs, so a factory may use the
 /// same locator; whatever a change replaces or removes is released after the lock, so a
 /// service's `deinit` may use the locator too. `setReadOnly` publishes the slots in `frozen`,
-/// a `OnceCell`: from then on a get reads them with one acquire load and no lock.
+/// a `OnceCell`: from then on a get reads them with one acquire load and no lock, but for the
+/// provider made for a slot's bare instance (`provider(holding:)`), kept under the lock.
 ///
 /// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
 /// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorSlot]`
