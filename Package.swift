@@ -26,9 +26,9 @@ let package = Package(
             path: "Sources/Core",
             swiftSettings: settings
         ),
-        // The two globals a get reads (the count of running validations and recorders, and the
-        // thread's context), in C so that a get inlined into an app reads each with one load
-        // (see its header).
+        // The three globals a get or a making reads (the count of running validations and
+        // recorders, the thread's context, whether a scope was ever made), in C so that a get
+        // inlined into an app reads each with one load (see its header).
         .target(name: "CServiceContainerKit", path: "Sources/CServiceContainerKit"),
         .target(
             name: "ServiceInjects",
