@@ -103,12 +103,12 @@ final class InjectRegistry: Sendable {
         /// one at a time, so `waiters` and `firing` are made anew, smaller, once they are large
         /// and mostly empty: a table keeps the size it grew to, and 400,000 properties waiting
         /// at once (100,000 handlers of four) would otherwise hold 33 MB for as long as the
-        /// process runs. Made anew at an eighth full, each table is copied at most once for
-        /// every seven entries taken out since it grew. A table of room for 65,536 waiters or
-        /// less (about 2 MB) is kept as it is: handlers made and released in rounds before the
-        /// registration would otherwise grow it again at each round, hashing every waiter anew
-        /// (340 instructions more a waiter, 6%, in `injects/waiting release`, rounds of 10,000).
-        /// The waiters are moved, not released, under the lock.
+        /// process runs. Made anew at an eighth full, a table's copy moves fewer waiters than a
+        /// third of those taken out since it grew or was made. A table of room for 65,536
+        /// waiters or less (about 2 MB) is kept as it is: handlers made and released in rounds
+        /// before the registration would otherwise grow it again at each round, hashing every
+        /// waiter anew (340 instructions more a waiter, 6%, in `injects/waiting release`, rounds
+        /// of 10,000, when 4,096 were kept). The waiters are moved, not released, under the lock.
         mutating func removeWaiter(_ id: UInt64) -> Waiter? {
             let removed = waiters.removeValue(forKey: id)
             if Self.isSparse(count: waiters.count, capacity: waiters.capacity) {
