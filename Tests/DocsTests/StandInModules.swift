@@ -13,6 +13,8 @@ enum StandInModules {
         "Logging": swiftLog,
         "UnixSignals": unixSignals,
         "ServiceLifecycle": serviceLifecycle,
+        "Hummingbird": hummingbird,
+        "Vapor": vapor,
     ]
 
     /// The stand-ins each stand-in imports, in the order to build them.
@@ -132,6 +134,65 @@ enum StandInModules {
             public init(configuration: ServiceGroupConfiguration) {}
 
             public func run(file: String = #file, line: Int = #line) async throws {}
+        }
+        """
+
+    /// Hummingbird 2's middleware of a router: `RouterMiddleware`, a `MiddlewareProtocol` whose
+    /// input is a `Request` and output a `Response`, its `next` a non-escaping closure, and the
+    /// request's path (`request.uri.path`).
+    static let hummingbird = """
+        public struct URI: Sendable {
+            public var path: String
+        }
+
+        public struct Request: Sendable {
+            public var uri: URI
+        }
+
+        public struct Response: Sendable {}
+
+        public protocol RequestContext: Sendable {}
+
+        public protocol MiddlewareProtocol<Input, Output, Context>: Sendable {
+            associatedtype Input
+            associatedtype Output
+            associatedtype Context
+            typealias Next = (Input, Context) async throws -> Output
+            func handle(_ input: Input, context: Context, next: Next) async throws -> Output
+        }
+
+        public protocol RouterMiddleware<Context>: MiddlewareProtocol
+        where Input == Request, Output == Response, Context: RequestContext {}
+        """
+
+    /// Vapor 4's `AsyncMiddleware`, whose `next` is an `AsyncResponder`, and the request's path
+    /// (`request.url.path`). The requirements with event-loop futures, which `AsyncMiddleware`
+    /// and `AsyncResponder` fulfil themselves, are left out.
+    static let vapor = """
+        public struct URI: Sendable {
+            public var path: String
+        }
+
+        public final class Request: Sendable {
+            public let url: URI
+
+            init(url: URI) {
+                self.url = url
+            }
+        }
+
+        public final class Response: Sendable {}
+
+        public protocol Responder: Sendable {}
+
+        public protocol AsyncResponder: Responder {
+            func respond(to request: Request) async throws -> Response
+        }
+
+        public protocol Middleware: Sendable {}
+
+        public protocol AsyncMiddleware: Middleware {
+            func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response
         }
         """
 }
