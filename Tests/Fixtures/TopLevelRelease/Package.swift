@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
-// A command-line tool that depends on this repository by path and gets its services in the
-// top-level code of its main.swift, the simplest way to write one. `.ci/top-level-release`
-// builds it optimized, as the tool would ship, and runs it.
+// Command-line tools that depend on this repository by path and run in the top-level code of
+// their main.swift, the simplest way to write one: `Tool` gets its services there, and
+// `FirstInjectTool` runs `RunLoop.main` to have its first-inject entities removed.
+// `.ci/top-level-release` builds them optimized, as a tool would ship, and runs them.
 import Foundation
 import PackageDescription
 
@@ -23,6 +24,11 @@ let package = Package(
             name: "Tool",
             dependencies: [.product(name: "ServiceContainerKit", package: checkout.lastPathComponent)],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        )
+        ),
+        .executableTarget(
+            name: "FirstInjectTool",
+            dependencies: [.product(name: "ServiceInjects", package: checkout.lastPathComponent)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )
