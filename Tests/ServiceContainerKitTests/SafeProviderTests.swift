@@ -168,13 +168,13 @@ struct SafeProviderTests {
                 Issue.record("provider \(index) is not serialized")
                 continue
             }
-            #expect((source.serializer.primitive as? DispatchQueue)?.label == "given", "provider \(index)")
+            #expect(source.serializer.primitive?.queue?.label == "given", "provider \(index)")
         }
     }
 
     @Test("A queue kind runs the factory on its queue, and a semaphore kind holds its semaphore while the factory runs")
     func factoryRunsHoldingThePrimitive() throws {
-        func primitive(of provider: ServiceProvider<Service>) -> (any AnyObject & Sendable)? {
+        func primitive(of provider: ServiceProvider<Service>) -> Serializer.Primitive? {
             guard case .safe(let source) = provider.source else { return nil }
             return source.serializer.primitive
         }
@@ -182,7 +182,7 @@ struct SafeProviderTests {
         let queued = ServiceSafeProvider<Service>(mode: .many, safeThread: .queue(label: "factory queue")) {
             Service(number: DispatchQueue.getSpecific(key: key) ?? 0)
         }
-        let queue = try #require(primitive(of: queued) as? DispatchQueue)
+        let queue = try #require(primitive(of: queued)?.queue)
         queue.setSpecific(key: key, value: 7)
         #expect(try queued.getService().number == 7)
 
@@ -195,7 +195,7 @@ struct SafeProviderTests {
             semaphore.signal()
             return Service(number: 1)
         }
-        semaphore.withLock { $0 = primitive(of: held) as? DispatchSemaphore }
+        semaphore.withLock { $0 = primitive(of: held)?.semaphore }
         #expect(semaphore.withLock { $0 } != nil)
         #expect(try held.getService().number == 0)
     }
@@ -268,7 +268,7 @@ struct SafeProviderTests {
             (.queue(label: "ids"), "ids", .utility),
         ]
         for (kind, label, qos) in cases {
-            let queue = try #require(Serializer(kind: kind).primitive as? DispatchQueue)
+            let queue = try #require(Serializer(kind: kind).primitive?.queue)
             #expect(queue.label == label)
             #expect(queue.qos == qos)
         }
@@ -280,5 +280,19 @@ struct SafeProviderTests {
         let error = #expect(throws: ServiceObtainError.self) { try provider.getService() }
         #expect(error?.error as? TestError == TestError(code: 2))
         #expect(typeList(error?.pathServices ?? []) == typeList([Service.self]))
+    }
+}
+
+extension Serializer.Primitive {
+    /// The queue of the queue kind, else `nil`.
+    fileprivate var queue: DispatchQueue? {
+        guard case .queue(let queue) = self else { return nil }
+        return queue
+    }
+
+    /// The semaphore of the semaphore kind, else `nil`.
+    fileprivate var semaphore: DispatchSemaphore? {
+        guard case .semaphore(let semaphore) = self else { return nil }
+        return semaphore
     }
 }

@@ -24,18 +24,25 @@ import Foundation
 final class Serializer: Sendable {
     /// The mark of the get that holds the serializer, whose thread runs it; `nil` when none does.
     @usableFromInline let holder = Locked<Making?>(nil)
-    /// The `DispatchSemaphore` or the serial `DispatchQueue` of the other kinds; `nil` for
-    /// `.lock`.
-    @usableFromInline let primitive: (any AnyObject & Sendable)?
+    /// The primitive of the other kinds; `nil` for `.lock`.
+    @usableFromInline let primitive: Primitive?
+
+    /// What a get holds besides the serializer, for the semaphore and queue kinds.
+    @usableFromInline
+    enum Primitive: Sendable {
+        case semaphore(DispatchSemaphore)
+        /// A serial queue, which runs the get in `sync`.
+        case queue(DispatchQueue)
+    }
 
     init(kind: ServiceSafeProviderKind) {
         switch kind {
         case .lock:
             primitive = nil
         case .semaphore:
-            primitive = DispatchSemaphore(value: 1)
+            primitive = .semaphore(DispatchSemaphore(value: 1))
         case let .queue(qos, label):
-            primitive = DispatchQueue(label: label ?? "ServiceContainerKit.ServiceSafeProvider", qos: qos)
+            primitive = .queue(DispatchQueue(label: label ?? "ServiceContainerKit.ServiceSafeProvider", qos: qos))
         }
     }
 
@@ -83,16 +90,18 @@ final class Serializer: Sendable {
     /// `holdingPrimitive` for the semaphore and queue kinds.
     @usableFromInline
     func runHoldingPrimitive<Value>(
-        _ primitive: any AnyObject & Sendable,
+        _ primitive: Primitive,
         _ body: () throws(ServiceObtainError) -> Value
     ) throws(ServiceObtainError) -> Value {
-        if let semaphore = primitive as? DispatchSemaphore {
+        switch primitive {
+        case .semaphore(let semaphore):
             semaphore.wait()
             defer { semaphore.signal() }
             return try body()
+        case .queue(let queue):
+            return try queue.sync {
+                Result { () throws(ServiceObtainError) -> Value in try body() }
+            }.get()
         }
-        return try (primitive as! DispatchQueue).sync {
-            Result { () throws(ServiceObtainError) -> Value in try body() }
-        }.get()
     }
 }
