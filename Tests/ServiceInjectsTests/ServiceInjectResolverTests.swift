@@ -318,17 +318,24 @@ extension InjectsTests {
             func waitingHandlers() -> [ServiceInjectReadyToken?] {
                 (0..<count).map { _ in ServiceInjectResolver.addReadyContainerHandler(TestServices.self) { ran.increment() } }
             }
+            // Released but for the last 1,000: the table is made smaller with those still in it,
+            // and the registration runs each of them once.
             var tokens = waitingHandlers()
             #expect(registry.counts.waiters == count)
             #expect(registry.waiterCapacities.waiting >= count)
-            tokens = []
-            #expect(registry.counts.waiters == 0)
+            tokens.removeFirst(count - 1_000)
+            #expect(registry.counts.waiters == 1_000)
             #expect(registry.waiterCapacities.waiting <= kept)
+            ServiceInjectResolver.register(TestServices.make())
+            #expect(ran.value == 1_000)
+            #expect(registry.counts.waiters == 0)
 
+            // Run by a registration, all of them.
+            ServiceInjectResolver.removeAll()
             tokens = waitingHandlers()
             #expect(registry.waiterCapacities.waiting >= count)
             ServiceInjectResolver.register(TestServices.make())
-            #expect(ran.value == count)
+            #expect(ran.value == 1_000 + count)
             #expect(registry.counts.waiters == 0)
             #expect(registry.waiterCapacities.waiting <= kept)
             #expect(registry.waiterCapacities.firing <= kept)

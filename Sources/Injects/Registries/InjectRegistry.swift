@@ -104,11 +104,12 @@ final class InjectRegistry: Sendable {
         /// and mostly empty: a table keeps the size it grew to, and 400,000 properties waiting
         /// at once (100,000 handlers of four) would otherwise hold 33 MB for as long as the
         /// process runs. Made anew at an eighth full, a table's copy moves fewer waiters than a
-        /// third of those taken out since it grew or was made. A table of room for 65,536
-        /// waiters or less (about 2 MB) is kept as it is: handlers made and released in rounds
-        /// before the registration would otherwise grow it again at each round, hashing every
-        /// waiter anew (340 instructions more a waiter, 6%, in `injects/waiting release`, rounds
-        /// of 10,000, when 4,096 were kept). The waiters are moved, not released, under the lock.
+        /// third of those taken out since it grew or was made. A table whose room is 65,536
+        /// waiters or less is kept as it is (as tables grow, room for 49,152 in 65,536 slots of
+        /// 32 bytes, 2 MB): handlers made and released in rounds before the registration would
+        /// otherwise grow it again at each round, hashing every waiter anew (340 instructions
+        /// more a waiter, 6%, in `injects/waiting release`, rounds of 10,000, when a room of
+        /// 4,096 was kept). The waiters are moved, not released, under the lock.
         mutating func removeWaiter(_ id: UInt64) -> Waiter? {
             let removed = waiters.removeValue(forKey: id)
             if Self.isSparse(count: waiters.count, capacity: waiters.capacity) {
@@ -121,6 +122,7 @@ final class InjectRegistry: Sendable {
         // property is released, stays as short as it was (3 instructions more a cancel).
         @inline(never)
         mutating func shrinkWaiters() {
+            // Lazy, as `shrinkFiring()`'s: given a `Dictionary`, the new one would keep its storage.
             waiters = Dictionary(uniqueKeysWithValues: waiters.lazy.map { ($0.key, $0.value) })
         }
 
