@@ -27,8 +27,8 @@ let package = Package(
             swiftSettings: settings
         ),
         // The three globals a get or a making reads (the count of running validations and
-        // recorders, the thread's context, whether a scope was ever made), in C so that a get
-        // inlined into an app reads each with one load (see its header).
+        // recorders, the thread's context, whether a scope or a scoped provider was ever made),
+        // in C so that a get inlined into an app reads each with one load (see its header).
         .target(name: "CServiceContainerKit", path: "Sources/CServiceContainerKit"),
         .target(
             name: "ServiceInjects",

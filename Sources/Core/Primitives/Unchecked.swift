@@ -10,8 +10,9 @@ import Synchronization
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
 // package is the per-thread `ThreadContext`, reached through a C thread-local pointer that only
 // its own file touches; that pointer, the count of running validations and recorders, and
-// whether a scope was ever made are the three C globals of `Sources/CServiceContainerKit`,
-// whose header says why each is in C and which case measures it.)
+// whether a scope or a scoped provider was ever made are the three C globals of
+// `Sources/CServiceContainerKit`, whose header says why each is in C and which case measures
+// it.)
 //
 // Outside this file, the only unchecked `Sendable` conformances are those of the public classes
 // that can be subclassed (`ServiceProvider`, `ServiceParamsProvider`, `ServiceLocator`,
