@@ -146,7 +146,7 @@ enum StandInModules {
         }
 
         public struct Request: Sendable {
-            public var uri: URI
+            public let uri: URI
         }
 
         public struct Response: Sendable {}
@@ -162,7 +162,7 @@ enum StandInModules {
         }
 
         public protocol RouterMiddleware<Context>: MiddlewareProtocol
-        where Input == Request, Output == Response, Context: RequestContext {}
+        where Input == Request, Output == Response {}
         """
 
     /// Vapor 4's `AsyncMiddleware`, whose `next` is an `AsyncResponder`, and the request's path
