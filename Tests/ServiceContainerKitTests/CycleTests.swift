@@ -321,6 +321,7 @@ struct CrossThreadCycleTests {
         let graph = Graph()
         let madeA = Counter()
         let madeB = Counter()
+        let secondGets = Counter()
         graph.a = ServiceProvider(mode: .lazy) {
             madeA.increment()
             _ = try graph.b.getService()
@@ -328,7 +329,9 @@ struct CrossThreadCycleTests {
         }
         graph.b = ServiceProvider(mode: .lazy) {
             if madeB.increment() == 1 {
-                Thread.sleep(forTimeInterval: 0.05)  // thread 1 waits for this making
+                // Thread 1 has begun its get of B, and waits for this making.
+                waitUntil { secondGets.value == 1 }
+                Thread.sleep(forTimeInterval: 0.02)
             }
             _ = try graph.a.getService()
             return NodeB()
@@ -336,6 +339,7 @@ struct CrossThreadCycleTests {
         let results = try raceOnThreads(2) { index -> ServiceObtainError? in
             if index == 0 { return graph.a.getServiceAsResult().failure }
             waitUntil { madeB.value == 1 }  // B's making is thread 0's
+            secondGets.increment()
             return graph.b.getServiceAsResult().failure
         }
         expectCycle(results[0], path: [NodeA.self, NodeB.self, NodeA.self], repeated: NodeA.self)
