@@ -45,10 +45,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let error = #expect(throws: ServiceLocatorError.self) {
             let _: SharedService = try locator.tryService()
         }
-        #expect(error?.description == "Service ServiceEasyLocatorKitTests.SharedService not found; an instance is "
-            + "registered as ServiceEasyLocatorKitTests.SharedServicing (a get finds a service under the type it was "
-            + "added as): ask for ServiceEasyLocatorKitTests.SharedServicing, or register it as "
-            + "ServiceEasyLocatorKitTests.SharedService")
+        #expect(error?.description == addedAsMessage(asked: "SharedService", addedAs: "SharedServicing"))
         guard case .serviceNotFound(_, let service, let stored)? = error else { throw TestError.failed }
         #expect(ObjectIdentifier(service) == ObjectIdentifier(SharedService.self))
         #expect(stored.map(ObjectIdentifier.init) == ObjectIdentifier((any SharedServicing).self))
@@ -73,10 +70,7 @@ struct ServiceEasyLocatorDiagnosticsTests {
         let after = #expect(throws: ServiceLocatorError.self) {
             let _: TaggedSharedService = try locator.tryService()
         }
-        #expect(after?.description == "Service ServiceEasyLocatorKitTests.TaggedSharedService not found; an "
-            + "instance is registered as ServiceEasyLocatorKitTests.SharedServicing (a get finds a service under the "
-            + "type it was added as): ask for ServiceEasyLocatorKitTests.SharedServicing, or register it as "
-            + "ServiceEasyLocatorKitTests.TaggedSharedService")
+        #expect(after?.description == addedAsMessage(asked: "TaggedSharedService", addedAs: "SharedServicing"))
         let other = #expect(throws: ServiceLocatorError.self) {
             let _: SharedService = try locator.tryService()  // the service made is not a SharedService
         }
@@ -256,3 +250,10 @@ private enum EasyReadOnlyRefusal {
 
 private protocol PrivateServicing: AnyObject {}
 private final class PrivateService: PrivateServicing {}
+
+/// The message of a miss of `asked` whose service is stored as `addedAs`, two types of this module.
+private func addedAsMessage(asked: String, addedAs: String) -> String {
+    let (asked, addedAs) = ("ServiceEasyLocatorKitTests." + asked, "ServiceEasyLocatorKitTests." + addedAs)
+    return "Service \(asked) not found; an instance is registered as \(addedAs) (a get finds a service under the type "
+        + "it was added as): ask for \(addedAs), or register it as \(asked)"
+}

@@ -346,22 +346,25 @@ package final class LocatorStorage: Sendable {
         guard id.serviceType.map({ ObjectIdentifier($0) == ObjectIdentifier(service) }) == true else { return nil }
         let wrapped = TypeRelation.wrapped(in: service)
         let isService = TypeRelation.test(for: wrapped ?? service)
+        let byName = { (first: Any.Type, second: Any.Type) in String(reflecting: first) < String(reflecting: second) }
         var storage: LocatorStorage? = self
         while let current = storage {
             let slots = current.slots
             let types = slots.types.values.map(\.serviceType)
-            // A type that is one comes before an optional of one, which is a service only once
-            // it is registered unwrapped.
-            let implementations = types.filter(isService)
-            let optionals = wrapped == nil ? types.filter { TypeRelation.wrapped(in: $0).map(isService) == true } : []
-            let addedAs = wrapped == nil ? slots.types.values.compactMap { slot -> Any.Type? in
-                guard case .entry(let object) = slot, let ready = Self.entry(object).readyServiceType, isService(ready)
-                else { return nil }
-                return slot.serviceType
-            } : []
-            let byName = { (first: Any.Type, second: Any.Type) in String(reflecting: first) < String(reflecting: second) }
-            if let first = implementations.min(by: byName) ?? optionals.min(by: byName) ?? addedAs.min(by: byName) {
-                return first
+            // In this order, each looked for only when the one before found nothing: a type that
+            // is one; an optional of one, which is a service only once it is registered
+            // unwrapped; the type a ready service that is one was added as.
+            if let found = types.filter(isService).min(by: byName) { return found }
+            if wrapped == nil {
+                if let found = types.filter({ TypeRelation.wrapped(in: $0).map(isService) == true }).min(by: byName) {
+                    return found
+                }
+                let addedAs = slots.types.values.compactMap { slot -> Any.Type? in
+                    guard case .entry(let object) = slot, let ready = Self.entry(object).readyServiceType, isService(ready)
+                    else { return nil }
+                    return slot.serviceType
+                }
+                if let found = addedAs.min(by: byName) { return found }
             }
             storage = slots.parent?.storage
         }
