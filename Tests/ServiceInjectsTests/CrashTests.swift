@@ -65,6 +65,12 @@ final class LazyScopedLogReader {
     @ServiceInject(\ScopedCrashServices.log, lazyInject: true) var log
 }
 
+/// An object that takes a scoped service when it is made: once per request, in its scope.
+final class ScopedLogReader {
+    static let injectLine: UInt = #line + 1
+    @ServiceInject(\ScopedCrashServices.log) var log
+}
+
 /// A `LazyScopedLogReader` an async singleton keeps, made in its making.
 final class AsyncKeptReader: @unchecked Sendable {  // its reader is read on one thread at a time
     let reader = LazyScopedLogReader()
@@ -472,6 +478,21 @@ extension InjectsTests {
                 "ServiceInjectsTests.Tagged is a scoped service, injected where no scope is current, but the object "
                     + "that holds this property was made in a scope: inject it in the code of that scope"
             ])
+        }
+
+        @Test func scopedServiceInjectedWhereNoScopeIsCurrent() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                _ = ScopedLogReader()  // made at start-up, or in a route that no scope middleware runs
+            }
+            expectMessage(result, line: ScopedLogReader.injectLine, [
+                "no scope is current: get it inside withServiceScope { } or a ServiceScope's run { }, in the task or "
+                    + "thread that runs the scope. The property is injected where no scope is current: make the "
+                    + "object that holds it in the scope that uses it, once per request (in withServiceScope { }, or "
+                    + "in a handler that a request-scope middleware runs), or inject the provider with "
+                    + "@ServiceProviderInject and get the service where each scope uses it"
+            ])
+            #expect(!standardError(of: result).contains("To handle such a failure"))
         }
 
         @Test func scopedServiceReadLazilyByAnObjectMadeOutsideScopes() async {

@@ -154,6 +154,24 @@ struct Other6 {}
         )
     }
 
+    @Test("A scoped service that no scope gives, itself or on the path: the message says where to make the object")
+    func providerFailedForWantOfAScope() {
+        struct Report {}
+        for error in [
+            ServiceObtainError(service: Tagged.self, error: ServiceFactoryError.scopeRequired(service: Tagged.self)),
+            ServiceObtainError(service: Tagged.self, error: ServiceFactoryError.scopeRequired(service: Tagged.self))
+                .withAddedToPath(service: Report.self),
+        ] {
+            #expect(
+                InjectFailure.providerFailedMessage(error, site: site)
+                    == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). The property "
+                    + "is injected where no scope is current: make the object that holds it in the scope that uses it, "
+                    + "once per request (in withServiceScope { }, or in a handler that a request-scope middleware runs), "
+                    + "or inject the provider with @ServiceProviderInject and get the service where each scope uses it"
+            )
+        }
+    }
+
     @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts", .offThePool)
     func registrationIsNamedOnItsThreadWhileItRuns() throws {
         #expect(InjectFailure.stopNote == "")

@@ -40,8 +40,15 @@ enum InjectFailure {
     }
 
     static func providerFailedMessage(_ error: ServiceObtainError, site: InjectSite) -> String {
-        "\(site): injection failed. \(error.fatalMessage). To handle such a failure instead of stopping, inject the "
-            + "provider with @ServiceProviderInject and read the service with getServiceAsResult()"
+        if case .scopeRequired? = error.error as? ServiceFactoryError {
+            // Handling the error would not help: the object is made or read in the wrong place.
+            return "\(site): injection failed. \(error.fatalMessage). The property is injected where no scope is "
+                + "current: make the object that holds it in the scope that uses it, once per request (in "
+                + "withServiceScope { }, or in a handler that a request-scope middleware runs), or inject the provider "
+                + "with @ServiceProviderInject and get the service where each scope uses it"
+        }
+        return "\(site): injection failed. \(error.fatalMessage). To handle such a failure instead of stopping, inject "
+            + "the provider with @ServiceProviderInject and read the service with getServiceAsResult()"
     }
 
     /// Stops the program because the provider failed to give the service being injected.
