@@ -489,10 +489,28 @@ extension InjectsTests {
                 "no scope is current: get it inside withServiceScope { } or a ServiceScope's run { }, in the task or "
                     + "thread that runs the scope. The property is injected where no scope is current: make the "
                     + "object that holds it in the scope that uses it, once per request (in withServiceScope { }, or "
-                    + "in a handler that a request-scope middleware runs), or inject the provider with "
-                    + "@ServiceProviderInject and get the service where each scope uses it"
+                    + "in a handler that runs in the task of a scope middleware: with Vapor, an async route), or "
+                    + "inject the provider with @ServiceProviderInject and get the service where each scope uses it, "
+                    + "handling the error of getServiceAsResult() where none may be current"
             ])
             #expect(!standardError(of: result).contains("To handle such a failure"))
+        }
+
+        @Test func scopedServiceReadLazilyInWorkThatOutlivesItsScope() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ServiceInjectResolver.register(ScopedCrashServices())
+                let scope = ServiceScope(label: "req1")
+                let reader = scope.run { LazyScopedLogReader() }
+                _ = await scope.close()
+                scope.run { _ = reader.log }  // as a task that the request started and that outlives it
+            }
+            expectMessage(result, line: LazyScopedLogReader.injectLine, [
+                "is closed: ServiceInjectsTests.Tagged, a scoped service, is no longer made or handed out in it; get "
+                    + "scoped services while their scope runs, not in work that outlives it. The property is injected "
+                    + "in the scope \"req1\", after it closed: read it while the scope runs, not in work that outlives "
+                    + "it, or inject the provider with @ServiceProviderInject and handle the error of "
+                    + "getServiceAsResult() in such work"
+            ])
         }
 
         @Test func scopedServiceReadLazilyByAnObjectMadeOutsideScopes() async {

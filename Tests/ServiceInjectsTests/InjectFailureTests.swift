@@ -144,13 +144,44 @@ struct Other6 {}
         #expect(message.hasPrefix("@ServiceInject at Module/Screen.swift:12"))
     }
 
-    @Test func providerFailedCarriesTheObtainError() {
-        let error = ServiceObtainError(service: Tagged.self, error: TestError.failed)
-        let message = InjectFailure.providerFailedMessage(error, site: site)
+    static let handleTheFailure =
+        "To handle such a failure instead of stopping, inject the provider with @ServiceProviderInject and read the "
+        + "service with getServiceAsResult()"
+
+    /// A scope of its own, closed or not.
+    static func scope(closed: Bool) async -> ServiceScope {
+        let scope = ServiceScope(label: "req1")
+        if closed { _ = await scope.close() }
+        return scope
+    }
+
+    static let closedElsewhere = ServiceFactoryError.scopeClosed(service: Tagged.self, scope: "the scope \"req0\"")
+
+    @Test("A failure that is the provider's: the message says how to handle it, whatever the scope", arguments: [
+        (ServiceObtainError(service: Tagged.self, error: TestError.failed), false),
+        (ServiceObtainError(service: Tagged.self, error: TestError.failed), true),
+        // A scoped service that finds no scope, where one is current: a factory on the way got it in a task or
+        // thread that does not see the scope, or threw that error itself.
+        (ServiceObtainError(service: Tagged.self, error: ServiceFactoryError.scopeRequired(service: Tagged.self)), true),
+        // A closed scope, where the current one is open, or where none is.
+        (ServiceObtainError(service: Tagged.self, error: closedElsewhere), true),
+        (ServiceObtainError(service: Tagged.self, error: closedElsewhere), false),
+        (
+            ServiceObtainError(
+                service: Tagged.self,
+                error: ServiceFactoryError.captiveDependency(
+                    singleton: Tagged.self, singletonKind: "a lazy singleton", scoped: Tagged.self
+                )
+            ), true
+        ),
+        (ServiceObtainError(service: Tagged.self, error: ServiceFactoryError.dependencyCycle(service: Tagged.self)), false),
+    ] as [(ServiceObtainError, Bool)])
+    func providerFailedCarriesTheObtainError(error: ServiceObtainError, inAScope: Bool) async {
+        let scope = inAScope ? await Self.scope(closed: false) : nil
         #expect(
-            message == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). To handle such "
-                + "a failure instead of stopping, inject the provider with @ServiceProviderInject and read the service "
-                + "with getServiceAsResult()"
+            InjectFailure.providerFailedMessage(error, current: scope, site: site)
+                == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). "
+                + Self.handleTheFailure
         )
     }
 
@@ -163,13 +194,30 @@ struct Other6 {}
                 .withAddedToPath(service: Report.self),
         ] {
             #expect(
-                InjectFailure.providerFailedMessage(error, site: site)
+                InjectFailure.providerFailedMessage(error, current: nil, site: site)
                     == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). The property "
                     + "is injected where no scope is current: make the object that holds it in the scope that uses it, "
-                    + "once per request (in withServiceScope { }, or in a handler that a request-scope middleware runs), "
-                    + "or inject the provider with @ServiceProviderInject and get the service where each scope uses it"
+                    + "once per request (in withServiceScope { }, or in a handler that runs in the task of a scope "
+                    + "middleware: with Vapor, an async route), or inject the provider with @ServiceProviderInject and "
+                    + "get the service where each scope uses it, handling the error of getServiceAsResult() where none "
+                    + "may be current"
             )
         }
+    }
+
+    @Test("A scoped service got in the closed scope current where it is injected: the message says to read it while the scope runs")
+    func providerFailedInAClosedScope() async {
+        let scope = await Self.scope(closed: true)
+        let error = ServiceObtainError(
+            service: Tagged.self, error: ServiceFactoryError.scopeClosed(service: Tagged.self, scope: scope.description)
+        )
+        #expect(
+            InjectFailure.providerFailedMessage(error, current: scope, site: site)
+                == "@ServiceInject at Module/Screen.swift:12: injection failed. \(error.fatalMessage). The property is "
+                + "injected in the scope \"req1\", after it closed: read it while the scope runs, not in work that "
+                + "outlives it, or inject the provider with @ServiceProviderInject and handle the error of "
+                + "getServiceAsResult() in such work"
+        )
     }
 
     @Test("A registration is named by crashes on its own thread while it runs, not in a task it starts", .offThePool)

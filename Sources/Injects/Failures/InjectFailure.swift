@@ -39,22 +39,33 @@ enum InjectFailure {
             + "params of a service can be set only once, before it is injected"
     }
 
-    static func providerFailedMessage(_ error: ServiceObtainError, site: InjectSite) -> String {
-        if case .scopeRequired? = error.error as? ServiceFactoryError {
-            // Handling the error would not help: the object is made or read in the wrong place.
-            return "\(site): injection failed. \(error.fatalMessage). The property is injected where no scope is "
-                + "current: make the object that holds it in the scope that uses it, once per request (in "
-                + "withServiceScope { }, or in a handler that a request-scope middleware runs), or inject the provider "
-                + "with @ServiceProviderInject and get the service where each scope uses it"
-        }
-        return "\(site): injection failed. \(error.fatalMessage). To handle such a failure instead of stopping, inject "
-            + "the provider with @ServiceProviderInject and read the service with getServiceAsResult()"
+    /// The message of an injection whose provider failed, `current` being the scope current where
+    /// the injection runs. Where a scoped service on the way finds no scope, or a closed one, the
+    /// mistake is where the property is injected, not a failure to handle: the advice says so.
+    static func providerFailedMessage(_ error: ServiceObtainError, current: ServiceScope?, site: InjectSite) -> String {
+        let advice =
+            switch (error.error as? ServiceFactoryError, current) {
+            case (.scopeRequired?, nil):
+                "The property is injected where no scope is current: make the object that holds it in the scope "
+                    + "that uses it, once per request (in withServiceScope { }, or in a handler that runs in the task "
+                    + "of a scope middleware: with Vapor, an async route), or inject the provider with "
+                    + "@ServiceProviderInject and get the service where each scope uses it, handling the error of "
+                    + "getServiceAsResult() where none may be current"
+            case (.scopeClosed?, let scope?) where scope.isClosed:
+                "The property is injected in \(scope), after it closed: read it while the scope runs, not in work "
+                    + "that outlives it, or inject the provider with @ServiceProviderInject and handle the error of "
+                    + "getServiceAsResult() in such work"
+            default:
+                "To handle such a failure instead of stopping, inject the provider with @ServiceProviderInject and "
+                    + "read the service with getServiceAsResult()"
+            }
+        return "\(site): injection failed. \(error.fatalMessage). \(advice)"
     }
 
     /// Stops the program because the provider failed to give the service being injected.
     @usableFromInline
     static func providerFailed(_ error: ServiceObtainError, site: InjectSite) -> Never {
-        crash(providerFailedMessage(error, site: site), site: site)
+        crash(providerFailedMessage(error, current: ServiceScope.current, site: site), site: site)
     }
 
     /// Stops the program when a scoped service is about to be injected in a scope other than the
