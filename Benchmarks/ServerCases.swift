@@ -1,3 +1,4 @@
+import Foundation
 import ServiceContainerKit
 import Synchronization
 
@@ -7,12 +8,61 @@ import Synchronization
 /// after every other one (`main.swift` lists them last).
 enum ServerCases {
     static var all: [BenchmarkCase] {
-        [requestScope, shutdown]
+        [scopedGet, requestScope, shutdown]
     }
 
     /// What a request keeps by hand, as a scope does: the services made for it, by type.
     final class RequestContext {
         var services: [ObjectIdentifier: AnyObject] = [:]
+    }
+
+    /// A request context written by hand that is reached the way a scope is: bound to the
+    /// request's task as a task-local value, its services kept by type under a lock.
+    final class LockedRequestContext: @unchecked Sendable {  // `services` is read and written under `lock`
+        let lock = NSLock()
+        var services: [ObjectIdentifier: AnyObject] = [:]
+
+        @TaskLocal static var current: LockedRequestContext?
+    }
+
+    /// A get of a scoped service already made in the current scope, against the same service
+    /// found by hand: the request's context read from its task-local value, and the service by
+    /// type under the context's lock.
+    static var scopedGet: BenchmarkCase {
+        BenchmarkCase(
+            "core/scoped get (made)",
+            baseline: "task-local context, NSLock, dictionary",
+            target: nil,
+            instructions: .ratio(0.8)
+        ) {
+            let provider = ServiceProvider(mode: .scoped) { BenchService(number: 1) }
+            let scope = ServiceScope(label: "benchmark")
+            let made = scope.run { try! provider.getService() }
+            let key = ObjectIdentifier(BenchService.self)
+            let context = LockedRequestContext()
+            context.services[key] = made
+            return .init(
+                subject: { iterations in
+                    scope.run {
+                        for _ in 0..<iterations { keep(try! provider.getService()) }
+                    }
+                },
+                baseline: { iterations in
+                    LockedRequestContext.$current.withValue(context) {
+                        for _ in 0..<iterations {
+                            let context = LockedRequestContext.current!
+                            context.lock.lock()
+                            let service = context.services[key] as! BenchService
+                            context.lock.unlock()
+                            keep(service)
+                        }
+                    }
+                },
+                probe: {
+                    scope.run { try! provider.getService() === made ? nil : "a get in the scope gave another service" }
+                }
+            )
+        }
     }
 
     /// A request in a scope of its own that gets its one scoped service twice (made on the
@@ -23,7 +73,7 @@ enum ServerCases {
             "core/request scope, 1 scoped service got twice",
             baseline: "request context by hand, dictionary by type",
             target: nil,
-            instructions: .ratio(3.5)
+            instructions: .ratio(3.0)
         ) {
             let provider = ServiceProvider(mode: .scoped) { BenchService(number: 1) }
             let key = ObjectIdentifier(BenchService.self)

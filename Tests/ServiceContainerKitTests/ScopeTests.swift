@@ -508,6 +508,48 @@ struct ScopeTests {
         #expect(fromTask === own)
     }
 
+    @Test("A singleton's making is counted for the scoped gets of its tasks while it runs, and no longer once it ended")
+    func keeperCountEndsWithItsMaking() async {
+        // In a process of its own, so that no other test's making runs beside it.
+        await #expect(processExitsWith: .success) { try await ScopeTests.expectKeeperCountEndsWithItsMaking() }
+    }
+
+    /// Runs synchronous and async singleton makings (nested, failing, with a task that outlives
+    /// its making) and expects each counted while it runs and none counted after.
+    static func expectKeeperCountEndsWithItsMaking() async throws {
+        _ = ServiceScope(label: "scopes are in use")
+        let seen = Mutex<[String: Int]>([:])
+        let note = { @Sendable (name: String) in seen.withLock { $0[name] = TaskContext.keepersRunning } }
+        let inner = ServiceProvider<Cache>(mode: .lazy) { note("inner"); return Cache() }
+        let outer = ServiceProvider<Cache>(mode: .lazy) { _ = try inner.getService(); note("outer"); return Cache() }
+        let failing = ServiceProvider<Cache>(mode: .weak) { note("failing"); throw TestError(code: 1) }
+        let asyncLazy = ServiceAsyncProvider<Cache>(mode: .lazy) { note("async lazy"); return Cache() }
+        let made = AsyncGate()
+        let afterItsMaking = Handoff<Int>()
+        let startingATask = ServiceProvider<Cache>(mode: .lazy) {
+            Task {
+                await made.wait()
+                afterItsMaking.put(TaskContext.keepersRunning)
+            }
+            return Cache()
+        }
+        _ = try outer.getService()
+        #expect(TaskContext.keepersRunning == 0)
+        #expect(failing.getServiceAsResult().failure != nil)
+        #expect(TaskContext.keepersRunning == 0)
+        _ = try await asyncLazy.getService()
+        // Made when it is: its making starts in a task of its own, beside none of the others.
+        let asyncAtOne = ServiceAsyncProvider<Cache>(mode: .atOne) { note("async atOne"); return Cache() }
+        _ = try await asyncAtOne.getService()
+        #expect(TaskContext.keepersRunning == 0)
+        _ = try startingATask.getService()
+        made.open()
+        let countInTheTask = try await withAsyncTimeLimit { try await onThread { try afterItsMaking.take() } }
+        #expect(countInTheTask == 0)
+        #expect(TaskContext.keepersRunning == 0)
+        #expect(seen.withLock { $0 } == ["inner": 2, "outer": 1, "failing": 1, "async lazy": 1, "async atOne": 1])
+    }
+
     @Test("A many service made by a singleton is caught too; a many service alone may use the scope's service")
     func throughMany() throws {
         let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }

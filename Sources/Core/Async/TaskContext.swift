@@ -1,3 +1,4 @@
+import CServiceContainerKit
 import Synchronization
 
 /// What the current task is obtaining for the async providers: the async counterpart of
@@ -78,6 +79,25 @@ struct TaskContext: Sendable {
     @inline(__always)
     var keeper: SingletonKeeper? {
         innermostLink { $0.keeper != nil }?.keeper
+    }
+
+    /// The `keeper` of the current task's context, which is read only while some chain of tasks
+    /// names a running singleton making (`sck_task_keepers` says why): the load and its branch
+    /// are inlined, the read is not.
+    @inlinable @inline(__always)
+    static var currentKeeper: SingletonKeeper? {
+        sck_task_keepers_load() == 0 ? nil : keeperOfCurrent()
+    }
+
+    @usableFromInline @inline(never)
+    static func keeperOfCurrent() -> SingletonKeeper? {
+        current.keeper
+    }
+
+    /// How many links naming a singleton's making have not ended, in every task (what the tests
+    /// read: `sck_task_keepers`).
+    static var keepersRunning: Int {
+        sck_task_keepers_load()
     }
 
     /// The cycle error when `provider` is already being obtained in this chain of tasks (also
@@ -175,6 +195,12 @@ final class ObtainingChain: Sendable {
         self.keeper = keeper
         self.outer = outer
         self.beginsUnawaited = beginsUnawaited
+        if keeper != nil { sck_task_keepers_add(1) }
+    }
+
+    // A link naming a singleton that was never ended uncounts itself here.
+    deinit {
+        if keeper != nil { end() }
     }
 
     /// Whether the obtaining of `provider` has ended.
@@ -182,9 +208,13 @@ final class ObtainingChain: Sendable {
         ended.load(ordering: .acquiring)
     }
 
-    /// Marks the obtaining of `provider` as over.
+    /// Marks the obtaining of `provider` as over; a link naming a singleton is then no longer
+    /// counted (`TaskContext.currentKeeper`).
     func end() {
-        ended.store(true, ordering: .releasing)
+        guard keeper != nil else { return ended.store(true, ordering: .releasing) }
+        if !ended.exchange(true, ordering: .releasing) {
+            sck_task_keepers_add(-1)
+        }
     }
 }
 

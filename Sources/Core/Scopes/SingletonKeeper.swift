@@ -52,15 +52,18 @@ struct SingletonKeeper: Sendable {
 
     /// The captive-dependency error when a singleton's making runs on this thread or in this
     /// chain of tasks: a get of the scoped `Service` made now would be kept by it.
-    @usableFromInline
-    static func captiveError<Service>(getting scoped: Service.Type) -> ServiceObtainError? {
-        guard let keeper = ThreadContext.current.pointee.keeper ?? TaskContext.current.keeper else { return nil }
-        return keeper.refusal(of: Service.self)
+    ///
+    /// Inlined into the scoped get: where no singleton's making runs, it is a thread-local read
+    /// and a load of a count (`TaskContext.currentKeeper`).
+    @inlinable @inline(__always)
+    static func captiveError(getting scoped: Any.Type) -> ServiceObtainError? {
+        guard let keeper = ThreadContext.current.pointee.keeper ?? TaskContext.currentKeeper else { return nil }
+        return keeper.refusal(of: scoped)
     }
 
     /// The error of a get of `scoped` made while this singleton's making runs. Out of line: a
     /// scoped get, which finds no keeper, runs none of it.
-    @inline(never)
+    @usableFromInline @inline(never)
     func refusal(of scoped: Any.Type) -> ServiceObtainError {
         .refused(scoped, .captiveDependency(singleton: service, singletonKind: kind.phrase, scoped: scoped))
     }

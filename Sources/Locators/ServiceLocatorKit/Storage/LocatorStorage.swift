@@ -8,9 +8,10 @@
 /// a `OnceCell`: from then on a get reads them with one acquire load and no lock, but for the
 /// provider made for a slot's bare instance (`provider(holding:)`), kept under the lock.
 ///
-/// Slots named by a type are kept by the type's `ObjectIdentifier`, apart from those named by a
-/// string, so finding a type slot costs one lookup in an `[ObjectIdentifier: LocatorSlot]`
-/// dictionary, a slot being one reference.
+/// Slots named by a type are kept by the type's identity, apart from those named by a string,
+/// so finding a type slot costs one lookup in an `[IdentityKey: LocatorSlot]` dictionary, a slot
+/// being one reference; the key hashes the identity in a few instructions, where an
+/// `ObjectIdentifier` key would run SipHash (`IdentityKey` says what that pays for).
 ///
 /// A service added as an instance of exactly the class that names its slot is kept in the slot
 /// as it is (`LocatorSlot.instance`), without a provider: a get compares its type with the one
@@ -460,7 +461,8 @@ package final class LocatorStorage: Sendable {
             let provider = Self.provider(of: type, holding: object)
             // A writable locator's slot may have changed since it was read: the provider is kept
             // only for the instance the slot holds now. A read-only locator's slots never change.
-            let current = state.isReadOnly ? frozen.value!.slots.types[key] : state.slots.types[key]
+            let slots = state.isReadOnly ? frozen.value!.slots : state.slots
+            let current = slots.types[IdentityKey(key)]
             if case .instance(let held)? = current, held.value === object {
                 replaced = state.instanceProviders.updateValue(
                     InstanceProvider(instance: UncheckedSendable(object), provider: provider), forKey: key
@@ -713,7 +715,7 @@ package enum LocatorSlot: Sendable {
 
 /// A locator's services by slot, and its parent.
 struct LocatorSlots: Sendable {
-    var types: [ObjectIdentifier: LocatorSlot] = [:]
+    var types: [IdentityKey: LocatorSlot] = [:]
     var names: [String: LocatorSlot] = [:]
     var parent: LocatorParent?
 
@@ -726,7 +728,7 @@ struct LocatorSlots: Sendable {
     @inline(__always)
     subscript(id: ServiceLocatorKeyID) -> LocatorSlot? {
         switch id.storage {
-        case .type(let type): return types[ObjectIdentifier(type)]
+        case .type(let type): return types[IdentityKey(ObjectIdentifier(type))]
         case .name(let name): return names[name]
         }
     }
@@ -743,8 +745,8 @@ struct LocatorSlots: Sendable {
     /// Stores `slot` (or removes the slot when `nil`); returns what the slot held.
     mutating func update(_ slot: LocatorSlot?, for id: ServiceLocatorKeyID) -> LocatorSlot? {
         switch (id.storage, slot) {
-        case (.type(let type), let slot?): return types.updateValue(slot, forKey: ObjectIdentifier(type))
-        case (.type(let type), nil): return types.removeValue(forKey: ObjectIdentifier(type))
+        case (.type(let type), let slot?): return types.updateValue(slot, forKey: IdentityKey(ObjectIdentifier(type)))
+        case (.type(let type), nil): return types.removeValue(forKey: IdentityKey(ObjectIdentifier(type)))
         case (.name(let name), let slot?): return names.updateValue(slot, forKey: name)
         case (.name(let name), nil): return names.removeValue(forKey: name)
         }
