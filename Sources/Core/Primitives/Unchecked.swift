@@ -145,8 +145,9 @@ package func objectReference(of value: Any) -> AnyObject? {
 
 // MARK: - IdentityKey
 
-/// An object's identity as a dictionary key, hashed with a few instructions of mixing instead of
-/// `Hasher`'s SipHash: the key of a scope's cells (`ServiceScope`).
+/// An object's or a type's identity as a dictionary key, hashed with a few instructions of mixing
+/// instead of `Hasher`'s SipHash: the key of a scope's cells (`ServiceScope`) and of a locator's
+/// slots named by a type (`LocatorSlots`).
 ///
 /// ```swift
 /// var names: [IdentityKey: String] = [:]
@@ -161,11 +162,11 @@ package func objectReference(of value: Any) -> AnyObject? {
 /// addresses of objects and types the process made, which nobody chooses. `hash(into:)` stays
 /// the identity's own.
 ///
-/// **Pays for** `core/scoped get (made)` (`--instructions`): 647 instructions with the cells
-/// keyed by `ObjectIdentifier`, 551 with this key; and for the locators' look-up by type
-/// (`LocatorSlots.types`): `locator/get, 1,000 services` 373 instead of 257,
-/// `hand-written/lookup among 1,000 types` 1.18x a dictionary keyed by `ObjectIdentifier`
-/// instead of 0.73x, `locator/register a service` 1,263 instead of 1,011.
+/// **Pays for** `core/scoped get (made)` (`--instructions`): 551 instructions with this key,
+/// 647 with the cells keyed by `ObjectIdentifier`; and the locators' look-up by type, with this
+/// key and with `ObjectIdentifier`: `locator/get, 1,000 services` 257 and 373,
+/// `hand-written/lookup among 1,000 types` 0.73x and 1.18x a dictionary keyed by
+/// `ObjectIdentifier`, `locator/register a service` 1,011 and 1,263.
 @usableFromInline
 package struct IdentityKey: Hashable, Sendable {
     @usableFromInline let id: ObjectIdentifier
