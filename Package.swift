@@ -26,9 +26,10 @@ let package = Package(
             path: "Sources/Core",
             swiftSettings: settings
         ),
-        // The three globals a get or a making reads (the count of running validations and
-        // recorders, the thread's context, whether a scope or a scoped provider was ever made),
-        // in C so that a get inlined into an app reads each with one load (see its header).
+        // The four globals a get or a making reads (the count of running validations and
+        // recorders, the thread's context, whether a scope or a scoped provider was ever made,
+        // the count of singleton makings that chains of tasks name), in C so that a get inlined
+        // into an app reads each with one load (see its header).
         .target(name: "CServiceContainerKit", path: "Sources/CServiceContainerKit"),
         .target(
             name: "ServiceInjects",

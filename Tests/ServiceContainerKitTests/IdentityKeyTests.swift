@@ -45,6 +45,22 @@ struct IdentityKeyTests {
         withExtendedLifetime(objects) {}
     }
 
+    /// The hash a dictionary asks of a key, through `Hashable` as generic code calls it.
+    private static func hashAsked<Key: Hashable>(of key: Key, seed: Int) -> Int {
+        key._rawHashValue(seed: seed)
+    }
+
+    @Test("Dictionaries, sets and AnyHashable hash a key with its own mixing, not with Hasher")
+    func collectionsUseTheMixing() {
+        let key = IdentityKey(ObjectIdentifier(Object.self))
+        var mixed = UInt64(UInt(bitPattern: ObjectIdentifier(Object.self))) ^ 0x5EED
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        #expect(Self.hashAsked(of: key, seed: 0x5EED) == Int(truncatingIfNeeded: mixed ^ (mixed >> 31)))
+        #expect(key.hashValue == key._rawHashValue(seed: 0))
+        #expect(AnyHashable(key).hashValue == key._rawHashValue(seed: 0))
+    }
+
     @Test("Combined into a Hasher, a key is its identity")
     func hasherSeesTheIdentity() {
         let object = Object()

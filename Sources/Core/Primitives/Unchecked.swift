@@ -162,11 +162,11 @@ package func objectReference(of value: Any) -> AnyObject? {
 /// addresses of objects and types the process made, which nobody chooses. `hash(into:)` stays
 /// the identity's own.
 ///
-/// **Pays for** `core/scoped get (made)` (`--instructions`): 551 instructions with this key,
-/// 647 with the cells keyed by `ObjectIdentifier`; and the locators' look-up by type, with this
-/// key and with `ObjectIdentifier`: `locator/get, 1,000 services` 257 and 373,
-/// `hand-written/lookup among 1,000 types` 0.73x and 1.18x a dictionary keyed by
-/// `ObjectIdentifier`, `locator/register a service` 1,011 and 1,263.
+/// **Pays for** `core/scoped get (made)` (`--instructions`, each pair counted in one build with
+/// `ObjectIdentifier` put back as the key): 551 instructions with this key, 647 with the cells
+/// keyed by `ObjectIdentifier`; and the locators' look-up by type: `locator/get, 1,000
+/// services` 257 and 373, `hand-written/lookup among 1,000 types` 0.73x and 1.18x a dictionary
+/// keyed by `ObjectIdentifier`, `locator/register a service` 1,011 and 1,263.
 @usableFromInline
 package struct IdentityKey: Hashable, Sendable {
     @usableFromInline let id: ObjectIdentifier
