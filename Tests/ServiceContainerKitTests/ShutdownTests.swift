@@ -477,6 +477,19 @@ struct ShutdownTests {
         }
     }
 
+    @Test("A session making running when the shutdown begins, a get's or an update's, is waited for; one past the time limit is reported, and the provider's other services still close")
+    func runningSessionMaking() async {
+        await #expect(processExitsWith: .success) { try await ShutdownTests.runningSessionMakingInItsOwnProcess() }
+    }
+
+    static func runningSessionMakingInItsOwnProcess() async throws {
+        for mode in [ServiceSessionFactoryMode.lazy, .weak, .atOne] {
+            try await withAsyncTimeLimit(seconds: 60) { try await runningSessionMaking(mode, waitedFor: true) }
+            try await withAsyncTimeLimit(seconds: 60) { try await runningSessionMaking(mode, waitedFor: false) }
+        }
+        try await withAsyncTimeLimit(seconds: 60) { try await runningSessionMaking(.lazy, waitedFor: true, overtaken: true) }
+    }
+
     @Test("A get that waited across a shutdown for another's making, and found no service, makes none")
     func waitAcrossShutdown() async {
         await #expect(processExitsWith: .success) { try await ShutdownTests.waitAcrossShutdownInItsOwnProcess() }
@@ -672,6 +685,97 @@ struct ShutdownTests {
             fromACancelledTask: fromACancelledTask, journal: journal, proceed: { proceed.signal() },
             got: { try await got.value.get() }
         )
+    }
+
+    /// Gets the pool in each making, keeps each session's service, and blocks in the making of
+    /// session 2's until `proceed`.
+    private struct BlockingSessionFactory: ServiceSessionFactory {
+        let mode: ServiceSessionFactoryMode
+        let pool: ServiceProvider<Closing>
+        let journal: CloseJournal
+        let started: DispatchSemaphore
+        let proceed: DispatchSemaphore
+
+        func makeService(session: PartSession) throws -> Closing {
+            _ = try pool.getService()
+            if session.user == 2 {
+                started.signal()
+                proceed.wait()
+            }
+            return Closing("session \(session.user)", journal)
+        }
+
+        func deactivateService(_ service: Closing, session: PartSession) -> Bool { true }
+    }
+
+    /// Shuts down a session provider, whose service of session 1 is kept, while the making of
+    /// session 2's runs on a thread (a get's; for `atOne`, the update's), and lets the making
+    /// end during the shutdown's wait (`waitedFor`) or after it. With `overtaken`, an update to
+    /// session 3 from inside another factory, which may not wait, first overtakes the making:
+    /// its service is then kept for session 2, and closes all the same.
+    private static func runningSessionMaking(
+        _ mode: ServiceSessionFactoryMode,
+        waitedFor: Bool,
+        overtaken: Bool = false
+    ) async throws {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let mediator = ServiceSessionMediator(session: PartSession(user: 1))
+        let factory = BlockingSessionFactory(mode: mode, pool: pool, journal: journal, started: started, proceed: proceed)
+        let services = Repositories(pool: pool, repository: factory.serviceProvider(mediator: mediator))
+        let first = try services.repository.getService()  // held, as a `weak` service is kept only while it lives
+        // The service made for session 2, held by the task (`nil` for the update's making).
+        let second: Task<Closing?, any Error>
+        if mode == .atOne {
+            second = Task {
+                try await onThread {
+                    mediator.updateSession(PartSession(user: 2))
+                    return nil
+                }
+            }
+        } else {
+            mediator.updateSession(PartSession(user: 2))
+            second = Task { try await onThread { try services.repository.getService() } }
+        }
+        try await onThread { try waitWithTimeLimit(started, seconds: 10) }
+        if overtaken {
+            let updater = ServiceProvider<Closing>(mode: .many) {
+                mediator.updateSession(PartSession(user: 3))
+                return Closing("updater", journal)
+            }
+            _ = try await onThread { try updater.getService() }
+            #expect(mediator.session.user == 3)
+        }
+        let shutdown = Task {
+            await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 200))
+        }
+        if waitedFor {
+            // Once the pool is refused, the shutdown has begun, and waits for the making.
+            await eventually { services.pool.getServiceAsOptional() == nil }
+            proceed.signal()
+        }
+        let report = await shutdown.value
+        if !waitedFor {
+            proceed.signal()
+        }
+        let made = try await second.value
+        #expect(made?.name == (mode == .atOne ? nil : "session 2"), "\(mode)")
+        #expect(first.name == "session 1")
+        if waitedFor {
+            #expect(journal.closed == ["session 2", "session 1", "pool"], "\(mode): the last made closes first")
+            #expect(report.description == "closed 3 services, 0 failed", "\(mode)")
+        } else {
+            #expect(journal.closed == ["session 1", "pool"], "\(mode): what the making made afterwards is not closed")
+            #expect(
+                report.description == """
+                    closed 2 services, 0 failed; 1 other failure
+                    - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.2 seconds
+                    """,
+                "\(mode)"
+            )
+        }
     }
 
     /// `runningSyncMaking` for an async provider, whose making runs in a task of its own.

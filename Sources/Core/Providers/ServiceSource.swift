@@ -248,7 +248,7 @@ final class LazySource<Stored: OptionalValue>: Sendable {
     /// shutdown (`core/shutdown, 1,000 made closable services`).
     func addMadeClosable(to made: inout [MadeService], path: String) -> RunningMaking? {
         if !isSet.load(ordering: .acquiring), let making = inProgress.withLock({ $0 }) {
-            return RunningMaking(Service.self, making)
+            return RunningMaking(Service.self, [making])
         }
         guard isSet.load(ordering: .acquiring), let closable = stored as? any ClosableService else { return nil }
         made.append(MadeService(service: closable, type: Service.self, madeAt: madeAt, path: path))
@@ -687,11 +687,10 @@ final class Making: Sendable {
     /// **Invariant.** A mark is reused only when this thread holds the one reference to it: no
     /// cell marks it (a cell clears its mark when the making ends) and no thread waits for it or
     /// walks to it (a waiter holds a reference, and a walker reaches a mark only through a
-    /// waiter's), and no shutdown waits for it (`RunningMaking` holds a reference too). No other
-    /// thread can see it reset, and its `owner` is still this thread. The
-    /// one place that names a mark without a reference, a session cell's `overtaken` (keyed by
-    /// the mark's identity), loses that entry in the making's own `finish` or `settle`, both
-    /// inside `hold`, so the entry never outlives the making.
+    /// waiter's), no shutdown waits for it (`RunningMaking` holds a reference too), and no
+    /// session cell names it as overtaken (its `overtaken` entry, which holds the mark, goes in
+    /// the making's own `finish` or `settle`, both inside `hold`). No other thread can see it
+    /// reset, and its `owner` is still this thread.
     ///
     /// The thread keeps one spare: a making inside another takes a new mark when the outer one
     /// holds the spare, and the outer mark is the one kept when both end. Makings one after the

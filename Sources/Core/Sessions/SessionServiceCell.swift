@@ -32,7 +32,9 @@ import Synchronization
 ///    hold of the lock: a switch or a settling that sees it lets go of what it holds, with no
 ///    hook, and makes nothing; one that does not see it keeps its services where the shutdown
 ///    will find them. The flag is an atomic, so that a switch looks at it before each hook
-///    without taking the lock; what a settling keeps is decided under the lock.
+///    without taking the lock; what a settling keeps is decided under the lock. Makings that
+///    run when the shutdown first looks (a get's, an update's `atOne` one, overtaken ones) are
+///    waited for before it takes the services, so that what they make is among them.
 ///
 /// ## Making and switching
 ///
@@ -104,15 +106,32 @@ final class SessionServiceCell<Service>: Sendable {
 
     /// Adds to `made` the services this cell made that close and are alive, found at `path`:
     /// the current session's and those kept for past sessions, also while a switch has them.
-    /// Called once, by the shutdown of the provider.
-    func addMadeClosables(to made: inout [MadeService], path: String) {
-        let holders = state.withLock { state in
+    /// Called by the shutdown of the provider, once or twice.
+    ///
+    /// At its first call, while makings of the service run (a get's, an update's `atOne` one,
+    /// or one an update overtook), gives them instead and takes nothing: the shutdown waits for
+    /// them and calls again, and what they made is current or kept by then. No making begins
+    /// after that first look, which the shutdown makes once the provider is shut down: a making
+    /// marks the cell and then refuses itself (`SingletonMaking.obtain`), both under this lock.
+    /// The second call takes what there is, also when a making still runs past the time limit.
+    func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
+        var running: [Making] = []
+        let holders = state.withLock { state -> [ServiceHolder<Service>] in
+            if !state.lookedAtByShutdown {
+                state.lookedAtByShutdown = true
+                running = state.runningMakings
+                if !running.isEmpty { return [] }
+            }
             closedByShutdown.store(true, ordering: .releasing)
             return [state.current, state.switchingOld, state.switchingReactivated].compactMap { $0 } + state.kept.values
+        }
+        if !running.isEmpty {
+            return RunningMaking(Service.self, running)
         }
         for holder in holders {
             holder.addMadeClosable(to: &made, path: path)
         }
+        return nil
     }
 
     /// The number of services kept for past sessions, for tests.
@@ -184,12 +203,13 @@ final class SessionServiceCell<Service>: Sendable {
         case .switchSession:
             switchSession(update)
         case .makeAtOne:
-            // As a get makes it, unless a shutdown took the services (a get now would be refused,
-            // and the refusal reported), or the update came from inside a making on this thread
-            // (a factory updated the session): the new service may need the one being made, and
-            // its factory would fail as a cycle and keep that error for the whole session. The
-            // next get makes it then, as for `lazy`.
-            if factory.mode == .atOne, !closedByShutdown.load(ordering: .acquiring), !ThreadContext.isObtainingAny {
+            // As a get makes it, unless the provider was shut down (a get now would be refused,
+            // and the refusal reported; the shutdown may still be waiting for other makings of
+            // it), or the update came from inside a making on this thread (a factory updated the
+            // session): the new service may need the one being made, and its factory would fail
+            // as a cycle and keep that error for the whole session. The next get makes it then,
+            // as for `lazy`.
+            if factory.mode == .atOne, !ShutdownRegistry.isShutDown(ObjectIdentifier(self)), !ThreadContext.isObtainingAny {
                 _ = try? obtain()
             }
         }
@@ -372,6 +392,18 @@ struct SessionCellState<Service>: Sendable {
     var switchingReactivated: ServiceHolder<Service>?
     /// The size of `kept` at which dead weak services are looked for next.
     var pruneKeptAt = 16
+    /// Whether a shutdown looked for the makings that run (`addMadeClosables`).
+    var lookedAtByShutdown = false
+
+    /// The makings of the service that run now: the one marked, unless it is a switch's, and
+    /// those that updates overtook.
+    var runningMakings: [Making] {
+        var makings = overtaken.values.map(\.making)
+        if makingFor != nil, let making {
+            makings.append(making)
+        }
+        return makings
+    }
 
     init() {}
 
@@ -495,7 +527,7 @@ struct SessionCellState<Service>: Sendable {
             }
             // This thread may not wait: the making is overtaken, and settled when it ends.
             if let makingFor {
-                overtaken[ObjectIdentifier(other)] = SessionOvertaking(key: makingFor.key, session: makingFor.session)
+                overtaken[ObjectIdentifier(other)] = SessionOvertaking(other, key: makingFor.key, session: makingFor.session)
             }
             self.making = nil
             makingFor = nil
@@ -561,6 +593,8 @@ struct SessionCellState<Service>: Sendable {
 
 /// What the updates since a session making was overtaken ask of the service it makes.
 struct SessionOvertaking {
+    /// The making, which a shutdown waits for (`SessionCellState.runningMakings`).
+    let making: Making
     let key: SessionKey
     let session: any ServiceSession
     /// A `.clearAll` came: the service is deactivated and dropped.
@@ -571,7 +605,8 @@ struct SessionOvertaking {
     /// Whether the service may be kept for its session: no update since asked to make it anew.
     var mayKeep: Bool { !cleared && !forcedKeys.contains(key) }
 
-    init(key: SessionKey, session: any ServiceSession) {
+    init(_ making: Making, key: SessionKey, session: any ServiceSession) {
+        self.making = making
         self.key = key
         self.session = session
     }

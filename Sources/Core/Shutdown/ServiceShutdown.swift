@@ -46,14 +46,15 @@ public enum ServiceShutdown {
     /// down in a process, every get of that process takes a slower path, which looks for
     /// shut-down providers: shut down when the process ends.
     ///
-    /// A `lazy` or `weak` making (plain, safe or async) or an async `atOne` one that is still
+    /// A `lazy` or `weak` making (plain, safe or async), an async `atOne` one, or a making of a
+    /// session provider's service (a get's, or a session change's `atOne` one) that is still
     /// running on another thread or task when the shutdown begins is waited for, as long as one
     /// close may take (`timeout`), also when the caller's task is cancelled: its service is
     /// handed to the get that asked for it (and those that waited for it), as a get just before
     /// the shutdown would be, and then closed with the others, first, as the last made. A making
     /// that runs longer is in the report ("the making of App.Pool did not finish within 10.0
-    /// seconds"), and what it makes afterwards is not closed. Shut down once the work that uses
-    /// the container has stopped.
+    /// seconds"), and what it makes afterwards is not closed (a session provider's other
+    /// services still close). Shut down once the work that uses the container has stopped.
     ///
     /// - Parameters:
     ///   - container: what to shut down.
@@ -154,10 +155,13 @@ public enum ServiceShutdown {
             // shutdown from a cancelled task (a cancelled service group) waits all the same.
             let makings = running.map(\.making)
             await Task { await RunningMaking.end(of: makings, within: timeout) }.value
+            // Asked again also past the time limit: a session provider then gives its other
+            // services (those of past sessions). A `lazy` or `weak` making that ended between
+            // the two looks has its service closed, and is reported all the same.
             for (path, provider, making) in running {
-                if making.hasEnded() {
-                    provider.addMadeClosables(to: &made, path: path)
-                } else {
+                let hasEnded = making.hasEnded()
+                provider.addMadeClosables(to: &made, path: path)
+                if !hasEnded {
                     let error = ServiceCloseTimeoutError(timeout: timeout, makings: [making.service])
                     failures.append(.init(path: path, service: making.service, error: error, isOfAClose: false))
                 }

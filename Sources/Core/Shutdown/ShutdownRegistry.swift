@@ -133,9 +133,10 @@ protocol ShutdownProvider: AnyObject {
     /// Adds to `made` the services it made that close and are still alive, found at `path`: not
     /// those handed in, not `many` ones, not those of scopes, not those of the providers it wraps.
     ///
-    /// Gives instead the making of its service that runs now, if any: the shutdown waits for it,
-    /// then asks again. Those of `lazy` and `weak` providers, plain and async, and of an async
-    /// `atOne` one; not those of a session's service, which a switch runs.
+    /// Gives instead the makings of its service that run now, if any: the shutdown waits for
+    /// them, then asks again, also when they run past its time limit. Those of `lazy` and `weak`
+    /// providers, plain and async, of an async `atOne` one, and of a session's service (a get's,
+    /// or an update's `atOne` one); a second call gives none of a session's.
     @discardableResult
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking?
     /// The object it was handed (`ServiceProvider(_:)`), and when: a shutdown closes none, even
@@ -151,17 +152,18 @@ extension ShutdownProvider {
     var handedIn: HandedIn? { nil }
 }
 
-/// A making of a provider's service that was running when a shutdown began.
+/// The makings of a provider's service that were running when a shutdown began.
 struct RunningMaking: Sendable {
-    /// The service it makes.
+    /// The service they make.
     let service: Any.Type
-    /// Whether it has ended, with its service published (or failed).
+    /// Whether they have ended, with their service published (or failed).
     let hasEnded: @Sendable () -> Bool
 
-    /// The making marked by `making`, which ends once its service is published (`Making.hold`).
-    init(_ service: Any.Type, _ making: Making) {
+    /// The makings marked by `makings`, each of which ends once its service is published
+    /// (`Making.hold`): one for a `lazy` or `weak` provider; for a session's, any number.
+    init(_ service: Any.Type, _ makings: [Making]) {
         self.service = service
-        hasEnded = { making.hasEnded.load(ordering: .acquiring) }
+        hasEnded = { makings.allSatisfy { $0.hasEnded.load(ordering: .acquiring) } }
     }
 
     /// The making of an async service, which ends once its service is published.
@@ -252,7 +254,7 @@ extension ServiceSource {
     /// of, on every call and in every case, so a `lazy` provider would pay for the optional
     /// service of an `atOne` one.
     ///
-    /// Gives instead the making of a `lazy` or `weak` service that runs now, if any.
+    /// Gives instead the makings of a `lazy`, `weak` or session service that run now, if any.
     @discardableResult
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         switch self {
@@ -264,8 +266,7 @@ extension ServiceSource {
         case .weak(let source):
             return source.addMadeClosable(to: &made, path: path)
         case .session(let cell):
-            cell.addMadeClosables(to: &made, path: path)
-            return nil
+            return cell.addMadeClosables(to: &made, path: path)
         case .recorded(let source):
             return source.source.addMadeClosables(to: &made, path: path)
         case .holdsService, .many, .scoped, .safe, .failed:  // a safe provider's inner one is its own
@@ -300,7 +301,7 @@ extension WeakSource {
             return state.held
         }
         if let running {
-            return RunningMaking(Service.self, running)
+            return RunningMaking(Service.self, [running])
         }
         held?.addMadeClosable(to: &made, path: path)
         return nil
