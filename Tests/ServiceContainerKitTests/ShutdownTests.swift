@@ -749,11 +749,12 @@ struct ShutdownTests {
             #expect(mediator.session.user == 3)
         }
         let shutdown = Task {
-            await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 200))
+            await ServiceShutdown.close(services, timeout: .milliseconds(waitedFor ? 10_000 : 500))
         }
         if waitedFor {
-            // Once the pool is refused, the shutdown has begun, and waits for the making.
-            await eventually { services.pool.getServiceAsOptional() == nil }
+            // Once the shutdown has looked at the provider, it waits for the making.
+            let cell = services.repository.sessionCellForTests
+            await eventually { cell.state.withLock { $0.lookedAtByShutdown } }
             proceed.signal()
         }
         let report = await shutdown.value
@@ -771,7 +772,7 @@ struct ShutdownTests {
             #expect(
                 report.description == """
                     closed 2 services, 0 failed; 1 other failure
-                    - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.2 seconds
+                    - repository (\(typeName(Closing.self))): the making of \(typeName(Closing.self)) did not finish within 0.5 seconds
                     """,
                 "\(mode)"
             )

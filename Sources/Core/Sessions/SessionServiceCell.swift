@@ -112,8 +112,10 @@ final class SessionServiceCell<Service>: Sendable {
     /// or one an update overtook), gives them instead and takes nothing: the shutdown waits for
     /// them and calls again, and what they made is current or kept by then. No making begins
     /// after that first look, which the shutdown makes once the provider is shut down: a making
-    /// marks the cell and then refuses itself (`SingletonMaking.obtain`), both under this lock.
-    /// The second call takes what there is, also when a making still runs past the time limit.
+    /// marks the cell under this lock, then looks whether its provider was shut down and refuses
+    /// itself (`SingletonMaking.obtain`), so either this look finds the mark or the making finds
+    /// the shutdown. The second call takes what there is, also when a making still runs past
+    /// the time limit.
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking? {
         var running: [Making] = []
         let holders = state.withLock { state -> [ServiceHolder<Service>] in

@@ -47,7 +47,8 @@ public enum ServiceShutdown {
     /// shut-down providers: shut down when the process ends.
     ///
     /// A `lazy` or `weak` making (plain, safe or async), an async `atOne` one, or a making of a
-    /// session provider's service (a get's, or a session change's `atOne` one) that is still
+    /// session provider's service (a get's, a session change's `atOne` one, or one that a later
+    /// change overtook, whose service closes if that change keeps it) that is still
     /// running on another thread or task when the shutdown begins is waited for, as long as one
     /// close may take (`timeout`), also when the caller's task is cancelled: its service is
     /// handed to the get that asked for it (and those that waited for it), as a get just before

@@ -136,7 +136,8 @@ protocol ShutdownProvider: AnyObject {
     /// Gives instead the makings of its service that run now, if any: the shutdown waits for
     /// them, then asks again, also when they run past its time limit. Those of `lazy` and `weak`
     /// providers, plain and async, of an async `atOne` one, and of a session's service (a get's,
-    /// or an update's `atOne` one); a second call gives none of a session's.
+    /// an update's `atOne` one, or one an update overtook); a second call gives none of a
+    /// session's.
     @discardableResult
     func addMadeClosables(to made: inout [MadeService], path: String) -> RunningMaking?
     /// The object it was handed (`ServiceProvider(_:)`), and when: a shutdown closes none, even
