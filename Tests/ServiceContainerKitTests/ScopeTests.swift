@@ -1099,6 +1099,49 @@ struct ScopeTests {
         }
     }
 
+    @Test(
+        "A making that throws while the scope closes fails its get with the factory's error, within the time limit or past it",
+        arguments: [false, true]
+    )
+    func makingThatThrowsWhileTheScopeCloses(pastTheLimit: Bool) async throws {
+        try await withAsyncTimeLimit(seconds: 60) { () async throws in
+            let (began, gate) = (AsyncGate(), AsyncGate())
+            let failing = ServiceAsyncProvider<Closing>(mode: .scoped) {
+                began.open()
+                await gate.wait()
+                throw TestError(code: 7)
+            }
+            let scope = ServiceScope(label: "request 9")
+            let getter = Task { await scope.run { await failing.getServiceAsResult() } }
+            await began.wait()
+            let closing = Task { await scope.close(timeout: pastTheLimit ? .milliseconds(100) : .seconds(60)) }
+            while !scope.isClosed { await Task.yield() }
+            if pastTheLimit {
+                let report = await closing.value
+                #expect(report.description == "closed 0 services, 0 failed; 1 other failure\n- request 9 (ServiceContainerKit.ServiceScope): "
+                    + "the making of \(name(Closing.self)) did not finish within 0.1 seconds")
+            }
+            gate.open()
+            let failure = try #require(await getter.value.failure)
+            #expect(failure.error as? TestError == TestError(code: 7))
+            #expect(failure.description == "Failed to obtain service \(name(Closing.self)) with error: \(TestError(code: 7))")
+            if !pastTheLimit {
+                #expect(await closing.value.description == "closed 0 services, 0 failed")
+            }
+        }
+    }
+
+    @Test("With a time limit of zero, a close that throws at once is reported with its error or as not finished, nothing else")
+    func zeroTimeLimitAndACloseThatThrows() async throws {
+        let journal = CloseJournal()
+        let failing = ServiceProvider<Closing>(mode: .scoped) { Closing("failing", journal, .fails) }
+        let scope = ServiceScope()
+        _ = scope.run { failing.getServiceAsOptional() }
+        let report = try await withAsyncTimeLimit { await scope.close(timeout: .zero) }
+        let line = "closed 1 service, 1 failed\n- \(name(Closing.self)): "
+        #expect([line + "its close() threw: failing could not close", line + "did not finish within 0.0 seconds"].contains(report.description))
+    }
+
     @Test("A making that outlasts the time limit is reported as the scope's failure; its get fails and its service closes")
     func makingPastTheTimeLimit() async throws {
         let scope = ServiceScope(label: "slow")

@@ -360,7 +360,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// - Parameter timeout: the time each service's `close()` may take (one that runs past it
     ///   is reported), and the time the makings in progress may take to end. A negative one
     ///   counts as zero, which waits for nothing: each `close()` is called in a task cancelled
-    ///   at once and reported as late. `.seconds(Int64.max)` says "no limit".
+    ///   at once and reported as late (or with its error, if it threw before the limit was
+    ///   checked). `.seconds(Int64.max)` says "no limit".
     public func close(timeout: Duration = .seconds(10)) async -> ServiceCloseReport {
         let timeout = timeout.asCloseLimit
         let isFirst = state.withLock { state in
