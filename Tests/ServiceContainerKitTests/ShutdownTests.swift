@@ -668,10 +668,7 @@ struct ShutdownTests {
         waitedFor: Bool,
         fromACancelledTask: Bool = false
     ) async throws {
-        let journal = CloseJournal()
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let (journal, started, proceed, pool) = BlockedMaking().parts
         let repository = ServiceProvider<Closing>(mode: mode) {
             _ = try pool.getService()
             started.signal()
@@ -687,22 +684,36 @@ struct ShutdownTests {
         )
     }
 
+    /// What a making that blocks on a thread until `proceed` works with: it gets `pool` (whose
+    /// service closes into `journal` too), then signals `started`.
+    private struct BlockedMaking: Sendable {
+        let journal = CloseJournal()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let pool: ServiceProvider<Closing>
+
+        init() {
+            pool = ServiceProvider<Closing>(mode: .lazy) { [journal] in Closing("pool", journal) }
+        }
+
+        var parts: (CloseJournal, DispatchSemaphore, DispatchSemaphore, ServiceProvider<Closing>) {
+            (journal, started, proceed, pool)
+        }
+    }
+
     /// Gets the pool in each making, keeps each session's service, and blocks in the making of
     /// session 2's until `proceed`.
     private struct BlockingSessionFactory: ServiceSessionFactory {
         let mode: ServiceSessionFactoryMode
-        let pool: ServiceProvider<Closing>
-        let journal: CloseJournal
-        let started: DispatchSemaphore
-        let proceed: DispatchSemaphore
+        let blocked: BlockedMaking
 
         func makeService(session: PartSession) throws -> Closing {
-            _ = try pool.getService()
+            _ = try blocked.pool.getService()
             if session.user == 2 {
-                started.signal()
-                proceed.wait()
+                blocked.started.signal()
+                blocked.proceed.wait()
             }
-            return Closing("session \(session.user)", journal)
+            return Closing("session \(session.user)", blocked.journal)
         }
 
         func deactivateService(_ service: Closing, session: PartSession) -> Bool { true }
@@ -718,12 +729,10 @@ struct ShutdownTests {
         waitedFor: Bool,
         overtaken: Bool = false
     ) async throws {
-        let journal = CloseJournal()
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let pool = ServiceProvider<Closing>(mode: .lazy) { Closing("pool", journal) }
+        let blocked = BlockedMaking()
+        let (journal, started, proceed, pool) = blocked.parts
         let mediator = ServiceSessionMediator(session: PartSession(user: 1))
-        let factory = BlockingSessionFactory(mode: mode, pool: pool, journal: journal, started: started, proceed: proceed)
+        let factory = BlockingSessionFactory(mode: mode, blocked: blocked)
         let services = Repositories(pool: pool, repository: factory.serviceProvider(mediator: mediator))
         let first = try services.repository.getService()  // held, as a `weak` service is kept only while it lives
         // The service made for session 2, held by the task (`nil` for the update's making).
