@@ -26,6 +26,35 @@ private actor Caller {
         await gets() + [executor.isCurrent ? 1 : 0]
     }
 
+    // Each of the next four awaits one kind of get twice before anything else, then says
+    // whether the code after the gets runs on this actor's executor. Awaited twice, the get is
+    // called where an optimizer would otherwise inline it: an optimized build that called the
+    // get specialized for `Service` there went on off the actor when the service was ready.
+
+    func afterTwoGets(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
+        _ = try? await provider.getService()
+        _ = try? await provider.getService()
+        return executor.isCurrent
+    }
+
+    func afterTwoResults(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
+        _ = await provider.getServiceAsResult()
+        _ = await provider.getServiceAsResult()
+        return executor.isCurrent
+    }
+
+    func afterTwoOptionals(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
+        _ = await provider.getServiceAsOptional()
+        _ = await provider.getServiceAsOptional()
+        return executor.isCurrent
+    }
+
+    func afterTwoGetsOrFatal(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
+        _ = await provider.getServiceOrFatal()
+        _ = await provider.getServiceOrFatal()
+        return executor.isCurrent
+    }
+
     /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
     /// default async function of Swift 6.2's `NonisolatedNonsendingByDefault` is, and gives
     /// where each of its steps ran.
@@ -167,6 +196,28 @@ enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringCo
     }
 }
 
+/// An async provider whose service a get finds ready (or, for `atOneFailed`, whose making has
+/// failed): a get reads it without suspending.
+enum ReadyProvider: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case instance, lazyMade, atOneMade, atOneFailed, weakHeld, wrappedSyncProvider
+
+    var testDescription: String { rawValue }
+
+    /// The provider, its service made, and the service a `weak` one needs kept alive.
+    fileprivate func provider() async -> (provider: ServiceAsyncProvider<Service>, kept: Service?) {
+        let provider: ServiceAsyncProvider<Service>
+        switch self {
+        case .instance: provider = ServiceAsyncProvider(Service(number: 1))
+        case .lazyMade: provider = ServiceAsyncProvider(mode: .lazy) { Service(number: 1) }
+        case .atOneMade: provider = ServiceAsyncProvider(mode: .atOne) { Service(number: 1) }
+        case .atOneFailed: provider = ServiceAsyncProvider(mode: .atOne) { throw Refusal() }
+        case .weakHeld: provider = ServiceAsyncProvider(mode: .weak) { Service(number: 1) }
+        case .wrappedSyncProvider: provider = ServiceAsyncProvider(ServiceProvider(mode: .lazy) { Service(number: 1) })
+        }
+        return (provider, try? await provider.getService())
+    }
+}
+
 /// The async gets, which are `nonisolated(nonsending)`: whatever they do, and whether they give
 /// the service or an error, the caller goes on on its own executor. Checked on an actor's
 /// executor of our own, which can be asked without stopping the program; an optimized build
@@ -191,6 +242,22 @@ struct CallerExecutorTests {
             }
         }
         #expect(runs == [true, true])
+    }
+
+    @Test("A get that finds its service ready, the first thing an actor's method awaits, goes on on the actor",
+          arguments: ReadyProvider.allCases)
+    func readyServiceFirstInAnActorMethod(kind: ReadyProvider) async throws {
+        let (provider, kept) = await kind.provider()
+        let caller = Caller()
+        let runs = try await withAsyncTimeLimit {
+            [
+                await caller.afterTwoGets(provider), await caller.afterTwoResults(provider),
+                await caller.afterTwoOptionals(provider),
+                kind == .atOneFailed ? true : await caller.afterTwoGetsOrFatal(provider),
+            ]
+        }
+        #expect(runs == [true, true, true, true])
+        #expect((kept == nil) == (kind == .atOneFailed))  // and a weak one's service kept until here
     }
 
     @Test("While a recorder runs, or a validation on another thread, a get goes on on the caller's executor too")

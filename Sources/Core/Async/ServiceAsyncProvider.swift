@@ -160,7 +160,12 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// let result = await database.getServiceAsResult()  // .success(connection) or .failure(error)
     /// ```
-    @inlinable
+    // This get and the two after it are inlined where they are called, as `getService()` is.
+    // Swift 6.3's optimizer drops an actor method's hop to its executor when what the method
+    // awaits first is a call to a specialized `nonisolated(nonsending)` function, so an optimized
+    // build ran the code after such a get, when its service was ready, off the actor. Inlined,
+    // the get's branch for a ready service keeps the hop (`CallerExecutorTests`).
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService())
@@ -174,7 +179,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// guard let connection = await database.getServiceAsOptional() else { return }
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         try? await getService()
     }
@@ -186,7 +191,7 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
     /// ```swift
     /// let connection = await database.getServiceOrFatal()
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         await getServiceAsResult().serviceOrFatal(file: file, line: line)
     }
