@@ -26,10 +26,11 @@ private actor Caller {
         await gets() + [executor.isCurrent ? 1 : 0]
     }
 
-    // Each of the next four awaits one kind of get twice before anything else, then says
-    // whether the code after the gets runs on this actor's executor. Awaited twice, the get is
-    // called where an optimizer would otherwise inline it: an optimized build that called the
-    // get specialized for `Service` there went on off the actor when the service was ready.
+    // Each of the next four awaits one form of the get twice before anything else, then says
+    // whether the code after the gets runs on this actor's executor. Awaited twice, a get that is
+    // not always inlined is called, not inlined, by the optimizer's choice: an optimized build
+    // that called the get compiled for `Service` there went on off the actor when the service
+    // was ready. `afterTwoGets` is the control: `getService()` was always inlined.
 
     func afterTwoGets(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
         _ = try? await provider.getService()
@@ -203,7 +204,7 @@ enum ReadyProvider: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// The provider, its service made, and the service a `weak` one needs kept alive.
+    /// The provider, and its service, made by a first get (nil when its making failed).
     fileprivate func provider() async -> (provider: ServiceAsyncProvider<Service>, kept: Service?) {
         let provider: ServiceAsyncProvider<Service>
         switch self {
@@ -253,11 +254,13 @@ struct CallerExecutorTests {
             [
                 await caller.afterTwoGets(provider), await caller.afterTwoResults(provider),
                 await caller.afterTwoOptionals(provider),
+                // getServiceOrFatal() of a failed making stops the program: not awaited.
                 kind == .atOneFailed ? true : await caller.afterTwoGetsOrFatal(provider),
             ]
         }
         #expect(runs == [true, true, true, true])
-        #expect((kept == nil) == (kind == .atOneFailed))  // and a weak one's service kept until here
+        // Read last, so that a weak provider's service stays held through the gets above.
+        #expect((kept == nil) == (kind == .atOneFailed))
     }
 
     @Test("While a recorder runs, or a validation on another thread, a get goes on on the caller's executor too")

@@ -155,16 +155,18 @@ public final class ServiceAsyncProvider<ServiceType: Sendable>: Sendable {
         }
     }
 
+    // This get and the two after it are always inlined where they are called, as `getService()`
+    // is. Where the optimizer of Swift 6.3(.1) chose to call one of them instead (a method that
+    // awaits one twice), it dropped the calling actor method's hop to its executor before the
+    // call, and a get that returned without suspending left the method's code running off the
+    // actor. Inlined, the method's own code has a path that reads a ready service without a
+    // call, so the optimizer keeps the hop (`CallerExecutorTests`).
+
     /// The service or the error, as a `Result`.
     ///
     /// ```swift
     /// let result = await database.getServiceAsResult()  // .success(connection) or .failure(error)
     /// ```
-    // This get and the two after it are inlined where they are called, as `getService()` is.
-    // Swift 6.3's optimizer drops an actor method's hop to its executor when what the method
-    // awaits first is a call to a specialized `nonisolated(nonsending)` function, so an optimized
-    // build ran the code after such a get, when its service was ready, off the actor. Inlined,
-    // the get's branch for a ready service keeps the hop (`CallerExecutorTests`).
     @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         do {
