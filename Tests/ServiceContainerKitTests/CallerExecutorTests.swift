@@ -26,34 +26,34 @@ private actor Caller {
         await gets() + [executor.isCurrent ? 1 : 0]
     }
 
-    // Each of the next four awaits one form of the get twice before anything else, then says
-    // whether the code after the gets runs on this actor's executor. Awaited twice, a get that is
-    // not always inlined is called, not inlined, by the optimizer's choice: an optimized build
-    // that called the get compiled for `Service` there went on off the actor when the service
-    // was ready. `afterTwoGets` is the control: `getService()` was always inlined.
+    // Each of the next four awaits one form of the get twice before anything else, then gives
+    // the services got and whether the code after the gets ran on this actor's executor. An
+    // optimized build that called, rather than inlined, the get compiled for `Service` (as it
+    // chose to for a get awaited twice) went on off the actor when the get did not suspend.
+    // `afterTwoGets` is the control: `getService()` was always inlined.
 
-    func afterTwoGets(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
-        _ = try? await provider.getService()
-        _ = try? await provider.getService()
-        return executor.isCurrent
+    func afterTwoGets(_ provider: ServiceAsyncProvider<Service>) async -> TwoGets {
+        let first = try? await provider.getService()
+        let second = try? await provider.getService()
+        return TwoGets(services: [first, second], onTheActor: executor.isCurrent)
     }
 
-    func afterTwoResults(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
-        _ = await provider.getServiceAsResult()
-        _ = await provider.getServiceAsResult()
-        return executor.isCurrent
+    func afterTwoResults(_ provider: ServiceAsyncProvider<Service>) async -> TwoGets {
+        let first = await provider.getServiceAsResult()
+        let second = await provider.getServiceAsResult()
+        return TwoGets(services: [try? first.get(), try? second.get()], onTheActor: executor.isCurrent)
     }
 
-    func afterTwoOptionals(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
-        _ = await provider.getServiceAsOptional()
-        _ = await provider.getServiceAsOptional()
-        return executor.isCurrent
+    func afterTwoOptionals(_ provider: ServiceAsyncProvider<Service>) async -> TwoGets {
+        let first = await provider.getServiceAsOptional()
+        let second = await provider.getServiceAsOptional()
+        return TwoGets(services: [first, second], onTheActor: executor.isCurrent)
     }
 
-    func afterTwoGetsOrFatal(_ provider: ServiceAsyncProvider<Service>) async -> Bool {
-        _ = await provider.getServiceOrFatal()
-        _ = await provider.getServiceOrFatal()
-        return executor.isCurrent
+    func afterTwoGetsOrFatal(_ provider: ServiceAsyncProvider<Service>) async -> TwoGets {
+        let first = await provider.getServiceOrFatal()
+        let second = await provider.getServiceOrFatal()
+        return TwoGets(services: [first, second], onTheActor: executor.isCurrent)
     }
 
     /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
@@ -197,15 +197,24 @@ enum FactoryInTheCallersTask: String, CaseIterable, Sendable, CustomTestStringCo
     }
 }
 
-/// An async provider whose service a get finds ready (or, for `atOneFailed`, whose making has
-/// failed): a get reads it without suspending.
-enum ReadyProvider: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case instance, lazyMade, atOneMade, atOneFailed, weakHeld, wrappedSyncProvider
+/// What two gets of one form gave (nil where a get failed), and whether the code after them
+/// ran on the caller's executor.
+struct TwoGets: Sendable {
+    let services: [Service?]
+    let onTheActor: Bool
+}
+
+/// An async provider whose get returns without suspending: its service is ready (or, for
+/// `atOneFailed`, its making has failed), or the get makes it at once (a wrapped synchronous
+/// provider's first get, a `many` provider whose factory never suspends).
+enum GetWithoutSuspending: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case instance, lazyMade, atOneMade, atOneFailed, weakHeld, wrappedSyncProviderMade
+    case wrappedSyncProviderFirstGet, manyNeverSuspending
 
     var testDescription: String { rawValue }
 
-    /// The provider, and its service, made by a first get (nil when its making failed).
-    fileprivate func provider() async -> (provider: ServiceAsyncProvider<Service>, kept: Service?) {
+    /// A new provider of this kind, and its service when a get before has made it.
+    fileprivate func provider() async -> (provider: ServiceAsyncProvider<Service>, ready: Service?) {
         let provider: ServiceAsyncProvider<Service>
         switch self {
         case .instance: provider = ServiceAsyncProvider(Service(number: 1))
@@ -213,9 +222,26 @@ enum ReadyProvider: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .atOneMade: provider = ServiceAsyncProvider(mode: .atOne) { Service(number: 1) }
         case .atOneFailed: provider = ServiceAsyncProvider(mode: .atOne) { throw Refusal() }
         case .weakHeld: provider = ServiceAsyncProvider(mode: .weak) { Service(number: 1) }
-        case .wrappedSyncProvider: provider = ServiceAsyncProvider(ServiceProvider(mode: .lazy) { Service(number: 1) })
+        case .wrappedSyncProviderMade, .wrappedSyncProviderFirstGet:
+            provider = ServiceAsyncProvider(ServiceProvider(mode: .lazy) { Service(number: 1) })
+        case .manyNeverSuspending: provider = ServiceAsyncProvider(mode: .many) { Service(number: 1) }
         }
+        if self == .wrappedSyncProviderFirstGet || self == .manyNeverSuspending { return (provider, nil) }
         return (provider, try? await provider.getService())
+    }
+
+    /// Whether two gets gave what a provider of this kind gives: nothing after a failed
+    /// making, a new service each time from `many`, otherwise one service, the ready one if any.
+    func gave(_ services: [Service?], ready: Service?) -> Bool {
+        guard let first = services[0], let second = services[1] else {
+            return self == .atOneFailed && services.allSatisfy { $0 == nil }
+        }
+        switch self {
+        case .atOneFailed: return false
+        case .manyNeverSuspending: return first !== second
+        case .wrappedSyncProviderFirstGet: return first === second
+        default: return first === ready && second === ready
+        }
     }
 }
 
@@ -245,22 +271,29 @@ struct CallerExecutorTests {
         #expect(runs == [true, true])
     }
 
-    @Test("A get that finds its service ready, the first thing an actor's method awaits, goes on on the actor",
-          arguments: ReadyProvider.allCases)
-    func readyServiceFirstInAnActorMethod(kind: ReadyProvider) async throws {
-        let (provider, kept) = await kind.provider()
+    @Test("A get that returns without suspending, the first thing an actor's method awaits, goes on on the actor",
+          arguments: GetWithoutSuspending.allCases)
+    func getWithoutSuspendingFirstInAnActorMethod(kind: GetWithoutSuspending) async throws {
         let caller = Caller()
-        let runs = try await withAsyncTimeLimit {
-            [
-                await caller.afterTwoGets(provider), await caller.afterTwoResults(provider),
-                await caller.afterTwoOptionals(provider),
-                // getServiceOrFatal() of a failed making stops the program: not awaited.
-                kind == .atOneFailed ? true : await caller.afterTwoGetsOrFatal(provider),
-            ]
+        let forms: [@Sendable (ServiceAsyncProvider<Service>) async -> TwoGets?] = [
+            { await caller.afterTwoGets($0) }, { await caller.afterTwoResults($0) },
+            { await caller.afterTwoOptionals($0) },
+            // getServiceOrFatal() of a failed making stops the program: not awaited.
+            { kind == .atOneFailed ? nil : await caller.afterTwoGetsOrFatal($0) },
+        ]
+        // For each form, with a new provider: whether the gets gave what they should, and
+        // whether the code after them ran on the actor.
+        let outcomes = try await withAsyncTimeLimit {
+            var outcomes: [[Bool]] = []
+            for form in forms {
+                let (provider, ready) = await kind.provider()
+                if let gets = await form(provider) {
+                    outcomes.append([kind.gave(gets.services, ready: ready), gets.onTheActor])
+                }
+            }
+            return outcomes
         }
-        #expect(runs == [true, true, true, true])
-        // Read last, so that a weak provider's service stays held through the gets above.
-        #expect((kept == nil) == (kind == .atOneFailed))
+        #expect(outcomes == Array(repeating: [true, true], count: kind == .atOneFailed ? 3 : 4))
     }
 
     @Test("While a recorder runs, or a validation on another thread, a get goes on on the caller's executor too")
