@@ -19,6 +19,16 @@ let package = Package(
         .library(name: "ServiceContainerKitObjC", targets: ["ServiceContainerKitObjC"]),
         .executable(name: "ServiceContainerKitBenchmarks", targets: ["ServiceContainerKitBenchmarks"]),
     ],
+    traits: [
+        // Off by default: it costs every lock about five instructions (docs/testing.md).
+        .trait(
+            name: "ThreadSanitizerAnnotations",
+            description: """
+                Tells ThreadSanitizer the ordering that the package's locks give, which it does not see \
+                in an optimized build on Linux. For the builds you run with --sanitize=thread.
+                """
+        )
+    ],
     targets: [
         .target(
             name: "ServiceContainerKit",
@@ -29,7 +39,8 @@ let package = Package(
         // The four globals a get or a making reads (the count of running validations and
         // recorders, the thread's context, whether a scope or a scoped provider was ever made,
         // the count of singleton makings that chains of tasks name), in C so that a get inlined
-        // into an app reads each with one load (see its header).
+        // into an app reads each with one load, and the ThreadSanitizer annotations of the
+        // trait `ThreadSanitizerAnnotations` (see its header).
         .target(name: "CServiceContainerKit", path: "Sources/CServiceContainerKit"),
         .target(
             name: "ServiceInjects",
