@@ -20,7 +20,7 @@ let package = Package(
         .executable(name: "ServiceContainerKitBenchmarks", targets: ["ServiceContainerKitBenchmarks"]),
     ],
     traits: [
-        // Off by default: it costs every lock about five instructions (docs/testing.md).
+        // Off by default: without ThreadSanitizer it costs every lock a few instructions (docs/testing.md).
         .trait(
             name: "ThreadSanitizerAnnotations",
             description: """

@@ -103,15 +103,16 @@ static inline void sck_thread_context_set(void *context) {
 //
 // On Linux, a contended `Synchronization.Mutex` is handed from thread to thread by the kernel (a
 // priority-inheriting futex), in code ThreadSanitizer does not see. In an optimized build it
-// reported the state a `Locked` guards as raced whenever threads contended for it (50 to 150
-// reports a run of Tests/Fixtures/ReleaseThreadSanitizer, every one inside `withLock`; a debug
-// build drew none). With the package's trait
+// reported the state a `Locked` guards as raced whenever threads contended for it, and services
+// handed out under one (dozens of reports a run of Tests/Fixtures/ReleaseThreadSanitizer; debug
+// builds, the test suite's included, drew none). With the package's trait
 // `ThreadSanitizerAnnotations`, `withLock` tells it the ordering the mutex gives: an acquire
 // once the lock is held, a release before it is let go, both on the mutex's address. These are
 // ThreadSanitizer's own annotations, declared weak, so that a build with the trait and without
-// ThreadSanitizer links and runs, and only tests their address (about five instructions a
-// lock). Without the trait nothing here is called. Elsewhere than Linux, the mutex is one
-// ThreadSanitizer sees, and the functions are empty.
+// ThreadSanitizer links and runs: each call is then a test of a null address (a compare and a
+// branch where `withLock` is specialized). Without the trait nothing here is called. On Apple
+// platforms the mutex is an `os_unfair_lock`, which ThreadSanitizer intercepts, and the
+// functions are empty.
 
 #if defined(__linux__)
 void __tsan_acquire(void *address) __attribute__((weak));

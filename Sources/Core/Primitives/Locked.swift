@@ -40,9 +40,12 @@ package struct Locked<State>: ~Copyable {
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         #if ThreadSanitizerAnnotations
+        // ThreadSanitizer is told the ordering the mutex gives, which it does not see on Linux
+        // (CServiceContainerKit.h), on the mutex's address: taking the state's would access it
+        // before the acquire.
         try mutex.withLock { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
-            tellThreadSanitizer(acquired: true)
-            defer { tellThreadSanitizer(acquired: false) }
+            withUnsafePointer(to: mutex) { sck_lock_acquired($0) }
+            defer { withUnsafePointer(to: mutex) { sck_lock_releasing($0) } }
             return UncheckedSendable(try body(&state.value))
         }.value
         #else
@@ -51,18 +54,6 @@ package struct Locked<State>: ~Copyable {
         }.value
         #endif
     }
-
-    #if ThreadSanitizerAnnotations
-    /// Tells ThreadSanitizer that this lock is now held, or is about to be let go: on Linux it
-    /// does not see the ordering a contended mutex gives (CServiceContainerKit.h). The address is
-    /// the mutex's, as taking the state's would access it before the acquire.
-    @inlinable @inline(__always)
-    borrowing func tellThreadSanitizer(acquired: Bool) {
-        withUnsafePointer(to: mutex) { lock in
-            if acquired { sck_lock_acquired(lock) } else { sck_lock_releasing(lock) }
-        }
-    }
-    #endif
 }
 
 extension Locked: Sendable where State: Sendable {}
