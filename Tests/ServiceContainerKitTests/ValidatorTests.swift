@@ -511,8 +511,10 @@ struct ValidatorTests {
             let slow: ServiceProvider<Pool>
         }
         let report = ServiceValidator.validate(building: { () -> Slow in
+            // Far longer than `quick`'s own making, so that a pause of the machine during that
+            // making does not make it the slower.
             let slow = ServiceProvider(mode: .lazy) { () -> Pool in
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: 0.2)
                 return Pool(url: "")
             }
             let quick = ServiceProvider(mode: .lazy) { () -> Service in
@@ -525,9 +527,9 @@ struct ValidatorTests {
         #expect(report.timings.map(\.path) == ["slow", "quick"])
         let slow = report.timings[0].duration
         let quick = report.timings[1].duration
-        #expect(slow >= .milliseconds(50))
+        #expect(slow >= .milliseconds(200))
         #expect(quick >= .milliseconds(5))
-        #expect(quick < .milliseconds(50))
+        #expect(quick < slow)  // with the making it asked for, it would be longer than 205 ms
         #expect(report.graph.description == "quick -> slow")
     }
 
