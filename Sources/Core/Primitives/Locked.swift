@@ -39,20 +39,16 @@ package struct Locked<State>: ~Copyable {
     package borrowing func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        #if ThreadSanitizerAnnotations
-        // ThreadSanitizer is told the ordering the mutex gives, which it does not see on Linux
-        // (CServiceContainerKit.h), on the mutex's address: taking the state's would access it
-        // before the acquire.
         try mutex.withLock { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
+            #if ThreadSanitizerAnnotations
+            // ThreadSanitizer is told the ordering the mutex gives, which it does not see on Linux
+            // (CServiceContainerKit.h), on the mutex's address: taking the state's would access
+            // it before the acquire.
             withUnsafePointer(to: mutex) { sck_lock_acquired($0) }
             defer { withUnsafePointer(to: mutex) { sck_lock_releasing($0) } }
+            #endif
             return UncheckedSendable(try body(&state.value))
         }.value
-        #else
-        try mutex.withLock { (state: inout sending UncheckedSendable<State>) throws(Failure) -> UncheckedSendable<Result> in
-            UncheckedSendable(try body(&state.value))
-        }.value
-        #endif
     }
 }
 
