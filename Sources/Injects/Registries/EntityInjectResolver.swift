@@ -67,8 +67,9 @@ public enum EntityInjectResolver {
     /// tokens = EntityInjectResolver.registerSome([presenter, appSettings])  // one token per entity
     /// ```
     ///
-    /// Keep the tokens in a stored property: an optimized build releases a local array after
-    /// its last use, not at the end of its scope, and its tokens with it (use
+    /// Keep the tokens in a stored property: an optimized build may release a local array,
+    /// `let` or `var`, after the last read of its contents, not at the end of its scope, and
+    /// its tokens with it, even when the code changes the array further on (use
     /// `withExtendedLifetime(tokens) { }` for a local one).
     public static func registerSome(_ entities: [Any]) -> [EntityInjectToken] {
         let registry = Self.registry
