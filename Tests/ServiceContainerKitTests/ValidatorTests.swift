@@ -504,6 +504,39 @@ struct ValidatorTests {
         #expect(report.graph.edges.isEmpty)
     }
 
+    @Test("A session provider of a signed-in user's session fails with wrongSession while a guest's is current, timed though its factory did not run")
+    func sessionOfAnotherType() throws {
+        struct CartFactory: ServiceSessionFactory {
+            let mode: ServiceSessionFactoryMode = .lazy
+            let made: Counter
+            func makeService(session: SignedInSession) throws -> String {
+                made.increment()
+                return "cart of \(session.key)"
+            }
+        }
+        struct Shop {
+            let cart: ServiceProvider<String>
+        }
+        let made = Counter()
+        let mediator = ServiceSessionMediator<AccountSession>(session: GuestSession(key: "guest"))
+        let shop = Shop(cart: CartFactory(made: made).serviceProvider(mediator: mediator))
+
+        let asGuest = ServiceValidator.validate(shop)
+        #expect(!asGuest.isValid)
+        #expect(asGuest.made.isEmpty)
+        #expect(asGuest.failures.map(\.path) == ["cart"])
+        #expect(asGuest.failures.first?.error.isWrongSession == true)
+        #expect(asGuest.timings.map(\.path) == ["cart"])
+        #expect(made.value == 0)
+
+        mediator.updateSession(SignedInSession(key: 7))
+        let signedIn = ServiceValidator.validate(shop)
+        #expect(signedIn.isValid)
+        #expect(signedIn.made == ["cart"])
+        #expect(made.value == 1)
+        #expect(try shop.cart.getService() == "cart of 7")
+    }
+
     @Test("Creation times are slowest first, and a making's time leaves out what it asked for", .offThePool)
     func timings() throws {
         struct Slow {
