@@ -203,7 +203,7 @@ struct ScopeTests {
 
     // MARK: Which scope
 
-    @Test("Child tasks see the scope; detached tasks and other threads do not")
+    @Test("Child tasks and a block dispatch runs on the calling thread see the scope; detached tasks, other threads and blocks run on them do not")
     func whichScope() async throws {
         let provider = ServiceAsyncProvider<RequestLog>(mode: .scoped) { RequestLog() }
         let scope = ServiceScope(label: "request")
@@ -222,6 +222,12 @@ struct ScopeTests {
             #expect(detached.failure?.errorDescription == Self.noScopeMessage(RequestLog.self))
             let onThread = try withTimeLimit { ServiceScope.current == nil }
             #expect(onThread)
+            let inQueueSync = DispatchQueue(label: "on the calling thread").sync { ServiceScope.current === scope }
+            #expect(inQueueSync)
+            let inQueueAsync = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+                DispatchQueue.global().async { done.resume(returning: ServiceScope.current == nil) }
+            }
+            #expect(inQueueAsync)
         }
         #expect(ServiceScope.current == nil)
     }
