@@ -15,6 +15,7 @@ enum StandInModules {
         "ServiceLifecycle": serviceLifecycle,
         "Hummingbird": hummingbird,
         "Vapor": vapor,
+        "ArgumentParser": argumentParser,
     ]
 
     /// The stand-ins each stand-in imports, in the order to build them.
@@ -193,6 +194,74 @@ enum StandInModules {
 
         public protocol AsyncMiddleware: Middleware {
             func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response
+        }
+        """
+
+    /// swift-argument-parser's commands (1.x): a command is `Decodable` and made with `init()`,
+    /// an `@Argument` property is `Decodable`, and `main()` parses the command line and runs the
+    /// command, synchronously or, for an `AsyncParsableCommand`, awaited.
+    static let argumentParser = """
+        public protocol ParsableArguments: Decodable, SendableMetatype {
+            init()
+        }
+
+        public protocol ParsableCommand: ParsableArguments {
+            mutating func run() throws
+        }
+
+        extension ParsableCommand {
+            public mutating func run() throws {}
+
+            public static func main() {}
+        }
+
+        public protocol AsyncParsableCommand: ParsableCommand {
+            mutating func run() async throws
+        }
+
+        extension AsyncParsableCommand {
+            public static func main() async {}
+        }
+
+        public protocol ExpressibleByArgument: SendableMetatype {
+            init?(argument: String)
+        }
+
+        extension String: ExpressibleByArgument {
+            public init?(argument: String) {
+                self = argument
+            }
+        }
+
+        public struct ArgumentHelp: ExpressibleByStringLiteral, Sendable {
+            public init(stringLiteral value: String) {}
+        }
+
+        @propertyWrapper
+        public struct Argument<Value>: Decodable {
+            private var value: Value?
+
+            public init(from decoder: any Decoder) throws {
+                value = nil
+            }
+
+            // As in the real module: a no-argument `init()` in the type itself, so that
+            // `@Argument var name: String` has a default, which picks the one of the extension.
+            @available(*, unavailable, message: "a default value must be given")
+            public init() {
+                fatalError("unavailable")
+            }
+
+            public var wrappedValue: Value {
+                get { value! }
+                set { value = newValue }
+            }
+        }
+
+        extension Argument where Value: ExpressibleByArgument {
+            public init(help: ArgumentHelp? = nil) {
+                value = nil
+            }
         }
         """
 }
