@@ -9,7 +9,7 @@ enum LocatorCases {
 
     static var all: [BenchmarkCase] {
         sizes.map(locatorGet) + [locatorGrowth, locatorStringKeyGet] + sizes.map(easyLocatorGet) + [easyLocatorGrowth]
-            + [register]
+            + [easyLocatorTryProvided, easyLocatorTryParams, register]
     }
 
     /// The ceiling of the instruction count of a get, for the middle size.
@@ -138,6 +138,90 @@ enum LocatorCases {
     @inline(never)
     static func getEasy(_ holder: Holder<ServiceEasyLocator>) -> Wanted {
         holder.value.getService()!
+    }
+
+    /// A service of a provider: made by its factory, once or on every get.
+    final class Provided: Sendable {
+        let number: Int
+
+        init(number: Int) {
+            self.number = number
+        }
+    }
+
+    /// Makes a `Provided` from a number, as a params provider's factory does: the hand-written
+    /// counterpart of an entry with params.
+    final class ProvidedMaker {
+        let make: (Int) -> Provided
+
+        init(_ make: @escaping (Int) -> Provided) {
+            self.make = make
+        }
+    }
+
+    /// `ServiceEasyLocator.tryService()` of a made `lazy` provider among 1,000 services, the get
+    /// the locators guide uses, against a look-up of the service made by hand in a dictionary
+    /// of the same size.
+    static var easyLocatorTryProvided: BenchmarkCase {
+        BenchmarkCase(
+            "easy locator/tryService, made provider, 1,000",
+            baseline: dictionaryLookup + ", 1,000",
+            target: 3.0,
+            instructions: .ratio(2.0)
+        ) {
+            let locator = easyLocatorHolder(size: 999)
+            locator.value.addService(provider: ServiceProvider(mode: .lazy) { Provided(number: 1) })
+            _ = tryProvided(locator)  // made before the rounds
+            var dictionary = dictionaryHolder(size: 999).value.0
+            dictionary[ObjectIdentifier(Provided.self)] = Provided(number: 1)
+            let baseline = Holder(dictionary)
+            return .init(
+                subject: { repeatOperation($0, on: locator, tryProvided) },
+                baseline: { repeatOperation($0, on: baseline, lookUpProvided) }
+            )
+        }
+    }
+
+    /// `ServiceEasyLocator.tryService(params:)` of a params provider among 1,000 services, which
+    /// makes its service on every get, against a look-up of a maker written by hand in a
+    /// dictionary of the same size and its call.
+    static var easyLocatorTryParams: BenchmarkCase {
+        BenchmarkCase(
+            "easy locator/tryService(params:), 1,000",
+            baseline: "a maker looked up by type and called, 1,000",
+            target: 3.0,
+            instructions: .ratio(1.5)
+        ) {
+            let locator = easyLocatorHolder(size: 999)
+            locator.value.addService(provider: ServiceParamsProvider<Provided, Int> { Provided(number: $0) })
+            var dictionary = dictionaryHolder(size: 999).value.0
+            dictionary[ObjectIdentifier(Provided.self)] = ProvidedMaker { Provided(number: $0) }
+            let baseline = Holder(dictionary)
+            return .init(
+                subject: { repeatOperation($0, on: locator, tryParams) },
+                baseline: { repeatOperation($0, on: baseline, makeByHand) }
+            )
+        }
+    }
+
+    @inline(never)
+    static func tryProvided(_ holder: Holder<ServiceEasyLocator>) -> Provided {
+        try! holder.value.tryService()
+    }
+
+    @inline(never)
+    static func lookUpProvided(_ holder: Holder<[ObjectIdentifier: AnyObject]>) -> Provided {
+        holder.value[ObjectIdentifier(Provided.self)] as! Provided
+    }
+
+    @inline(never)
+    static func tryParams(_ holder: Holder<ServiceEasyLocator>) -> Provided {
+        try! holder.value.tryService(params: 7)
+    }
+
+    @inline(never)
+    static func makeByHand(_ holder: Holder<[ObjectIdentifier: AnyObject]>) -> Provided {
+        (holder.value[ObjectIdentifier(Provided.self)] as! ProvidedMaker).make(7)
     }
 
     /// The baseline: the same number of objects in a dictionary keyed by their type.

@@ -349,6 +349,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// ```swift
     /// let second: SecondService? = locator.getService(params: SecondServiceParams(number: 1))
     /// ```
+    @inlinable
     public final func getService<Service, Params>(params: Params) -> Service? {
         try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
@@ -359,6 +360,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let params = SecondServiceParams(number: 1)
     /// let second = locator.getService(serviceType: SecondService.self, params: params)
     /// ```
+    @inlinable
     public final func getService<Service, Params>(serviceType: Service.Type, params: Params) -> Service? {
         try? storage.service(Self.id(Service.self), as: Service.self, params: params)
     }
@@ -372,6 +374,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// - Throws: `ServiceLocatorError.serviceNotFound` when it is stored neither here nor in a
     ///   parent, `.wrongParams` when it needs params, or the provider's `ServiceObtainError`
     ///   when its factory fails.
+    @inlinable
     public final func tryService<Service>() throws -> Service {
         try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) }
     }
@@ -381,6 +384,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// ```swift
     /// let lazy = try locator.tryService(serviceType: LazyService.self)
     /// ```
+    @inlinable
     public final func tryService<Service>(serviceType: Service.Type) throws -> Service {
         try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) }
     }
@@ -393,6 +397,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     ///
     /// Params of another type than the factory's are cast when they fit (a `String` for
     /// `String?`), and refused with `ServiceLocatorError.wrongParams` when not.
+    @inlinable
     public final func tryService<Service, Params>(params: Params) throws -> Service {
         try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self, params: params) }
     }
@@ -403,6 +408,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let params = SecondServiceParams(number: 1)
     /// let second = try locator.tryService(serviceType: SecondService.self, params: params)
     /// ```
+    @inlinable
     public final func tryService<Service, Params>(serviceType: Service.Type, params: Params) throws -> Service {
         try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self, params: params) }
     }
@@ -414,6 +420,7 @@ open class ServiceEasyLocator: StorageBackedLocator, @unchecked Sendable {  // o
     /// let result = locator.getServiceAsResult(serviceType: LazyService.self)
     /// let lazy = try result.get()
     /// ```
+    @inlinable
     public final func getServiceAsResult<Service>(serviceType: Service.Type = Service.self) -> Result<Service, any Error> {
         Result { try storage.explaining { try storage.service(Self.id(Service.self), as: Service.self) } }
     }

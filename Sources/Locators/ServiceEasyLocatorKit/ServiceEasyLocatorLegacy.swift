@@ -8,6 +8,7 @@ extension ServiceEasyLocator {
     /// let first = locator.getService(serviceType: FirstService.self)
     /// ```
     @available(*, deprecated, renamed: "getService(serviceType:)")
+    @inlinable
     public final func getService<Service>(_ serviceType: Service.Type) -> Service? {
         getService(serviceType: serviceType)
     }
@@ -20,6 +21,7 @@ extension ServiceEasyLocator {
     /// let second = locator.getService(serviceType: SecondService.self, params: params)
     /// ```
     @available(*, deprecated, renamed: "getService(serviceType:params:)")
+    @inlinable
     public final func getService<Service, Params>(_ serviceType: Service.Type, params: Params) -> Service? {
         getService(serviceType: serviceType, params: params)
     }
@@ -30,6 +32,7 @@ extension ServiceEasyLocator {
     /// let first = try locator.tryService(serviceType: FirstService.self)
     /// ```
     @available(*, deprecated, renamed: "tryService(serviceType:)")
+    @inlinable
     public final func tryService<Service>(_ serviceType: Service.Type) throws -> Service {
         try tryService(serviceType: serviceType)
     }
@@ -42,6 +45,7 @@ extension ServiceEasyLocator {
     /// let second = try locator.tryService(serviceType: SecondService.self, params: params)
     /// ```
     @available(*, deprecated, renamed: "tryService(serviceType:params:)")
+    @inlinable
     public final func tryService<Service, Params>(_ serviceType: Service.Type, params: Params) throws -> Service {
         try tryService(serviceType: serviceType, params: params)
     }

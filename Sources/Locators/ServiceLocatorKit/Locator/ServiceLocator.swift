@@ -217,6 +217,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     /// let params = SecondServiceParams(number: 1)
     /// let second = locator.getService(key: ServiceLocatorKeys.secondService, params: params)
     /// ```
+    @inlinable
     public final func getService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) -> Key.ServiceType? {
         try? storage.service(key.keyID, as: Key.ServiceType.self, params: params)
     }
@@ -230,6 +231,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     /// - Throws: `ServiceLocatorError.serviceNotFound` when nothing is stored under `key` here or
     ///   in a parent, `.wrongParams` when the service needs params, or the provider's
     ///   `ServiceObtainError` when its factory fails.
+    @inlinable
     public final func tryService<Key: ServiceLocatorKey>(key: Key) throws -> Key.ServiceType {
         try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self) }
     }
@@ -243,6 +245,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     ///
     /// - Throws: `ServiceLocatorError.serviceNotFound`, `.wrongParams` when the stored service
     ///   takes other params, or the provider's `ServiceObtainError`.
+    @inlinable
     public final func tryService<Key: ServiceLocatorParamsKey>(key: Key, params: Key.ParamsType) throws
         -> Key.ServiceType
     {
@@ -258,6 +261,7 @@ open class ServiceLocator: StorageBackedLocator, @unchecked Sendable {  // open,
     /// case .failure(let error): print(error)
     /// }
     /// ```
+    @inlinable
     public final func getServiceAsResult<Key: ServiceLocatorKey>(key: Key) -> Result<Key.ServiceType, any Error> {
         Result { try storage.explaining { try storage.service(key.keyID, as: Key.ServiceType.self) } }
     }

@@ -269,8 +269,30 @@ package final class LocatorStorage: Sendable {
         return params.paramsProvider
     }
 
-    /// The service for `id` without params.
+    /// The service for `id` without params: the get of both locators' `tryService`.
+    ///
+    /// Inlinable, so that the caller's code, compiled for its service type, finds a provider
+    /// with one cast, as `optionalService` does; out of line, a get of a made service ran the
+    /// runtime's generic metadata look-ups and a protocol conformance check (2,559 instructions
+    /// an easy locator's `tryService()` of a made `lazy` provider, against 309 for its
+    /// `getService()`). Every other case takes `slowService`, which says what is wrong.
+    @inlinable
     package func service<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws -> Service {
+        if let (object, isInstance) = slotObject(id) {
+            if !isInstance, let provider = object as? ServiceProvider<Service> {
+                return try provider.getService()
+            }
+            if isInstance, let service = Self.instance(object, as: Service.self) {
+                return service
+            }
+        }
+        return try slowService(id, as: Service.self)
+    }
+
+    /// `service(_:as:)` for a slot its cast did not serve: missing, of another type, holding an
+    /// entry with params, an instance of a subclass, or a recorded get of an instance.
+    @usableFromInline
+    package func slowService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws -> Service {
         let (slot, owner) = try checkedSlot(id, as: Service.self)
         if case .instance(let object) = slot, let service = Self.instance(object.value, as: Service.self) {
             return service
@@ -286,7 +308,26 @@ package final class LocatorStorage: Sendable {
     /// The service for `id` made from `params`. Params of exactly the stored params type (or
     /// of the type it is the optional of) take the typed path; others are cast (an `Int` fits
     /// `Any`) or refused with `wrongParams`.
+    ///
+    /// Inlinable, as `service(_:as:)` is and for the same reason: params of the stored type
+    /// find their provider with one cast in the caller's code (2,751 instructions an easy
+    /// locator's `getService(params:)` of a `many` provider out of line).
+    @inlinable
     package func service<Service, Params>(_ id: ServiceLocatorKeyID, as type: Service.Type, params: Params) throws
+        -> Service
+    {
+        if let (object, isInstance) = slotObject(id), !isInstance,
+            let typed = object as? ParamsServiceEntry<Service, Params>
+        {
+            return try typed.paramsProvider.getService(params: params)
+        }
+        return try slowService(id, as: Service.self, params: params)
+    }
+
+    /// `service(_:as:params:)` for a slot its cast did not serve: missing, of another type,
+    /// without params, or taking params of another type.
+    @usableFromInline
+    package func slowService<Service, Params>(_ id: ServiceLocatorKeyID, as type: Service.Type, params: Params) throws
         -> Service
     {
         let entry = try entry(id, as: Service.self)

@@ -1,7 +1,8 @@
 /// A stored params service. Its `plainProvider` (for gets without params) is the params provider
 /// converted with `nil` params when `Params` is optional.
+@usableFromInline
 package final class ParamsServiceEntry<Service, Params>: LocatorEntry {
-    package let paramsProvider: ServiceParamsProvider<Service, Params>
+    @usableFromInline package let paramsProvider: ServiceParamsProvider<Service, Params>
     private let plainServiceProvider: ServiceProvider<Service>?
     private let takesForeignNil = ParamsCast<Params>.takesForeignNil
 
