@@ -13,7 +13,7 @@ enum CoreCases {
     static let paramsClosureCall = "closure(params) call (allocates)"
 
     static var all: [BenchmarkCase] {
-        singletonGets + madeOnEveryGet + safeProviders + sessions + [graph]
+        singletonGets + [mainActorGet] + madeOnEveryGet + safeProviders + sessions + [graph]
     }
 
     // MARK: - Operations
@@ -51,6 +51,52 @@ enum CoreCases {
             },
             singletonGet("core/weak get (held)") { ServiceProvider(mode: .weak) { BenchService(number: 1) } },
         ]
+    }
+
+    /// A get of a made `lazy` service of a `ServiceMainActorProvider`, on the main actor,
+    /// against reading the same service from a stored reference there.
+    static var mainActorGet: BenchmarkCase {
+        BenchmarkCase(
+            "core/main-actor get (made)",
+            baseline: storedReference,
+            target: 2.0,
+            runsOnOtherThreads: true,
+            instructions: .extra(50)
+        ) {
+            let provider = Holder(ServiceMainActorProvider(mode: .lazy) { BenchService(number: 1) })
+            let stored = Holder(onMain { try! provider.value.getService() })
+            return .init(
+                subject: { iterations in
+                    onMain {
+                        for _ in 0..<iterations {
+                            blackHole(getOnMain(provider))
+                        }
+                    }
+                },
+                baseline: { iterations in
+                    onMain {
+                        for _ in 0..<iterations {
+                            blackHole(readStored(stored))
+                        }
+                    }
+                },
+                probe: { onMain { getOnMain(provider) === stored.value } ? nil : "a get gave another service" }
+            )
+        }
+    }
+
+    @MainActor @inline(never)
+    static func getOnMain(_ holder: Holder<ServiceMainActorProvider<BenchService>>) -> BenchService {
+        try! holder.value.getService()
+    }
+
+    /// Runs `body` on the main actor: at once on the main thread (the counted runs), else in a
+    /// block of the main queue, which the main thread services (the timed runs).
+    static func onMain<Value: Sendable>(_ body: @MainActor () -> Value) -> Value {
+        if Thread.isMainThread {
+            return MainActor.assumeIsolated(body)
+        }
+        return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
     }
 
     /// A get of a kept service against reading the same service from a stored reference.
