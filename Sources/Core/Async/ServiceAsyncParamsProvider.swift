@@ -8,7 +8,7 @@
 /// let fixed: ServiceAsyncProvider<Report> = reports.convert(params: "Q4")
 /// ```
 public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType: Sendable>: Sendable {
-    private let factory: nonisolated(nonsending) @Sendable (ParamsType) async throws -> ServiceType
+    @usableFromInline let factory: nonisolated(nonsending) @Sendable (ParamsType) async throws -> ServiceType
 
     /// A provider of `factory`'s service.
     ///
@@ -42,6 +42,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let report = try await reports.getService(params: "Q3")
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
         try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }
     }
@@ -51,6 +52,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let result = await reports.getServiceAsResult(params: "Q3")  // .success or .failure
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService(params: params))
@@ -64,6 +66,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let report = await reports.getServiceAsOptional(params: "Q3")  // nil if it failed
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
         try? await getService(params: params)
     }
@@ -75,6 +78,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let report = await reports.getServiceOrFatal(params: "Q3")
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceOrFatal(
         params: ParamsType,
         file: StaticString = #fileID,
@@ -153,6 +157,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = try await reports.getService()  // made for nil params
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
         try await getService(params: nil)
     }
@@ -162,6 +167,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let result = await reports.getServiceAsResult()  // made for nil params
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         await getServiceAsResult(params: nil)
     }
@@ -171,6 +177,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = await reports.getServiceAsOptional()  // made for nil params; nil if it failed
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         await getServiceAsOptional(params: nil)
     }
@@ -181,6 +188,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = await reports.getServiceOrFatal()  // made for nil params
     /// ```
+    @inlinable
     public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         await getServiceOrFatal(params: nil, file: file, line: line)
     }
