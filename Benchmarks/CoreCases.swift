@@ -91,7 +91,7 @@ enum CoreCases {
     }
 
     /// Runs `body` on the main actor: at once on the main thread (the counted runs), else in a
-    /// block of the main queue, which the main thread services (the timed runs).
+    /// block of the main queue, which `dispatchMain()` serves (the timed runs).
     static func onMain<Value: Sendable>(_ body: @MainActor () -> Value) -> Value {
         if Thread.isMainThread {
             return MainActor.assumeIsolated(body)

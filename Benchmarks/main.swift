@@ -16,12 +16,12 @@ func allCases() -> [BenchmarkCase] {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains(where: { $0 == "--instructions" || $0 == "--count-case" }) {
-    // Counted on the main thread, where the memory row is measured too: none of the counted
-    // cases runs on the main actor.
+    // Counted on the main thread, where the memory row is measured too: a counted case that
+    // runs on the main actor runs there at once (`CoreCases.onMain`).
     exit(BenchmarkCommand.run(arguments: arguments, cases: allCases()))
 }
-// Timed, the cases run on a thread of their own while the main thread services the main queue,
-// so that a case can run on the main actor.
+// Timed, the cases run on a thread of their own while `dispatchMain()` serves the main queue
+// (on Linux, from a thread of its own), so that a case can run on the main actor.
 let runner = Thread { [arguments] in
     exit(BenchmarkCommand.run(arguments: arguments, cases: allCases()))
 }

@@ -56,6 +56,23 @@ private actor Caller {
         return TwoGets(services: [first, second], onTheActor: executor.isCurrent)
     }
 
+    /// The same for a params provider: each of its four forms, `form` 0 to 3, awaited twice for
+    /// params 1 and 2, first thing.
+    func afterTwoParamsGets(_ provider: ServiceAsyncParamsProvider<Service, Int>, form: Int) async -> TwoGets {
+        let services: [Service?]
+        switch form {
+        case 0: services = [try? await provider.getService(params: 1), try? await provider.getService(params: 2)]
+        case 1:
+            services = [
+                try? await provider.getServiceAsResult(params: 1).get(),
+                try? await provider.getServiceAsResult(params: 2).get(),
+            ]
+        case 2: services = [await provider.getServiceAsOptional(params: 1), await provider.getServiceAsOptional(params: 2)]
+        default: services = [await provider.getServiceOrFatal(params: 1), await provider.getServiceOrFatal(params: 2)]
+        }
+        return TwoGets(services: services, onTheActor: executor.isCurrent)
+    }
+
     /// Runs `steps` in a `nonisolated(nonsending)` function called from this actor, as the
     /// default async function of Swift 6.2's `NonisolatedNonsendingByDefault` is, and gives
     /// where each of its steps ran.
@@ -437,6 +454,16 @@ struct CallerExecutorTests {
         let fromAnotherTask = try await Task.detached { try await mainActorType.getService().number }.value
         #expect(numbers == [1, 0])
         #expect(fromAnotherTask == 1)
+    }
+
+    @Test("A params provider's get, awaited twice first thing in an actor's method, goes on on the actor",
+          arguments: 0..<4)
+    func paramsGetsFirstInAnActorMethod(form: Int) async throws {
+        let provider = ServiceAsyncParamsProvider<Service, Int> { Service(number: $0) }
+        let caller = Caller()
+        let gets = try await withAsyncTimeLimit { await caller.afterTwoParamsGets(provider, form: form) }
+        #expect(gets.services.map { $0?.number } == [1, 2])
+        #expect(gets.onTheActor)
     }
 
     @Test(arguments: [false, true])

@@ -37,12 +37,16 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
 
     deinit { KeptIdentities.released(self) }  // its identity may be kept (`KeptIdentities`)
 
+    // These gets are always inlined where they are called, as `ServiceAsyncProvider`'s are
+    // (which says why): a get the optimizer called instead could leave an actor's method running
+    // off its actor after it.
+
     /// A service made for `params`, or the ``ServiceObtainError`` saying why it cannot be.
     ///
     /// ```swift
     /// let report = try await reports.getService(params: "Q3")
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getService(params: ParamsType) async throws(ServiceObtainError) -> ServiceType {
         try await AsyncManySource.make(id: ObjectIdentifier(self)) { try await factory(params) }
     }
@@ -52,7 +56,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let result = await reports.getServiceAsResult(params: "Q3")  // .success or .failure
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsResult(params: ParamsType) async -> Result<ServiceType, ServiceObtainError> {
         do {
             return .success(try await getService(params: params))
@@ -66,7 +70,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let report = await reports.getServiceAsOptional(params: "Q3")  // nil if it failed
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsOptional(params: ParamsType) async -> ServiceType? {
         try? await getService(params: params)
     }
@@ -78,7 +82,7 @@ public final class ServiceAsyncParamsProvider<ServiceType: Sendable, ParamsType:
     /// ```swift
     /// let report = await reports.getServiceOrFatal(params: "Q3")
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceOrFatal(
         params: ParamsType,
         file: StaticString = #fileID,
@@ -157,7 +161,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = try await reports.getService()  // made for nil params
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getService() async throws(ServiceObtainError) -> ServiceType {
         try await getService(params: nil)
     }
@@ -167,7 +171,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let result = await reports.getServiceAsResult()  // made for nil params
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsResult() async -> Result<ServiceType, ServiceObtainError> {
         await getServiceAsResult(params: nil)
     }
@@ -177,7 +181,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = await reports.getServiceAsOptional()  // made for nil params; nil if it failed
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceAsOptional() async -> ServiceType? {
         await getServiceAsOptional(params: nil)
     }
@@ -188,7 +192,7 @@ extension ServiceAsyncParamsProvider where ParamsType: ExpressibleByNilLiteral {
     /// ```swift
     /// let latest = await reports.getServiceOrFatal()  // made for nil params
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func getServiceOrFatal(file: StaticString = #fileID, line: UInt = #line) async -> ServiceType {
         await getServiceOrFatal(params: nil, file: file, line: line)
     }

@@ -1,19 +1,18 @@
 import Synchronization
 
-// Every construct of the package that leaves out a check the compiler or the runtime would
-// make lives in this file (but for six stored properties, `LazySource.factory` and
-// `LazySource.madeAt`, `SessionServiceCell.subscription`, `ServiceMainActorProvider.state` and
-// `InjectCell`'s `box` and `make`, the `OnceCell` fields that `LazySource` keeps itself, and
-// four captured values, which must sit where they are used and are described here), with the
-// invariant that makes it safe and what
-// it pays for: the benchmark case that misses its target without it (`swift run -c release
+// Every construct of the package that leaves out a check the compiler or the runtime would make
+// lives in this file (but for six stored properties, `LazySource.factory` and `LazySource.madeAt`,
+// `SessionServiceCell.subscription`, `ServiceMainActorProvider.state` and `InjectCell`'s `box` and
+// `make`, the `OnceCell` fields that `LazySource` keeps itself, and four captured values, which
+// must sit where they are used and are described here), with the invariant that makes it safe and
+// what it pays for: the benchmark case that misses its target without it (`swift run -c release
 // ServiceContainerKitBenchmarks`), each measured by putting the checked form back, or, for
 // `UncheckedSendable`, the documented contract of the providers. (The other raw memory of the
-// package is the per-thread `ThreadContext`, reached through a C thread-local pointer that only
-// its own file touches; that pointer, the count of running validations and recorders, whether
-// a scope or a scoped provider was ever made, and the count of singleton makings that chains of
-// tasks name are the four C globals of `Sources/CServiceContainerKit`, whose header says why
-// each is in C and which case measures it.)
+// package is the per-thread `ThreadContext`, reached through a C thread-local pointer that only its
+// own file touches; that pointer, the count of running validations and recorders, whether a scope
+// or a scoped provider was ever made, and the count of singleton makings that chains of tasks name
+// are the four C globals of `Sources/CServiceContainerKit`, whose header says why each is in C and
+// which case measures it.)
 //
 // Outside this file, the only unchecked `Sendable` conformances are those of the public classes
 // that can be subclassed (`ServiceProvider`, `ServiceParamsProvider`, `ServiceLocator`,
@@ -152,7 +151,9 @@ package func objectReference(of value: Any) -> AnyObject? {
 // **Invariant.** Only the main actor reaches it, which runs one access at a time, and no access
 // spans a call: a get copies the state out and switches on the copy; a making stores the new
 // state after its factory returned, and the factory, which may get this provider again (a
-// cycle) or others, runs between accesses, never inside one. No two accesses can overlap.
+// cycle) or others, runs between accesses, never inside one. What a store replaces is nothing
+// (`unmade`) or the holder of a `weak` service that has died, so its release runs no code of
+// the app's inside the access. No two accesses can overlap.
 //
 // **Pays for** `core/main-actor get (made)` (`--instructions`): the check called into the
 // runtime on every get, 144 instructions instead of 208 (+40 over the stored reference read
