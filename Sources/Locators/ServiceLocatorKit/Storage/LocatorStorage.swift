@@ -292,13 +292,11 @@ package final class LocatorStorage: Sendable {
 
     /// `service(_:as:)` for a slot its cast did not serve: missing, holding a service of another
     /// type (asked for as a protocol or a superclass of it), an entry with params, or an
-    /// instance while a get is recorded.
+    /// instance while a get is recorded (its provider records it). A slot another thread changed
+    /// since the cast is served here too, through its entry.
     @usableFromInline
     package func slowService<Service>(_ id: ServiceLocatorKeyID, as type: Service.Type) throws -> Service {
         let (slot, owner) = try checkedSlot(id, as: Service.self)
-        if case .instance(let object) = slot, let service = Self.instance(object.value, as: Service.self) {
-            return service
-        }
         let entry = owner.entry(of: slot)
         // Unwrapped before the cast (see `plainProvider(_:as:)`).
         guard let plain = entry.plainProvider, let provider = plain as? ServiceProvider<Service> else {
@@ -327,15 +325,13 @@ package final class LocatorStorage: Sendable {
     }
 
     /// `service(_:as:params:)` for a slot its cast did not serve: missing, of another type,
-    /// without params, or taking params of another type.
+    /// without params, or taking params of another type (cast there). A slot another thread
+    /// changed since the cast is served here too, by the cast of its params.
     @usableFromInline
     package func slowService<Service, Params>(_ id: ServiceLocatorKeyID, as type: Service.Type, params: Params) throws
         -> Service
     {
         let entry = try entry(id, as: Service.self)
-        if let typed = entry as? ParamsServiceEntry<Service, Params> {
-            return try typed.paramsProvider.getService(params: params)
-        }
         if let typed = entry as? ParamsServiceEntry<Service, Params?> {
             return try typed.paramsProvider.getService(params: params)
         }
