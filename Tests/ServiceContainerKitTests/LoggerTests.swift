@@ -439,6 +439,7 @@ struct LoggerTests {
         let silent = Silent()
         silent.serviceProviderMakeFailure(type: Int.self, error: ServiceObtainError(service: Int.self, error: TestError()))
         silent.serviceProviderObjCNotSupport(type: Int.self)
+        silent.serviceScopeNotClosed(label: "request", services: [Int.self])
         #expect(silent.queue == nil)
     }
 }

@@ -31,6 +31,20 @@ private final class ScopeCloseListener: ProvidersLogger {
     }
 }
 
+/// The services that scopes labelled `label`, released unclosed, left unclosed, as the
+/// `ProvidersLogger`s hear of them.
+private final class UnclosedScopeListener: ProvidersLogger {
+    let label: String
+    let reports = Locked<[[String]]>([])
+
+    init(label: String) { self.label = label }
+
+    func serviceScopeNotClosed(label: String, services: [Any.Type]) {
+        guard label == self.label else { return }
+        reports.withLock { $0.append(services.map(name)) }
+    }
+}
+
 /// A value handed from a task to the thread that waits for it.
 private final class Handoff<Value: Sendable>: Sendable {
     private let slot = Locked<Value?>(nil)
@@ -821,6 +835,42 @@ struct ScopeTests {
                 - \(name(Closing.self)): its close() threw: failing could not close
                 """
         )
+    }
+
+    @Test("A scope released unclosed names the services it never closed; a closed one, or one without such services, reports nothing")
+    func releasedUnclosed() async {
+        let listener = UnclosedScopeListener(label: "dropped")
+        listener.register()
+        defer { listener.unregister() }
+        let journal = CloseJournal()
+        let pool = ServiceProvider<Closing>(mode: .scoped) { Closing("pool", journal) }
+        let log = ServiceProvider<RequestLog>(mode: .scoped) { RequestLog() }  // does not close
+        let work = ServiceProvider<ClosingRuns>(mode: .scoped) {
+            _ = try pool.getService()
+            return ClosingRuns("work", journal) {}
+        }
+        func use(_ scope: ServiceScope) {
+            scope.run {
+                _ = work.getServiceAsOptional()
+                _ = log.getServiceAsOptional()
+            }
+        }
+        use(ServiceScope(label: "dropped"))
+        #expect(listener.reports.withLock { $0 } == [[name(Closing.self), name(ClosingRuns.self)]])
+        #expect(journal.closed.isEmpty)
+
+        do {
+            let closed = ServiceScope(label: "dropped")
+            use(closed)
+            _ = await closed.close()
+        }
+        #expect(journal.closed == ["work", "pool"])
+        do {
+            let onlyLog = ServiceScope(label: "dropped")
+            _ = onlyLog.run { log.getServiceAsOptional() }
+        }
+        ServiceScope(label: "dropped").run {}
+        #expect(listener.reports.withLock { $0.count } == 1)
     }
 
     @Test("A close that throws CancellationError is reported as its close()'s, not a factory's")

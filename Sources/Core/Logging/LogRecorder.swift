@@ -126,6 +126,10 @@ public final class LogRecorder: Sendable {
     func scopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
         record(ProvidersLogger.self) { $0.serviceScopeCloseFailure(scope: scope, report: report) }
     }
+
+    func scopeNotClosed(label: String, services: [Any.Type]) {
+        record(ProvidersLogger.self) { $0.serviceScopeNotClosed(label: label, services: services) }
+    }
 }
 
 /// Buffers events for loggers on the main queue, so that delivery never blocks and memory stays

@@ -32,6 +32,21 @@ public protocol ProvidersLogger: Logger {
     /// Services of `scope`, which `withServiceScope` closed when its body ended, did not close
     /// cleanly: `report` lists them with their errors.
     func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport)
+
+    /// A scope labelled `label` was released without a `close()`, holding services that close:
+    /// `services`, the types their providers declare, in the order their makings ended. Their
+    /// `close()` is never called. `withServiceScope` always closes its scope; a scope made with
+    /// `ServiceScope(label:)` is closed by the code that made it, on every path, also when the
+    /// response it serves is dropped before it is written.
+    ///
+    /// ```swift
+    /// final class UnclosedScopes: ProvidersLogger {
+    ///     func serviceScopeNotClosed(label: String, services: [Any.Type]) {
+    ///         print("scope \(label) released without a close: \(services) not closed")
+    ///     }
+    /// }
+    /// ```
+    func serviceScopeNotClosed(label: String, services: [Any.Type])
 }
 
 extension ProvidersLogger {
@@ -43,4 +58,7 @@ extension ProvidersLogger {
 
     /// Does nothing.
     public func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {}
+
+    /// Does nothing.
+    public func serviceScopeNotClosed(label: String, services: [Any.Type]) {}
 }

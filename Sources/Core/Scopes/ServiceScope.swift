@@ -88,7 +88,8 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     /// A scope named `label` (for messages), with nothing made yet.
     ///
     /// A scope you make is yours to close with ``close(timeout:)``, also when the code that
-    /// uses it throws: one released unclosed calls the `close()` of none of its services.
+    /// uses it throws: one released unclosed calls the `close()` of none of its services, and
+    /// names them to the registered ``ProvidersLogger``s (`serviceScopeNotClosed`).
     /// `withServiceScope` makes one and always closes it.
     ///
     /// ```swift
@@ -98,6 +99,15 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
         self.label = label
         number = Self.made.wrappingAdd(1, ordering: .relaxed).newValue
         Self.noteUsed()
+    }
+
+    deinit {
+        // Released unclosed: nothing can close its services now (a close is awaited, and a
+        // deinit cannot wait), so the loggers hear which were left. A closed scope keeps none.
+        let unclosed = state.withLock { $0.closable.isEmpty ? nil : $0.closable.map(\.type) }
+        if let unclosed {
+            LogRecorder.recorder.scopeNotClosed(label: label, services: unclosed)
+        }
     }
 
     /// This scope's number, one of its own in the process (from 1): what an object made in it

@@ -48,12 +48,16 @@ func send(_ count: Int, requestsTo server: HTTPServer) async -> [String] {
     }
 }
 
-/// Counts the scopes whose services did not all close cleanly.
+/// Counts the scopes whose services did not all close cleanly, or were never closed.
 final class ScopeCloseFailures: ProvidersLogger {
     let reports = Mutex<[String]>([])
 
     func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport) {
         reports.withLock { $0.append("\(scope): \(report)") }
+    }
+
+    func serviceScopeNotClosed(label: String, services: [Any.Type]) {
+        reports.withLock { $0.append("\(label): released without a close, \(services) never closed") }
     }
 }
 
