@@ -16,6 +16,7 @@ enum StandInModules {
         "Hummingbird": hummingbird,
         "Vapor": vapor,
         "ArgumentParser": argumentParser,
+        "GRPCCore": grpcCore,
     ]
 
     /// The stand-ins each stand-in imports, in the order to build them.
@@ -194,6 +195,61 @@ enum StandInModules {
 
         public protocol AsyncMiddleware: Middleware {
             func respond(to request: Request, chainingTo next: AsyncResponder) async throws -> Response
+        }
+        """
+
+    /// grpc-swift 2's `GRPCCore`: a `ServerInterceptor`, the streaming request and response it
+    /// sees (the response's `accepted` contents, whose `producer` writes the messages after the
+    /// interceptor returned), and the method's name in its `ServerContext`.
+    static let grpcCore = """
+        public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+            public init(dictionaryLiteral elements: (String, String)...) {}
+        }
+
+        public struct RPCError: Error, Sendable {}
+
+        public struct MethodDescriptor: Sendable, Hashable {
+            public var fullyQualifiedMethod: String { "" }
+        }
+
+        public struct ServerContext: Sendable {
+            public var descriptor: MethodDescriptor
+        }
+
+        public struct RPCWriter<Element: Sendable>: Sendable {}
+
+        public struct StreamingServerRequest<Message: Sendable>: Sendable {}
+
+        public struct StreamingServerResponse<Message: Sendable>: Sendable {
+            public struct Contents: Sendable {
+                public var metadata: Metadata
+                public var producer: @Sendable (RPCWriter<Message>) async throws -> Metadata
+
+                public init(
+                    metadata: Metadata,
+                    producer: @escaping @Sendable (RPCWriter<Message>) async throws -> Metadata
+                ) {
+                    self.metadata = metadata
+                    self.producer = producer
+                }
+            }
+
+            public var accepted: Result<Contents, RPCError>
+
+            public init(accepted: Result<Contents, RPCError>) {
+                self.accepted = accepted
+            }
+        }
+
+        public protocol ServerInterceptor: Sendable {
+            func intercept<Input: Sendable, Output: Sendable>(
+                request: StreamingServerRequest<Input>,
+                context: ServerContext,
+                next: @Sendable (
+                    _ request: StreamingServerRequest<Input>,
+                    _ context: ServerContext
+                ) async throws -> StreamingServerResponse<Output>
+            ) async throws -> StreamingServerResponse<Output>
         }
         """
 
