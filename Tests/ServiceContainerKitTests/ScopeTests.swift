@@ -838,7 +838,7 @@ struct ScopeTests {
     }
 
     @Test("A scope released unclosed names the services it never closed; a closed one, or one without such services, reports nothing")
-    func releasedUnclosed() async {
+    func releasedUnclosed() async throws {
         let listener = UnclosedScopeListener(label: "dropped")
         listener.register()
         defer { listener.unregister() }
@@ -859,12 +859,16 @@ struct ScopeTests {
         #expect(listener.reports.withLock { $0 } == [[name(Closing.self), name(ClosingRuns.self)]])
         #expect(journal.closed.isEmpty)
 
+        let closedScope: WeakBox
         do {
             let closed = ServiceScope(label: "dropped")
+            closedScope = WeakBox(closed)
             use(closed)
             _ = await closed.close()
         }
         #expect(journal.closed == ["work", "pool"])
+        // The tasks of the close may hold the scope a moment after it returned.
+        try await withAsyncTimeLimit { await eventually { closedScope.object == nil } }
         do {
             let onlyLog = ServiceScope(label: "dropped")
             _ = onlyLog.run { log.getServiceAsOptional() }

@@ -33,16 +33,17 @@ public protocol ProvidersLogger: Logger {
     /// cleanly: `report` lists them with their errors.
     func serviceScopeCloseFailure(scope: ServiceScope, report: ServiceCloseReport)
 
-    /// A scope labelled `label` was released without a `close()`, holding services that close:
-    /// `services`, the types their providers declare, in the order their makings ended. Their
-    /// `close()` is never called. `withServiceScope` always closes its scope; a scope made with
-    /// `ServiceScope(label:)` is closed by the code that made it, on every path, also when the
-    /// response it serves is dropped before it is written.
+    /// A scope labelled `label` (empty for a scope made without one) was released without a
+    /// `close()`, holding services that close: `services`, the types their providers declare,
+    /// one for each making, in the order the makings ended. Their `close()` is never called.
+    /// A scope that made no service that closes reports nothing. `withServiceScope` always
+    /// closes its scope; a scope made with `ServiceScope(label:)` must be closed by the code
+    /// that made it, on every path, also when the response it serves is dropped unwritten.
     ///
     /// ```swift
     /// final class UnclosedScopes: ProvidersLogger {
     ///     func serviceScopeNotClosed(label: String, services: [Any.Type]) {
-    ///         print("scope \(label) released without a close: \(services) not closed")
+    ///         print("the scope \"\(label)\" was released without a close; never closed: \(services)")
     ///     }
     /// }
     /// ```

@@ -89,7 +89,7 @@ public final class ServiceScope: Sendable, CustomStringConvertible {
     ///
     /// A scope you make is yours to close with ``close(timeout:)``, also when the code that
     /// uses it throws: one released unclosed calls the `close()` of none of its services, and
-    /// names them to the registered ``ProvidersLogger``s (`serviceScopeNotClosed`).
+    /// names those that close to the registered ``ProvidersLogger``s (`serviceScopeNotClosed`).
     /// `withServiceScope` makes one and always closes it.
     ///
     /// ```swift

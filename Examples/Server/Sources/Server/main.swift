@@ -57,7 +57,7 @@ final class ScopeCloseFailures: ProvidersLogger {
     }
 
     func serviceScopeNotClosed(label: String, services: [Any.Type]) {
-        reports.withLock { $0.append("\(label): released without a close, \(services) never closed") }
+        reports.withLock { $0.append("the scope \"\(label)\": released without a close, \(services) never closed") }
     }
 }
 
